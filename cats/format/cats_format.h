@@ -1,0 +1,91 @@
+/* cats_format.h: constants of the .cats trace format (docs/FORMAT.md).
+ *
+ * Shared by the Valgrind tool (no libc) and the host programs, so it holds
+ * only enumerations and sizes; each side serialises fields explicitly in
+ * little-endian order instead of sharing C structs, which keeps the layout
+ * independent of compiler padding. */
+#ifndef CATS_FORMAT_H
+#define CATS_FORMAT_H
+
+#define CATS_MAGIC          "CATSTRC"     /* 8 bytes with the NUL */
+#define CATS_MAGIC_LEN      8
+#define CATS_VERSION        1
+#define CATS_HEADER_SIZE    16
+#define CATS_SECTION_ENTRY_SIZE 32
+#define CATS_NONE           0xFFFFFFFFu
+
+/* Section types. */
+enum cats_section {
+   CATS_SEC_STRINGS  = 1,
+   CATS_SEC_META     = 2,
+   CATS_SEC_LOCS     = 3,
+   CATS_SEC_CONTEXTS = 4,
+   CATS_SEC_ALLOCS   = 5,
+   CATS_SEC_EVENTS   = 6,
+   CATS_SEC_VCG      = 7,   /* reserved for the value communication graph */
+   CATS_SEC_PROJECT  = 8,   /* reserved for communication projections */
+   CATS_SEC_MAX      = 99
+};
+
+#define CATS_SECFLAG_ZLIB 1u
+
+/* Record sizes in bytes. */
+#define CATS_LOC_SIZE      28
+#define CATS_CONTEXT_SIZE  56
+#define CATS_ALLOC_SIZE    112
+#define CATS_EVENT_SIZE    248
+
+/* Context node kinds. */
+enum cats_ctx_kind {
+   CATS_CTX_THREAD      = 0,
+   CATS_CTX_FUNCTION    = 1,
+   CATS_CTX_LOOP        = 2,
+   CATS_CTX_CONDITIONAL = 3,
+   CATS_CTX_REGION      = 4,
+   CATS_CTX_SIGNAL      = 5
+};
+#define CATS_CTXFLAG_RECURSIVE 1u
+
+/* Allocation kinds. */
+enum cats_alloc_kind {
+   CATS_ALLOC_MALLOC     = 0,
+   CATS_ALLOC_CALLOC     = 1,
+   CATS_ALLOC_REALLOC    = 2,
+   CATS_ALLOC_MEMALIGN   = 3,
+   CATS_ALLOC_NEW        = 4,
+   CATS_ALLOC_NEW_ARRAY  = 5,
+   CATS_ALLOC_MMAP       = 6,
+   CATS_ALLOC_GLOBAL     = 7,
+   CATS_ALLOC_STACK_VAR  = 8,
+   CATS_ALLOC_STACK_FRAME = 9,
+   CATS_ALLOC_CLIENT     = 10,
+   CATS_ALLOC_KIND_COUNT = 11
+};
+#define CATS_ALLOCFLAG_LEAKED      1u
+#define CATS_ALLOCFLAG_CONDITIONAL 2u
+
+/* Access kinds and patterns. */
+enum cats_access_kind { CATS_READ = 0, CATS_WRITE = 1 };
+enum cats_pattern {
+   CATS_PAT_CONSTANT  = 0,
+   CATS_PAT_STRIDE1   = 1,
+   CATS_PAT_STRIDEK   = 2,
+   CATS_PAT_IRREGULAR = 3
+};
+#define CATS_EVFLAG_HELPER 1u
+
+#define CATS_MAX_DIMS      3
+#define CATS_MAX_DISTINCT  8
+#define CATS_HIST_BUCKETS  16
+
+/* Tool <-> writer protocol frame types. */
+enum cats_frame {
+   CATS_FRAME_LOOPS_QUERY  = 100,
+   CATS_FRAME_LOOPS_ANSWER = 101,
+   CATS_FRAME_COMMIT       = 200,
+   CATS_FRAME_COMMITTED    = 201
+};
+#define CATS_FRAME_HEADER_SIZE 16
+#define CATS_LOOP_ENTRY_SIZE   24
+
+#endif /* CATS_FORMAT_H */

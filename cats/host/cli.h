@@ -1,0 +1,78 @@
+/* cli.h: the `cats` command line: command table and shared helpers.
+ *
+ * Each subcommand lives in its own file as `int cli_cmd_NAME(int argc,
+ * char **argv)` (argv[0] is the command name) and is listed once in the
+ * table of cli_main.c. Exit codes: 0 success, 1 file or data error,
+ * 2 usage error. Every error is one line on stderr starting "cats: ". */
+#ifndef CATS_CLI_H
+#define CATS_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "trace_read.h"
+
+#define CLI_VERSION "0.1.0"
+
+enum { CLI_HELP = -1, CLI_OK = 0, CLI_EFILE = 1, CLI_EUSAGE = 2 };
+
+/* The commands. */
+int cli_cmd_dump(int argc, char **argv);
+int cli_cmd_export(int argc, char **argv);
+int cli_cmd_stat(int argc, char **argv);
+int cli_cmd_loops(int argc, char **argv);
+
+/* Writers used by `dump` (cmd_dump.c, cmd_dump_json.c). */
+int cli_dump_text(const ctr_trace *t, FILE *fp);
+int cli_dump_json(const ctr_trace *t, FILE *fp);
+
+/* One option of a command: a flag (`flag` set to 1) or an option with a
+ * value (`value` set). `alias` may be NULL. */
+typedef struct cli_opt {
+   const char *name;       /* e.g. "--json" or "-o" */
+   const char *alias;      /* e.g. "--output" */
+   int *flag;
+   const char **value;
+} cli_opt;
+
+/* Parse argv[1..] against opts (terminated by a zero entry); exactly
+ * `npos` positional arguments are stored in pos[]. Prints the error and
+ * returns CLI_EUSAGE on misuse; prints the usage to stdout and returns
+ * CLI_HELP for --help; CLI_OK otherwise. */
+int cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
+              int npos, const char *usage);
+
+/* "cats: ..." on stderr; returns `code`. */
+int cli_error(int code, const char *fmt, ...)
+   __attribute__((format(printf, 2, 3)));
+
+/* Load a trace, printing "cats: FILE: reason" on failure. */
+int cli_load(const char *path, ctr_trace **out);
+
+/* Print a trace string for a terminal: control bytes become \xNN so a
+ * hostile or odd name cannot break lines or emit escape sequences. */
+void cli_text(FILE *fp, const char *s);
+
+/* "file:line", or the function when the file is unknown, or "" */
+void cli_loc_str(const ctr_trace *t, uint32_t loc, char *buf, size_t n);
+
+/* A context as one path element: "main", "loop (x.c:12)", "if (x.c:14)". */
+void cli_ctx_label(const ctr_trace *t, uint32_t ctx, char *buf, size_t n);
+
+/* The path of a context, "main > loop (x.c:12) > f", leaving out the
+ * thread root unless it is the context itself. */
+void cli_print_path(const ctr_trace *t, uint32_t ctx, FILE *fp);
+
+/* Children of each context in id order, as first/next arrays (CATS_NONE
+ * terminated); returns -1 when out of memory. */
+typedef struct cli_tree {
+   uint32_t *first;        /* first child of each node */
+   uint32_t *next;         /* next sibling of each node */
+} cli_tree;
+int cli_tree_build(const ctr_trace *t, cli_tree *tree);
+void cli_tree_free(cli_tree *tree);
+
+/* u64 multiply that saturates instead of wrapping. */
+uint64_t cli_mul_sat(uint64_t a, uint64_t b);
+
+#endif /* CATS_CLI_H */

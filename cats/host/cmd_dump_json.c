@@ -1,0 +1,191 @@
+/* cmd_dump_json.c: `cats dump --json`, exactly the schema of docs/JSON.md.
+ *
+ * One record per line so that large dumps stay greppable and diffable. */
+#include "cli.h"
+#include "json_out.h"
+#include "trace_names.h"
+
+/* A u32 reference, or null for CATS_NONE. */
+static void ref(FILE *fp, const char *key, uint32_t id)
+{
+   if (id == CATS_NONE)
+      fprintf(fp, "\"%s\": null", key);
+   else
+      fprintf(fp, "\"%s\": %u", key, id);
+}
+
+static void key_str(FILE *fp, const char *key, const char *value)
+{
+   fprintf(fp, "\"%s\": ", key);
+   cjo_string(fp, value);
+}
+
+static void key_u64(FILE *fp, const char *key, uint64_t v)
+{
+   fprintf(fp, "\"%s\": %llu", key, (unsigned long long)v);
+}
+
+static void key_bool(FILE *fp, const char *key, int v)
+{
+   fprintf(fp, "\"%s\": %s", key, v ? "true" : "false");
+}
+
+static void json_meta(const ctr_trace *t, FILE *fp)
+{
+   fputs("  \"meta\": {", fp);
+   for (uint32_t i = 0; i < t->nmeta; i++) {
+      fputs(i ? ",\n    " : "\n    ", fp);
+      cjo_string(fp, ctr_str(t, t->meta[i].key));
+      fputs(": ", fp);
+      cjo_string(fp, ctr_str(t, t->meta[i].value));
+   }
+   fputs(t->nmeta ? "\n  },\n" : "},\n", fp);
+}
+
+static void json_locs(const ctr_trace *t, FILE *fp)
+{
+   fputs("  \"locs\": [", fp);
+   for (uint32_t i = 0; i < t->nlocs; i++) {
+      const ctr_loc *l = &t->locs[i];
+      fputs(i ? ",\n    { " : "\n    { ", fp);
+      fprintf(fp, "\"id\": %u, \"addr\": \"0x%llx\", ", i,
+              (unsigned long long)l->addr);
+      key_str(fp, "function", ctr_str(t, l->function));
+      fputs(", ", fp);
+      key_str(fp, "file", ctr_str(t, l->file));
+      fprintf(fp, ", \"line\": %u, ", l->line);
+      key_str(fp, "object", ctr_str(t, l->object));
+      fputs(", ", fp);
+      ref(fp, "inline_parent", l->inline_parent);
+      fputs(" }", fp);
+   }
+   fputs(t->nlocs ? "\n  ],\n" : "],\n", fp);
+}
+
+static void json_contexts(const ctr_trace *t, FILE *fp)
+{
+   fputs("  \"contexts\": [", fp);
+   for (uint32_t i = 0; i < t->ncontexts; i++) {
+      const ctr_context *c = &t->contexts[i];
+      fputs(i ? ",\n    { " : "\n    { ", fp);
+      fprintf(fp, "\"id\": %u, ", i);
+      ref(fp, "parent", c->parent);
+      fputs(", ", fp);
+      key_str(fp, "kind", ctn_ctx_kind(c->kind));
+      fputs(", ", fp);
+      key_str(fp, "name", ctr_str(t, c->name));
+      fputs(", ", fp);
+      ref(fp, "loc", c->loc);
+      fputs(", ", fp);
+      key_u64(fp, "entries", c->entries);
+      fputs(", ", fp);
+      key_u64(fp, "iterations", c->iterations);
+      fputs(", ", fp);
+      key_u64(fp, "max_iterations", c->max_iterations);
+      fputs(", ", fp);
+      key_bool(fp, "recursive", c->flags & CATS_CTXFLAG_RECURSIVE);
+      fprintf(fp, ", \"depth\": %u, ", c->depth);
+      key_u64(fp, "first_time", c->first_time);
+      fputs(", ", fp);
+      key_u64(fp, "last_time", c->last_time);
+      fputs(" }", fp);
+   }
+   fputs(t->ncontexts ? "\n  ],\n" : "],\n", fp);
+}
+
+static void json_allocs(const ctr_trace *t, FILE *fp)
+{
+   fputs("  \"allocs\": [", fp);
+   for (uint32_t i = 0; i < t->nallocs; i++) {
+      const ctr_alloc *a = &t->allocs[i];
+      fputs(i ? ",\n    { " : "\n    { ", fp);
+      fprintf(fp, "\"id\": %u, ", i);
+      key_str(fp, "kind", ctn_alloc_kind(a->kind));
+      fputs(", ", fp);
+      key_str(fp, "name", ctr_str(t, a->name));
+      fputs(", ", fp);
+      key_u64(fp, "size", a->size);
+      fputs(", ", fp);
+      key_u64(fp, "count", a->count);
+      fputs(", ", fp);
+      key_u64(fp, "max_live", a->max_live);
+      fputs(", ", fp);
+      ref(fp, "alloc_ctx", a->alloc_ctx);
+      fputs(", ", fp);
+      ref(fp, "alloc_loc", a->alloc_loc);
+      fputs(", ", fp);
+      ref(fp, "free_ctx", a->free_ctx);
+      fputs(", ", fp);
+      ref(fp, "free_loc", a->free_loc);
+      fputs(", ", fp);
+      ref(fp, "realloc_from", a->realloc_from);
+      fputs(", ", fp);
+      key_u64(fp, "first_alloc", a->first_alloc);
+      fputs(", ", fp);
+      key_u64(fp, "last_alloc", a->last_alloc);
+      fputs(", ", fp);
+      key_u64(fp, "first_free", a->first_free);
+      fputs(", ", fp);
+      key_u64(fp, "last_free", a->last_free);
+      fputs(", ", fp);
+      key_bool(fp, "never_freed", a->flags & CATS_ALLOCFLAG_LEAKED);
+      fputs(", ", fp);
+      key_bool(fp, "conditional", a->flags & CATS_ALLOCFLAG_CONDITIONAL);
+      fputs(" }", fp);
+   }
+   fputs(t->nallocs ? "\n  ],\n" : "],\n", fp);
+}
+
+static void json_event(const ctr_event *e, FILE *fp)
+{
+   fprintf(fp, "\"ctx\": %u, \"loc\": %u, \"alloc\": %u, ", e->ctx, e->loc,
+           e->alloc);
+   key_str(fp, "kind", ctn_access(e->kind));
+   fputs(", ", fp);
+   key_str(fp, "pattern", ctn_pattern(e->pattern));
+   fprintf(fp, ", \"size\": %u, ", e->size);
+   key_u64(fp, "count", e->count);
+   fputs(", ", fp);
+   key_u64(fp, "first_time", e->first_time);
+   fputs(", ", fp);
+   key_u64(fp, "last_time", e->last_time);
+   fprintf(fp, ", \"base\": %lld, \"strides\": [", (long long)e->base);
+   for (unsigned k = 0; k < e->ndims; k++)
+      fprintf(fp, "%s%lld", k ? ", " : "", (long long)e->stride[k]);
+   fputs("], \"extents\": [", fp);
+   for (unsigned k = 0; k < e->ndims; k++)
+      fprintf(fp, "%s%llu", k ? ", " : "", (unsigned long long)e->extent[k]);
+   fprintf(fp, "], \"min_offset\": %lld, \"max_offset\": %lld, ",
+           (long long)e->min_offset, (long long)e->max_offset);
+   int irregular = e->pattern == CATS_PAT_IRREGULAR;
+   fputs("\"distinct\": [", fp);
+   for (unsigned k = 0; irregular && k < e->ndistinct; k++)
+      fprintf(fp, "%s%lld", k ? ", " : "", (long long)e->distinct[k]);
+   fputs("], \"histogram\": [", fp);
+   for (unsigned k = 0; irregular && k < CATS_HIST_BUCKETS; k++)
+      fprintf(fp, "%s%u", k ? ", " : "", e->hist[k]);
+   fputs("]", fp);
+}
+
+static void json_events(const ctr_trace *t, FILE *fp)
+{
+   fputs("  \"events\": [", fp);
+   for (uint32_t i = 0; i < t->nevents; i++) {
+      fputs(i ? ",\n    { " : "\n    { ", fp);
+      json_event(&t->events[i], fp);
+      fputs(" }", fp);
+   }
+   fputs(t->nevents ? "\n  ]\n" : "]\n", fp);
+}
+
+int cli_dump_json(const ctr_trace *t, FILE *fp)
+{
+   fprintf(fp, "{\n  \"format\": \"cats\", \"version\": %d,\n", CATS_VERSION);
+   json_meta(t, fp);
+   json_locs(t, fp);
+   json_contexts(t, fp);
+   json_allocs(t, fp);
+   json_events(t, fp);
+   fputs("}\n", fp);
+   return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,146 @@
+/* cmd_stat.c: `cats stat FILE`: a one-screen summary of a trace.
+ *
+ * Record counts by kind and pattern, access totals, the peak footprint the
+ * tool measured (META), the largest containers by size x max_live (the
+ * memory they can pin at once) and the deepest context paths. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "trace_names.h"
+
+#define STAT_TOP_CONTAINERS 10
+#define STAT_TOP_PATHS 5
+
+/* Sort keys copied into the array so qsort needs no context. */
+typedef struct st_key {
+   uint64_t key;     /* larger first */
+   uint32_t id;      /* then smaller id first */
+} st_key;
+
+static int cmp_key(const void *pa, const void *pb)
+{
+   const st_key *a = pa, *b = pb;
+   if (a->key != b->key)
+      return a->key > b->key ? -1 : 1;
+   return (a->id > b->id) - (a->id < b->id);
+}
+
+static void print_meta(const ctr_trace *t, FILE *fp, const char *label,
+                       const char *key, const char *unit)
+{
+   const char *v = ctr_meta_get(t, key);
+   fprintf(fp, "%-24s ", label);
+   cli_text(fp, v ? v : "n/a");
+   fprintf(fp, "%s\n", v ? unit : "");
+}
+
+static void counts(const ctr_trace *t, FILE *fp)
+{
+   uint64_t ctx[CATS_CTX_SIGNAL + 1] = { 0 };
+   for (uint32_t i = 0; i < t->ncontexts; i++)
+      ctx[t->contexts[i].kind]++;
+   fprintf(fp, "%-24s %u\n", "contexts", t->ncontexts);
+   for (int k = 0; k <= CATS_CTX_SIGNAL; k++)
+      if (ctx[k])
+         fprintf(fp, "  %-22s %llu\n", ctn_ctx_kind((uint8_t)k),
+                 (unsigned long long)ctx[k]);
+
+   uint64_t rec[CATS_ALLOC_KIND_COUNT] = { 0 }, inst[CATS_ALLOC_KIND_COUNT] =
+      { 0 }, total_inst = 0;
+   for (uint32_t i = 0; i < t->nallocs; i++) {
+      rec[t->allocs[i].kind]++;
+      inst[t->allocs[i].kind] += t->allocs[i].count;
+      total_inst += t->allocs[i].count;
+   }
+   fprintf(fp, "%-24s %u records, %llu instances\n", "allocations",
+           t->nallocs, (unsigned long long)total_inst);
+   for (int k = 0; k < CATS_ALLOC_KIND_COUNT; k++)
+      if (rec[k])
+         fprintf(fp, "  %-22s %llu records, %llu instances\n",
+                 ctn_alloc_kind((uint8_t)k), (unsigned long long)rec[k],
+                 (unsigned long long)inst[k]);
+
+   uint64_t pat[CATS_PAT_IRREGULAR + 1] = { 0 }, accesses = 0;
+   for (uint32_t i = 0; i < t->nevents; i++) {
+      pat[t->events[i].pattern]++;
+      accesses += t->events[i].count;
+   }
+   fprintf(fp, "%-24s %u\n", "event records", t->nevents);
+   for (int k = 0; k <= CATS_PAT_IRREGULAR; k++)
+      if (pat[k])
+         fprintf(fp, "  %-22s %llu\n", ctn_pattern((uint8_t)k),
+                 (unsigned long long)pat[k]);
+   fprintf(fp, "%-24s %llu\n", "accesses", (unsigned long long)accesses);
+   print_meta(t, fp, "unattributed accesses", "accesses_unattributed", "");
+   print_meta(t, fp, "peak footprint", "peak_footprint", " bytes");
+}
+
+static int largest(const ctr_trace *t, FILE *fp)
+{
+   st_key *k = malloc(((size_t)t->nallocs + 1) * sizeof *k);
+   if (!k)
+      return -1;
+   for (uint32_t i = 0; i < t->nallocs; i++)
+      k[i] = (st_key){ cli_mul_sat(t->allocs[i].size, t->allocs[i].max_live),
+                       i };
+   qsort(k, t->nallocs, sizeof *k, cmp_key);
+   fprintf(fp, "\nlargest containers (size x max live):\n");
+   for (uint32_t r = 0; r < t->nallocs && r < STAT_TOP_CONTAINERS; r++) {
+      const ctr_alloc *a = &t->allocs[k[r].id];
+      fprintf(fp, "  %2u. %-11s %llu B x %llu = %llu B  \"", r + 1,
+              ctn_alloc_kind(a->kind), (unsigned long long)a->size,
+              (unsigned long long)a->max_live, (unsigned long long)k[r].key);
+      cli_text(fp, ctr_str(t, a->name));
+      fputs("\"\n", fp);
+   }
+   free(k);
+   return 0;
+}
+
+static int deepest(const ctr_trace *t, FILE *fp)
+{
+   cli_tree tree;
+   if (cli_tree_build(t, &tree) != 0)
+      return -1;
+   st_key *k = malloc(((size_t)t->ncontexts + 1) * sizeof *k);
+   if (!k) {
+      cli_tree_free(&tree);
+      return -1;
+   }
+   /* Leaves only: an inner node's path is a prefix of a deeper one. */
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < t->ncontexts; i++)
+      if (tree.first[i] == CATS_NONE)
+         k[n++] = (st_key){ t->contexts[i].depth, i };
+   qsort(k, n, sizeof *k, cmp_key);
+   fprintf(fp, "\ndeepest contexts:\n");
+   for (uint32_t r = 0; r < n && r < STAT_TOP_PATHS; r++) {
+      fprintf(fp, "  %2llu  ", (unsigned long long)k[r].key);
+      cli_print_path(t, k[r].id, fp);
+      fputc('\n', fp);
+   }
+   free(k);
+   cli_tree_free(&tree);
+   return 0;
+}
+
+int cli_cmd_stat(int argc, char **argv)
+{
+   const char *file = NULL;
+   const cli_opt opts[] = { { NULL, NULL, NULL, NULL } };
+   int rc = cli_parse(argc, argv, opts, &file, 1, "cats stat FILE");
+   if (rc != CLI_OK)
+      return rc == CLI_HELP ? CLI_OK : rc;
+   ctr_trace *t;
+   if ((rc = cli_load(file, &t)) != CLI_OK)
+      return rc;
+   counts(t, stdout);
+   int bad = largest(t, stdout) != 0 || deepest(t, stdout) != 0;
+   ctr_free(t);
+   if (bad)
+      return cli_error(CLI_EFILE, "%s: out of memory", file);
+   if (fflush(stdout) != 0 || ferror(stdout))
+      return cli_error(CLI_EFILE, "stdout: write error");
+   return CLI_OK;
+}

@@ -1,0 +1,263 @@
+/* helper_main.c: cats-helper, the tool's host-side writer.
+ *
+ * Started by the Valgrind tool as `cats-helper OUT` with stdin carrying
+ * frames from the tool and stdout carrying answers (docs/FORMAT.md):
+ *   1..99  raw section payloads; frames of one type are concatenated, so
+ *          the tool may stream a large section in pieces
+ *   100    LOOPS_QUERY, answered at once with LOOPS_ANSWER
+ *   200    COMMIT: validate, write OUT atomically, answer COMMITTED, exit
+ * Nothing but frames goes to stdout. A protocol error does not end the
+ * session at once (the tool would only see a broken pipe); it is reported
+ * in COMMITTED instead. Input ending before COMMIT writes nothing. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../format/cats_format.h"
+#include "buf.h"
+#include "frame.h"
+#include "loops.h"
+#include "trace_read.h"
+#include "trace_write.h"
+
+#define HLP_MAX_QUERY 65536   /* a LOOPS query is two u64 and a path */
+#define HLP_ERRLEN 512
+
+/* The session: sections received so far and the first protocol error. */
+typedef struct hlp_session {
+   const char *out;                    /* output path */
+   cbuf sec[CATS_SEC_MAX + 1];         /* payload per section type */
+   int seen[CATS_SEC_MAX + 1];         /* a frame of this type arrived */
+   char error[HLP_ERRLEN];             /* first protocol error, or "" */
+} hlp_session;
+
+static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void diag(const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   fputs("cats-helper: ", stderr);
+   vfprintf(stderr, fmt, ap);
+   fputc('\n', stderr);
+   va_end(ap);
+}
+
+static void set_error(hlp_session *s, const char *fmt, ...)
+   __attribute__((format(printf, 2, 3)));
+
+/* Remember the first protocol error; later ones are consequences. */
+static void set_error(hlp_session *s, const char *fmt, ...)
+{
+   if (s->error[0])
+      return;
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(s->error, sizeof s->error, fmt, ap);
+   va_end(ap);
+}
+
+static const char *short_read_msg(cfr_status st)
+{
+   return st == CFR_EIO ? strerror(errno) : "input ended inside a frame";
+}
+
+/* Append a section frame's payload to its buffer. */
+static int on_section(hlp_session *s, uint32_t type, uint64_t len)
+{
+   cbuf *b = &s->sec[type];
+   s->seen[type] = 1;
+   if (s->error[0])
+      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+   if (len > UINT32_MAX || b->len + len > UINT32_MAX) {
+      set_error(s, "section %u (%s) exceeds the 4 GiB limit", type,
+                ctr_section_name(type));
+      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+   }
+   if (cbuf_reserve(b, (size_t)len) != 0) {
+      set_error(s, "out of memory buffering section %u (%llu bytes)", type,
+                (unsigned long long)len);
+      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+   }
+   cfr_status st = cfr_read_full(STDIN_FILENO, b->data + b->len, (size_t)len);
+   if (st != CFR_OK && !(st == CFR_EOF && len == 0)) {
+      diag("reading section %u: %s", type, short_read_msg(st));
+      return -1;
+   }
+   b->len += (size_t)len;
+   return 0;
+}
+
+/* Answer a LOOPS query; any problem with the object yields n = 0. */
+static int on_loops_query(uint64_t len)
+{
+   cbuf ans = CBUF_INIT;
+   clp_range *r = NULL;
+   size_t n = 0;
+   if (len > HLP_MAX_QUERY) {
+      if (cfr_skip(STDIN_FILENO, len) != CFR_OK)
+         return -1;
+   } else {
+      uint8_t q[HLP_MAX_QUERY + 1];
+      cfr_status st = cfr_read_full(STDIN_FILENO, q, (size_t)len);
+      if (st != CFR_OK && !(st == CFR_EOF && len == 0)) {
+         diag("reading LOOPS query: %s", short_read_msg(st));
+         return -1;
+      }
+      if (len > 16) {
+         uint64_t avma = 0;
+         for (int i = 7; i >= 0; i--)
+            avma = avma << 8 | q[i];
+         /* The path is the rest of the frame; a trailing NUL is allowed,
+          * an embedded one is not. */
+         size_t plen = (size_t)len - 16;
+         while (plen > 0 && q[16 + plen - 1] == '\0')
+            plen--;
+         q[16 + plen] = '\0';
+         const char *path = (const char *)q + 16;
+         char err[CLP_ERRLEN];
+         if (plen > 0 && strlen(path) == plen &&
+             clp_find(path, avma, 0, &r, &n, err, sizeof err) != CLP_OK) {
+            r = NULL;
+            n = 0;
+         }
+      }
+   }
+   int rc = 0;
+   if (n > UINT32_MAX)
+      n = 0;
+   if (cbuf_reserve(&ans, 4 + n * CATS_LOOP_ENTRY_SIZE) != 0)
+      n = 0;
+   cbuf_put32(&ans, (uint32_t)n);
+   for (size_t i = 0; i < n; i++) {
+      cbuf_put64(&ans, r[i].start);
+      cbuf_put64(&ans, r[i].end);
+      cbuf_put8(&ans, r[i].kind);
+      cbuf_zero(&ans, 7);
+   }
+   if (cfr_write_frame(STDOUT_FILENO, CATS_FRAME_LOOPS_ANSWER, ans.data,
+                       ans.len) != CFR_OK) {
+      diag("writing LOOPS answer: %s", strerror(errno));
+      rc = -1;
+   }
+   free(r);
+   cbuf_free(&ans);
+   return rc;
+}
+
+/* Validate what arrived and write the trace; fills msg on failure. */
+static int commit(hlp_session *s, char *msg, size_t msglen)
+{
+   if (s->error[0]) {
+      snprintf(msg, msglen, "%s", s->error);
+      return -1;
+   }
+   ctr_section rs[CATS_SEC_MAX];
+   ctw_section ws[CATS_SEC_MAX];
+   size_t n = 0;
+   for (uint32_t t = 1; t <= CATS_SEC_MAX; t++) {
+      if (!s->seen[t])
+         continue;
+      rs[n] = (ctr_section){ t, s->sec[t].data, s->sec[t].len };
+      ws[n] = (ctw_section){ t, s->sec[t].data, s->sec[t].len };
+      n++;
+   }
+   /* The reader's own decode layer: a file we write is one it accepts. */
+   char err[CTR_ERRLEN];
+   ctr_trace *tr = NULL;
+   if (ctr_decode(rs, n, &tr, err, sizeof err) != CTR_OK) {
+      snprintf(msg, msglen, "invalid trace data: %s", err);
+      return -1;
+   }
+   ctr_free(tr);
+   if (ctw_write(s->out, ws, n, err, sizeof err) != CTW_OK) {
+      snprintf(msg, msglen, "%s", err);
+      return -1;
+   }
+   snprintf(msg, msglen, "%s", s->out);
+   return 0;
+}
+
+static int on_commit(hlp_session *s, uint64_t len)
+{
+   if (cfr_skip(STDIN_FILENO, len) != CFR_OK) {
+      diag("reading COMMIT: input ended inside the frame");
+      return 1;
+   }
+   char msg[HLP_ERRLEN + 64];
+   int rc = commit(s, msg, sizeof msg);
+   size_t mlen = strlen(msg);
+   uint8_t ans[4 + sizeof msg];
+   uint32_t status = rc == 0 ? 0 : 1;
+   for (int i = 0; i < 4; i++)
+      ans[i] = (uint8_t)(status >> (8 * i));
+   memcpy(ans + 4, msg, mlen);
+   if (cfr_write_frame(STDOUT_FILENO, CATS_FRAME_COMMITTED, ans, 4 + mlen) !=
+       CFR_OK) {
+      /* The tool cannot tell the user, so we do. */
+      diag("writing COMMITTED: %s", strerror(errno));
+      if (rc != 0)
+         diag("%s", msg);
+   }
+   return rc == 0 ? 0 : 1;
+}
+
+static int run(hlp_session *s)
+{
+   for (;;) {
+      uint32_t type;
+      uint64_t len;
+      cfr_status st = cfr_read_header(STDIN_FILENO, &type, &len);
+      if (st == CFR_EOF) {
+         diag("input ended before COMMIT; no trace written");
+         return 1;
+      }
+      if (st != CFR_OK) {
+         diag("reading frame header: %s; no trace written",
+              short_read_msg(st));
+         return 1;
+      }
+      int rc;
+      if (type >= 1 && type <= CATS_SEC_MAX)
+         rc = on_section(s, type, len);
+      else if (type == CATS_FRAME_LOOPS_QUERY)
+         rc = on_loops_query(len);
+      else if (type == CATS_FRAME_COMMIT)
+         return on_commit(s, len);
+      else {
+         set_error(s, "unexpected frame type %u", type);
+         rc = cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+      }
+      if (rc != 0) {
+         diag("no trace written");
+         return 1;
+      }
+   }
+}
+
+int main(int argc, char **argv)
+{
+   if (argc != 2 || argv[1][0] == '\0') {
+      diag("usage: cats-helper OUT (started by the cats tool)");
+      return 2;
+   }
+   /* Write errors on the pipe are reported, not fatal signals. */
+   signal(SIGPIPE, SIG_IGN);
+   hlp_session *s = calloc(1, sizeof *s);
+   if (!s) {
+      diag("out of memory");
+      return 1;
+   }
+   s->out = argv[1];
+   int rc = run(s);
+   for (int t = 0; t <= CATS_SEC_MAX; t++)
+      cbuf_free(&s->sec[t]);
+   free(s);
+   return rc;
+}

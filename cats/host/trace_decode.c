@@ -1,0 +1,425 @@
+/* trace_decode.c: the decode layer of the trace reader.
+ *
+ * Parses raw section payloads into the arrays of ctr_trace and checks every
+ * reference, so that consumers can index the arrays without tests. Sections
+ * are parsed in dependency order (strings, locs, contexts, allocs, events),
+ * which lets each record be checked against the sections it refers to as
+ * soon as it is read. Each section's size must equal exactly what its count
+ * implies. */
+#include "trace_read_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "le.h"
+
+#define NSEC (CATS_SEC_EVENTS + 1)
+
+/* The offsets below are written out per field; these pin the record ends
+ * to the sizes in cats_format.h so the two cannot drift apart. */
+_Static_assert(24 + 4 == CTR_LOC_RECORD, "LOCS record size");
+_Static_assert(48 + 8 == CTR_CONTEXT_RECORD, "CONTEXTS record size");
+_Static_assert(104 + 8 == CTR_ALLOC_RECORD, "ALLOCS record size");
+_Static_assert(184 + 4 * CATS_HIST_BUCKETS == CTR_EVENT_RECORD,
+               "EVENTS record size");
+
+/* Check that a fixed-record section holds exactly `count` records and
+ * return the count; records start at byte 4. */
+static ctr_status record_count(const ctr_section *s, size_t recsize,
+                               uint32_t *count, char *err, size_t errlen)
+{
+   const char *nm = ctr_section_name(s->type);
+   if (s->size < 4)
+      return ctr_fail(err, errlen, CTR_ERECORD,
+                      "%s: %zu bytes, too short for its count", nm, s->size);
+   uint32_t n = cle_u32(s->data);
+   uint64_t need = 4 + (uint64_t)n * recsize;
+   if (need != s->size)
+      return ctr_fail(err, errlen, CTR_ERECORD,
+                      "%s: %u records of %zu bytes need %llu bytes, the "
+                      "section has %zu", nm, n, recsize,
+                      (unsigned long long)need, s->size);
+   *count = n;
+   return CTR_OK;
+}
+
+/* Allocate n elements (at least one, so a zero count is not NULL). */
+static void *alloc_array(size_t n, size_t elem)
+{
+   return calloc(n ? n : 1, elem);
+}
+
+static ctr_status parse_strings(ctr_trace *t, const ctr_section *s, char *err,
+                                size_t errlen)
+{
+   if (s->size < 4)
+      return ctr_fail(err, errlen, CTR_ERECORD,
+                      "STRINGS: %zu bytes, too short for its count", s->size);
+   uint32_t n = cle_u32(s->data);
+   /* Each string takes at least its 4-byte length. */
+   if ((uint64_t)n * 4 > s->size - 4)
+      return ctr_fail(err, errlen, CTR_ERECORD,
+                      "STRINGS: %u strings cannot fit in %zu bytes", n,
+                      s->size);
+   if (n == 0)
+      return ctr_fail(err, errlen, CTR_EVALUE,
+                      "STRINGS: no strings (string 0 must be empty)");
+   t->strings = alloc_array(n, sizeof *t->strings);
+   t->string_len = alloc_array(n, sizeof *t->string_len);
+   /* The lengths take 4n of the payload bytes, and each string gains one
+    * NUL, so the blob never exceeds the payload size. */
+   t->string_blob = malloc(s->size + 1);
+   if (!t->strings || !t->string_len || !t->string_blob)
+      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (strings)");
+   t->nstrings = n;
+
+   size_t pos = 4, out = 0;
+   for (uint32_t i = 0; i < n; i++) {
+      if (s->size - pos < 4)
+         return ctr_fail(err, errlen, CTR_ERECORD,
+                         "STRINGS: string %u: length runs past the section",
+                         i);
+      uint32_t len = cle_u32(s->data + pos);
+      pos += 4;
+      if (len > s->size - pos)
+         return ctr_fail(err, errlen, CTR_ERECORD,
+                         "STRINGS: string %u: %u bytes run past the section",
+                         i, len);
+      memcpy(t->string_blob + out, s->data + pos, len);
+      t->string_blob[out + len] = '\0';
+      t->strings[i] = t->string_blob + out;
+      t->string_len[i] = len;
+      out += (size_t)len + 1;
+      pos += len;
+   }
+   if (pos != s->size)
+      return ctr_fail(err, errlen, CTR_ERECORD,
+                      "STRINGS: %zu trailing bytes after %u strings",
+                      s->size - pos, n);
+   if (t->string_len[0] != 0)
+      return ctr_fail(err, errlen, CTR_EVALUE,
+                      "STRINGS: string 0 is not the empty string");
+   return CTR_OK;
+}
+
+/* Reference checks; `what` names the record for the message. */
+#define CHECK_STR(id, what, i)                                              \
+   do {                                                                     \
+      if ((id) >= t->nstrings)                                              \
+         return ctr_fail(err, errlen, CTR_EREF,                             \
+                         "%s %u: string id %u out of range (%u strings)",   \
+                         what, i, (id), t->nstrings);                       \
+   } while (0)
+
+#define CHECK_ID(id, limit, none_ok, what, i, field)                        \
+   do {                                                                     \
+      if (!((none_ok) && (id) == CATS_NONE) && (id) >= (limit))             \
+         return ctr_fail(err, errlen, CTR_EREF,                             \
+                         "%s %u: %s %u out of range (%u)", what, i, field,  \
+                         (id), (limit));                                    \
+   } while (0)
+
+static ctr_status parse_meta(ctr_trace *t, const ctr_section *s, char *err,
+                             size_t errlen)
+{
+   uint32_t n;
+   ctr_status st = record_count(s, 8, &n, err, errlen);
+   if (st != CTR_OK)
+      return st;
+   t->meta = alloc_array(n, sizeof *t->meta);
+   if (!t->meta)
+      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (meta)");
+   t->nmeta = n;
+   for (uint32_t i = 0; i < n; i++) {
+      const uint8_t *p = s->data + 4 + (size_t)i * 8;
+      t->meta[i].key = cle_u32(p);
+      t->meta[i].value = cle_u32(p + 4);
+      CHECK_STR(t->meta[i].key, "meta", i);
+      CHECK_STR(t->meta[i].value, "meta", i);
+   }
+   return CTR_OK;
+}
+
+/* Following inline_parent must end; colour the chains so each loc is
+ * walked once (O(n)) instead of walking every chain from every loc. */
+static ctr_status check_inline_cycles(const ctr_trace *t, char *err,
+                                      size_t errlen)
+{
+   uint8_t *state = calloc(t->nlocs ? t->nlocs : 1, 1); /* 0 new, 1 on
+                                                           path, 2 done */
+   if (!state)
+      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (locs)");
+   for (uint32_t i = 0; i < t->nlocs; i++) {
+      uint32_t j = i;
+      while (j != CATS_NONE && state[j] == 0) {
+         state[j] = 1;
+         j = t->locs[j].inline_parent;
+      }
+      if (j != CATS_NONE && state[j] == 1) {
+         free(state);
+         return ctr_fail(err, errlen, CTR_EREF,
+                         "loc %u: inline_parent chain forms a cycle", j);
+      }
+      for (j = i; j != CATS_NONE && state[j] == 1;
+           j = t->locs[j].inline_parent)
+         state[j] = 2;
+   }
+   free(state);
+   return CTR_OK;
+}
+
+static ctr_status parse_locs(ctr_trace *t, const ctr_section *s, char *err,
+                             size_t errlen)
+{
+   uint32_t n;
+   ctr_status st = record_count(s, CTR_LOC_RECORD, &n, err, errlen);
+   if (st != CTR_OK)
+      return st;
+   t->locs = alloc_array(n, sizeof *t->locs);
+   if (!t->locs)
+      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (locs)");
+   t->nlocs = n;
+   for (uint32_t i = 0; i < n; i++) {
+      const uint8_t *p = s->data + 4 + (size_t)i * CTR_LOC_RECORD;
+      ctr_loc *l = &t->locs[i];
+      l->addr = cle_u64(p);
+      l->function = cle_u32(p + 8);
+      l->file = cle_u32(p + 12);
+      l->line = cle_u32(p + 16);
+      l->object = cle_u32(p + 20);
+      l->inline_parent = cle_u32(p + 24);
+      CHECK_STR(l->function, "loc", i);
+      CHECK_STR(l->file, "loc", i);
+      CHECK_STR(l->object, "loc", i);
+      CHECK_ID(l->inline_parent, n, 1, "loc", i, "inline_parent");
+   }
+   return check_inline_cycles(t, err, errlen);
+}
+
+static ctr_status parse_contexts(ctr_trace *t, const ctr_section *s,
+                                 char *err, size_t errlen)
+{
+   uint32_t n;
+   ctr_status st = record_count(s, CTR_CONTEXT_RECORD, &n, err, errlen);
+   if (st != CTR_OK)
+      return st;
+   t->contexts = alloc_array(n, sizeof *t->contexts);
+   if (!t->contexts)
+      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (contexts)");
+   t->ncontexts = n;
+   for (uint32_t i = 0; i < n; i++) {
+      const uint8_t *p = s->data + 4 + (size_t)i * CTR_CONTEXT_RECORD;
+      ctr_context *c = &t->contexts[i];
+      c->parent = cle_u32(p);
+      c->kind = p[4];
+      c->flags = p[5];
+      c->loc = cle_u32(p + 8);
+      c->name = cle_u32(p + 12);
+      c->entries = cle_u64(p + 16);
+      c->iterations = cle_u64(p + 24);
+      c->max_iterations = cle_u64(p + 32);
+      c->first_time = cle_u64(p + 40);
+      c->last_time = cle_u64(p + 48);
+      /* Parents before children makes the tree acyclic by construction
+       * and lets depth be computed in one pass. */
+      if (c->parent != CATS_NONE && c->parent >= i)
+         return ctr_fail(err, errlen, CTR_EREF,
+                         "context %u: parent %u is not smaller than its "
+                         "own id", i, c->parent);
+      if (c->kind > CATS_CTX_SIGNAL)
+         return ctr_fail(err, errlen, CTR_EVALUE,
+                         "context %u: unknown kind %u", i, c->kind);
+      CHECK_ID(c->loc, t->nlocs, 1, "context", i, "loc");
+      CHECK_STR(c->name, "context", i);
+      c->depth = c->parent == CATS_NONE ? 0
+                                        : t->contexts[c->parent].depth + 1;
+   }
+   return CTR_OK;
+}
+
+static ctr_status parse_allocs(ctr_trace *t, const ctr_section *s, char *err,
+                               size_t errlen)
+{
+   uint32_t n;
+   ctr_status st = record_count(s, CTR_ALLOC_RECORD, &n, err, errlen);
+   if (st != CTR_OK)
+      return st;
+   t->allocs = alloc_array(n, sizeof *t->allocs);
+   if (!t->allocs)
+      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (allocs)");
+   t->nallocs = n;
+   for (uint32_t i = 0; i < n; i++) {
+      const uint8_t *p = s->data + 4 + (size_t)i * CTR_ALLOC_RECORD;
+      ctr_alloc *a = &t->allocs[i];
+      a->kind = p[0];
+      a->flags = p[1];
+      a->name = cle_u32(p + 4);
+      a->alloc_ctx = cle_u32(p + 8);
+      a->alloc_loc = cle_u32(p + 12);
+      a->free_ctx = cle_u32(p + 16);
+      a->free_loc = cle_u32(p + 20);
+      a->realloc_from = cle_u32(p + 24);
+      /* p + 28: reserved2 */
+      a->size = cle_u64(p + 32);
+      a->count = cle_u64(p + 40);
+      a->max_live = cle_u64(p + 48);
+      a->first_alloc = cle_u64(p + 56);
+      a->last_alloc = cle_u64(p + 64);
+      a->first_free = cle_u64(p + 72);
+      a->last_free = cle_u64(p + 80);
+      a->base = cle_u64(p + 88);
+      /* p + 96: reserved3 */
+      a->total_bytes = cle_u64(p + 104);
+      if (a->kind >= CATS_ALLOC_KIND_COUNT)
+         return ctr_fail(err, errlen, CTR_EVALUE,
+                         "alloc %u: unknown kind %u", i, a->kind);
+      CHECK_STR(a->name, "alloc", i);
+      CHECK_ID(a->alloc_ctx, t->ncontexts, 1, "alloc", i, "alloc_ctx");
+      CHECK_ID(a->alloc_loc, t->nlocs, 1, "alloc", i, "alloc_loc");
+      CHECK_ID(a->free_ctx, t->ncontexts, 1, "alloc", i, "free_ctx");
+      CHECK_ID(a->free_loc, t->nlocs, 1, "alloc", i, "free_loc");
+      CHECK_ID(a->realloc_from, n, 1, "alloc", i, "realloc_from");
+   }
+   return CTR_OK;
+}
+
+static ctr_status parse_events(ctr_trace *t, const ctr_section *s, char *err,
+                               size_t errlen)
+{
+   uint32_t n;
+   ctr_status st = record_count(s, CTR_EVENT_RECORD, &n, err, errlen);
+   if (st != CTR_OK)
+      return st;
+   t->events = alloc_array(n, sizeof *t->events);
+   if (!t->events)
+      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (events)");
+   t->nevents = n;
+   for (uint32_t i = 0; i < n; i++) {
+      const uint8_t *p = s->data + 4 + (size_t)i * CTR_EVENT_RECORD;
+      ctr_event *e = &t->events[i];
+      e->ctx = cle_u32(p);
+      e->loc = cle_u32(p + 4);
+      e->alloc = cle_u32(p + 8);
+      e->kind = p[12];
+      e->pattern = p[13];
+      e->ndims = p[14];
+      e->flags = p[15];
+      e->size = cle_u32(p + 16);
+      e->ndistinct = cle_u32(p + 20);
+      e->count = cle_u64(p + 24);
+      e->first_time = cle_u64(p + 32);
+      e->last_time = cle_u64(p + 40);
+      e->base = (int64_t)cle_u64(p + 48);
+      for (int k = 0; k < CATS_MAX_DIMS; k++) {
+         e->stride[k] = (int64_t)cle_u64(p + 56 + 8 * k);
+         e->extent[k] = cle_u64(p + 80 + 8 * k);
+      }
+      e->min_offset = (int64_t)cle_u64(p + 104);
+      e->max_offset = (int64_t)cle_u64(p + 112);
+      for (int k = 0; k < CATS_MAX_DISTINCT; k++)
+         e->distinct[k] = (int64_t)cle_u64(p + 120 + 8 * k);
+      for (int k = 0; k < CATS_HIST_BUCKETS; k++)
+         e->hist[k] = cle_u32(p + 184 + 4 * k);
+      CHECK_ID(e->ctx, t->ncontexts, 0, "event", i, "ctx");
+      CHECK_ID(e->loc, t->nlocs, 0, "event", i, "loc");
+      CHECK_ID(e->alloc, t->nallocs, 0, "event", i, "alloc");
+      if (e->kind > CATS_WRITE)
+         return ctr_fail(err, errlen, CTR_EVALUE,
+                         "event %u: unknown access kind %u", i, e->kind);
+      if (e->pattern > CATS_PAT_IRREGULAR)
+         return ctr_fail(err, errlen, CTR_EVALUE,
+                         "event %u: unknown pattern %u", i, e->pattern);
+      if (e->ndims > CATS_MAX_DIMS)
+         return ctr_fail(err, errlen, CTR_EVALUE,
+                         "event %u: ndims %u exceeds %d", i, e->ndims,
+                         CATS_MAX_DIMS);
+      if (e->ndistinct > CATS_MAX_DISTINCT)
+         return ctr_fail(err, errlen, CTR_EVALUE,
+                         "event %u: ndistinct %u exceeds %d", i,
+                         e->ndistinct, CATS_MAX_DISTINCT);
+   }
+   return CTR_OK;
+}
+
+typedef ctr_status (*parse_fn)(ctr_trace *, const ctr_section *, char *,
+                               size_t);
+
+ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
+                      char *err, size_t errlen)
+{
+   *out = NULL;
+   const ctr_section *by_type[NSEC] = { NULL };
+   for (size_t i = 0; i < n; i++) {
+      uint32_t ty = secs[i].type;
+      if (ty < CATS_SEC_STRINGS || ty > CATS_SEC_EVENTS)
+         continue; /* reserved or unknown: skipped */
+      if (by_type[ty])
+         return ctr_fail(err, errlen, CTR_ETABLE,
+                         "section %u (%s) appears twice", ty,
+                         ctr_section_name(ty));
+      if (secs[i].size > 0 && !secs[i].data)
+         return ctr_fail(err, errlen, CTR_ERECORD, "section %s has no data",
+                         ctr_section_name(ty));
+      by_type[ty] = &secs[i];
+   }
+   /* Dependency order: each parser checks references to earlier ones. */
+   static const struct {
+      uint32_t type;
+      parse_fn parse;
+   } order[] = {
+      { CATS_SEC_STRINGS, parse_strings },
+      { CATS_SEC_META, parse_meta },
+      { CATS_SEC_LOCS, parse_locs },
+      { CATS_SEC_CONTEXTS, parse_contexts },
+      { CATS_SEC_ALLOCS, parse_allocs },
+      { CATS_SEC_EVENTS, parse_events },
+   };
+   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+      if (!by_type[order[i].type])
+         return ctr_fail(err, errlen, CTR_EMISSING,
+                         "required section %s is missing",
+                         ctr_section_name(order[i].type));
+
+   ctr_trace *t = calloc(1, sizeof *t);
+   if (!t)
+      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory");
+   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+      ctr_status st = order[i].parse(t, by_type[order[i].type], err, errlen);
+      if (st != CTR_OK) {
+         ctr_free(t);
+         return st;
+      }
+   }
+   *out = t;
+   return CTR_OK;
+}
+
+void ctr_free(ctr_trace *t)
+{
+   if (!t)
+      return;
+   free(t->strings);
+   free(t->string_len);
+   free(t->string_blob);
+   free(t->meta);
+   free(t->locs);
+   free(t->contexts);
+   free(t->allocs);
+   free(t->events);
+   free(t);
+}
+
+const char *ctr_str(const ctr_trace *t, uint32_t id)
+{
+   if (id >= t->nstrings)
+      return "";
+   return t->strings[id];
+}
+
+const char *ctr_meta_get(const ctr_trace *t, const char *key)
+{
+   for (uint32_t i = 0; i < t->nmeta; i++)
+      if (strcmp(t->strings[t->meta[i].key], key) == 0)
+         return t->strings[t->meta[i].value];
+   return NULL;
+}

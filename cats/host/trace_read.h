@@ -1,0 +1,168 @@
+/* trace_read.h: read and validate .cats traces (docs/FORMAT.md).
+ *
+ * Two layers: the container layer checks the header, the section table and
+ * each section's zlib stream and CRC-32; the decode layer parses the raw
+ * section payloads into plain arrays and checks every cross reference. The
+ * helper uses the decode layer alone to validate what the tool sent before
+ * it writes anything, so a file it writes is always one this reader accepts.
+ *
+ * Every failure returns a ctr_status and a one-line message without the file
+ * name (callers prefix it). Nothing is read outside the input's bounds. */
+#ifndef CATS_TRACE_READ_H
+#define CATS_TRACE_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../format/cats_format.h"
+
+/* Return codes. Stable: tests and callers compare them. */
+typedef enum ctr_status {
+   CTR_OK = 0,
+   CTR_EIO,        /* the file could not be opened or read */
+   CTR_ENOMEM,     /* out of memory */
+   CTR_EMAGIC,     /* not a .cats trace (bad magic) */
+   CTR_EVERSION,   /* a .cats trace of an unsupported version */
+   CTR_ETRUNC,     /* the file ends before its header, table or a section */
+   CTR_ETABLE,     /* bad section table: offsets, sizes, flags, duplicates */
+   CTR_EZLIB,      /* a section's data does not inflate to its raw size */
+   CTR_ECRC,       /* a section's CRC-32 does not match its contents */
+   CTR_EMISSING,   /* a required section is absent */
+   CTR_ERECORD,    /* record counts or lengths do not fit the section size */
+   CTR_EREF,       /* a reference (string, loc, ctx, alloc id) out of range */
+   CTR_EVALUE      /* a field holds a value outside its enumeration */
+} ctr_status;
+
+#define CTR_ERRLEN 256   /* enough for every message this module writes */
+
+/* Record sizes (the decoder checks at compile time that its field
+ * offsets add up to them). */
+#define CTR_LOC_RECORD     CATS_LOC_SIZE
+#define CTR_CONTEXT_RECORD CATS_CONTEXT_SIZE
+#define CTR_ALLOC_RECORD   CATS_ALLOC_SIZE
+#define CTR_EVENT_RECORD   CATS_EVENT_SIZE
+
+/* One raw (uncompressed) section payload. */
+typedef struct ctr_section {
+   uint32_t type;          /* enum cats_section */
+   const uint8_t *data;    /* payload bytes (may be NULL when size is 0) */
+   size_t size;            /* payload length */
+} ctr_section;
+
+typedef struct ctr_meta {
+   uint32_t key;           /* string id */
+   uint32_t value;         /* string id */
+} ctr_meta;
+
+typedef struct ctr_loc {
+   uint64_t addr;          /* guest code address */
+   uint32_t function;      /* string id */
+   uint32_t file;          /* string id */
+   uint32_t line;          /* 0 when unknown */
+   uint32_t object;        /* string id */
+   uint32_t inline_parent; /* loc id or CATS_NONE */
+} ctr_loc;
+
+typedef struct ctr_context {
+   uint32_t parent;        /* ctx id < own id, or CATS_NONE for roots */
+   uint8_t kind;           /* enum cats_ctx_kind */
+   uint8_t flags;          /* CATS_CTXFLAG_* */
+   uint32_t loc;           /* loc id or CATS_NONE */
+   uint32_t name;          /* string id */
+   uint64_t entries;
+   uint64_t iterations;
+   uint64_t max_iterations;
+   uint64_t first_time;
+   uint64_t last_time;
+   uint32_t depth;         /* derived: number of ancestors */
+} ctr_context;
+
+typedef struct ctr_alloc {
+   uint8_t kind;           /* enum cats_alloc_kind */
+   uint8_t flags;          /* CATS_ALLOCFLAG_* */
+   uint32_t name;          /* string id */
+   uint32_t alloc_ctx;     /* ctx id, or CATS_NONE (globals) */
+   uint32_t alloc_loc;     /* loc id or CATS_NONE */
+   uint32_t free_ctx;      /* ctx id or CATS_NONE */
+   uint32_t free_loc;      /* loc id or CATS_NONE */
+   uint32_t realloc_from;  /* alloc id or CATS_NONE */
+   uint64_t size;
+   uint64_t count;
+   uint64_t max_live;
+   uint64_t first_alloc;
+   uint64_t last_alloc;
+   uint64_t first_free;
+   uint64_t last_free;
+   uint64_t base;
+   uint64_t total_bytes;   /* sum of the sizes of all instances */
+} ctr_alloc;
+
+typedef struct ctr_event {
+   uint32_t ctx;           /* ctx id */
+   uint32_t loc;           /* loc id */
+   uint32_t alloc;         /* alloc id */
+   uint8_t kind;           /* enum cats_access_kind */
+   uint8_t pattern;        /* enum cats_pattern */
+   uint8_t ndims;          /* 0..CATS_MAX_DIMS */
+   uint8_t flags;          /* CATS_EVFLAG_* */
+   uint32_t size;          /* bytes per access */
+   uint32_t ndistinct;     /* 0..CATS_MAX_DISTINCT */
+   uint64_t count;
+   uint64_t first_time;
+   uint64_t last_time;
+   int64_t base;
+   int64_t stride[CATS_MAX_DIMS];
+   uint64_t extent[CATS_MAX_DIMS];
+   int64_t min_offset;
+   int64_t max_offset;
+   int64_t distinct[CATS_MAX_DISTINCT];
+   uint32_t hist[CATS_HIST_BUCKETS];
+} ctr_event;
+
+/* A decoded trace. All ids are indices into these arrays and have been
+ * checked, so consumers may index without further tests. */
+typedef struct ctr_trace {
+   uint32_t nstrings;
+   const char **strings;   /* NUL-terminated copies (a string holding a NUL
+                              byte is cut there; string_len has the length) */
+   uint32_t *string_len;
+   uint32_t nmeta;
+   ctr_meta *meta;
+   uint32_t nlocs;
+   ctr_loc *locs;
+   uint32_t ncontexts;
+   ctr_context *contexts;
+   uint32_t nallocs;
+   ctr_alloc *allocs;
+   uint32_t nevents;
+   ctr_event *events;
+   char *string_blob;      /* storage behind strings[] */
+} ctr_trace;
+
+/* Open and fully validate the trace at `path`. On success *out owns a trace
+ * to release with ctr_free. On failure *out is NULL and err holds a message
+ * (err may be NULL). */
+ctr_status ctr_open(const char *path, ctr_trace **out, char *err,
+                    size_t errlen);
+
+/* Same for a trace held in memory (the tests use it for truncation). */
+ctr_status ctr_open_mem(const void *buf, size_t len, ctr_trace **out,
+                        char *err, size_t errlen);
+
+/* Decode and validate raw section payloads (no container). Unknown types
+ * are skipped; a type given twice is an error. */
+ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
+                      char *err, size_t errlen);
+
+void ctr_free(ctr_trace *t);
+
+/* String by id; "" for CATS_NONE or an id out of range. */
+const char *ctr_str(const ctr_trace *t, uint32_t id);
+
+/* Value of the first META entry with this key, or NULL. */
+const char *ctr_meta_get(const ctr_trace *t, const char *key);
+
+/* Name of a section type ("STRINGS", ...) or "unknown". */
+const char *ctr_section_name(uint32_t type);
+
+#endif /* CATS_TRACE_READ_H */

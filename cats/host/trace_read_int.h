@@ -1,0 +1,12 @@
+/* trace_read_int.h: internals shared by the files of the ctr_ module. */
+#ifndef CATS_TRACE_READ_INT_H
+#define CATS_TRACE_READ_INT_H
+
+#include "trace_read.h"
+
+/* Format a one-line message into err (when given) and return st. */
+ctr_status ctr_fail(char *err, size_t errlen, ctr_status st,
+                    const char *fmt, ...)
+   __attribute__((format(printf, 4, 5)));
+
+#endif /* CATS_TRACE_READ_INT_H */

@@ -1,0 +1,35 @@
+/* trace_write.h: write the .cats container atomically (docs/FORMAT.md).
+ *
+ * The caller provides raw section payloads; the writer compresses each with
+ * zlib, writes OUT.tmp.<pid> beside OUT, fsyncs it and renames it to OUT,
+ * so OUT is either absent, the previous file, or a complete trace. On any
+ * error the temporary file is removed. */
+#ifndef CATS_TRACE_WRITE_H
+#define CATS_TRACE_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CTW_ERRLEN 256
+#define CTW_LEVEL 6   /* zlib level: a good ratio at moderate cost */
+
+typedef enum ctw_status {
+   CTW_OK = 0,
+   CTW_EARG,     /* a section is larger than 4 GiB or has no data */
+   CTW_ENOMEM,   /* out of memory */
+   CTW_EIO       /* creating, writing, syncing or renaming failed */
+} ctw_status;
+
+/* One raw section payload, written in array order. */
+typedef struct ctw_section {
+   uint32_t type;          /* enum cats_section */
+   const uint8_t *data;    /* payload (may be NULL when size is 0) */
+   size_t size;            /* bytes; at most UINT32_MAX */
+} ctw_section;
+
+/* Write the sections to `path`. err (may be NULL) gets a one-line message
+ * naming the failing file on error. */
+ctw_status ctw_write(const char *path, const ctw_section *secs, size_t n,
+                     char *err, size_t errlen);
+
+#endif /* CATS_TRACE_WRITE_H */

@@ -1,0 +1,535 @@
+/*--------------------------------------------------------------------*/
+/*--- cats: control-flow stacks.                      cats_cflow.c ---*/
+/*--------------------------------------------------------------------*/
+/* Each guest thread has a stack of frames: functions, loops,
+   conditionals, client regions and signal handlers. The stack is driven
+   from one helper call at the start of every superblock (plus one at
+   instructions inside a superblock where a loop or conditional starts or
+   ends):
+
+   - Frames are popped by stack pointer, not by matching returns: a
+     function frame whose entry SP is below the current SP has returned,
+     whichever way it left (ret, longjmp, exception unwinding, a tail
+     call's epilogue). This is callgrind's approach and it keeps the
+     stack right without modelling each of those mechanisms.
+   - A function frame is pushed when control arrives by a call, or at a
+     function's first instruction with an SP below the current frame's
+     (a call through a PLT stub or our hidden preload). Arriving at
+     another function's entry with the same SP is a tail call and
+     replaces the frame.
+   - Loops and conditionals are static address ranges found by the
+     helper from the object's machine code (backward branches, and
+     forward branches inside loops). Entering a range pushes its frame,
+     so the first iteration already belongs to the loop; re-entering a
+     loop's header counts an iteration.
+
+   Every frame has a node in the context tree, so an event carries a
+   single context id. Direct recursion folds into one node. */
+
+#include "cats_tool.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_libcproc.h"
+
+typedef struct {
+   UInt  parent;
+   UChar kind;
+   UChar flags;
+   UInt  loc;
+   UInt  name;
+   ULong entries, iterations, max_iterations, first_time, last_time;
+} CtxNode;
+
+Thread* CATS_(cur_thread) = NULL;
+UInt    CATS_(cur_ctx)    = CATS_NONE;
+ULong   CATS_(time)       = 0;
+UInt    CATS_(last_jk)    = Ijk_Boring;
+
+static XArray* ctxs;            /* of CtxNode */
+static CatsMap ctx_map;         /* (parent, kind|key) -> id + 1 */
+static Thread** threads;         /* VG_N_THREADS entries */
+static UInt    n_threads_seen;
+static ULong   inst_counter;
+static CatsMap func_map;        /* entry -> Func* */
+static CatsMap point_map;       /* (addr, sb_start) -> Point* */
+
+/* Loop and conditional ranges per loaded object, sorted by start
+   ascending then end descending. */
+typedef struct {
+   Addr    text_lo, text_hi;
+   Region* regs;
+   UInt    n;
+   Addr*   ends;            /* sorted region ends, for boundary tests */
+} ObjRegions;
+static XArray* objs;            /* of ObjRegions* */
+
+/*------------------------------------------------------------*/
+/*--- Context tree                                         ---*/
+/*------------------------------------------------------------*/
+
+static UInt ctx_child(UInt parent, UChar kind, UInt key, UInt loc, UInt name)
+{
+   Bool found;
+   UWord* slot = CATS_(map_slot)(&ctx_map, (ULong)parent + 1,
+                                 ((ULong)kind << 32) | key, &found);
+   if (found)
+      return (UInt)(*slot - 1);
+   CtxNode n;
+   VG_(memset)(&n, 0, sizeof(n));
+   n.parent = parent;
+   n.kind = kind;
+   n.loc = loc;
+   n.name = name;
+   n.first_time = CATS_(time);
+   UInt id = (UInt)VG_(sizeXA)(ctxs);
+   VG_(addToXA)(ctxs, &n);
+   *slot = id + 1;
+   return id;
+}
+
+static inline CtxNode* ctx_node(UInt id)
+{
+   return VG_(indexXA)(ctxs, id);
+}
+
+UInt CATS_(n_ctxs)(void) { return (UInt)VG_(sizeXA)(ctxs); }
+UInt CATS_(ctx_kind)(UInt ctx) { return ctx_node(ctx)->kind; }
+UInt CATS_(n_threads)(void) { return n_threads_seen; }
+
+/*------------------------------------------------------------*/
+/*--- Threads and frames                                   ---*/
+/*------------------------------------------------------------*/
+
+Thread* CATS_(thread)(ThreadId tid)
+{
+   tl_assert(tid < VG_N_THREADS);
+   if (threads[tid] == NULL) {
+      Thread* t = VG_(calloc)("cats.thread", 1, sizeof(Thread));
+      HChar name[32];
+      t->tid = tid;
+      t->cap = 64;
+      t->frames = VG_(malloc)("cats.frames", t->cap * sizeof(Frame));
+      t->fn_top = -1;
+      t->loop_top = -1;
+      t->stack_hi = VG_(thread_get_stack_max)(tid);
+      VG_(snprintf)(name, sizeof(name), "thread %u", tid);
+      t->root = ctx_child(CATS_NONE, CATS_CTX_THREAD, tid, CATS_NONE,
+                          CATS_(intern_str)(name));
+      ctx_node(t->root)->entries = 1;
+      threads[tid] = t;
+      n_threads_seen++;
+   }
+   return threads[tid];
+}
+
+static inline UInt top_ctx(const Thread* t)
+{
+   return t->depth > 0 ? t->frames[t->depth - 1].ctx : t->root;
+}
+
+void CATS_(switch_thread)(ThreadId tid)
+{
+   CATS_(cur_thread) = CATS_(thread)(tid);
+   CATS_(cur_ctx) = top_ctx(CATS_(cur_thread));
+}
+
+Bool CATS_(in_conditional)(void)
+{
+   const Thread* t = CATS_(cur_thread);
+   Int i;
+   if (t == NULL)
+      return False;
+   for (i = t->depth - 1; i > t->fn_top && i >= 0; i--)
+      if (t->frames[i].kind == CATS_CTX_CONDITIONAL)
+         return True;
+   return False;
+}
+
+static Frame* push_frame(Thread* t, UChar kind, Addr sp, UInt key, UInt loc,
+                         UInt name)
+{
+   if (t->depth == t->cap) {
+      t->cap *= 2;
+      t->frames = VG_(realloc)("cats.frames", t->frames,
+                               t->cap * sizeof(Frame));
+   }
+   UInt parent = top_ctx(t);
+   UInt ctx;
+   CtxNode* pn = ctx_node(parent);
+   if (kind == CATS_CTX_FUNCTION && pn->kind == CATS_CTX_FUNCTION
+       && pn->loc == loc) {
+      /* Direct recursion: one node, so deep recursion stays small. */
+      ctx = parent;
+      pn->flags |= CATS_CTXFLAG_RECURSIVE;
+   } else {
+      ctx = ctx_child(parent, kind, key, loc, name);
+   }
+   Frame* f = &t->frames[t->depth];
+   VG_(memset)(f, 0, sizeof(*f));
+   f->kind = kind;
+   f->ctx = ctx;
+   f->sp = sp;
+   f->name = name;
+   f->inst = ++inst_counter;
+   f->prev_loop = t->loop_top;
+   f->prev_fn = t->fn_top;
+   if (kind == CATS_CTX_FUNCTION)
+      t->fn_top = t->depth;
+   else if (kind == CATS_CTX_LOOP)
+      t->loop_top = t->depth;
+   t->depth++;
+   CtxNode* n = ctx_node(ctx);
+   n->entries++;
+   if (n->entries == 1)
+      n->first_time = CATS_(time);
+   return f;
+}
+
+static void pop_frame(Thread* t)
+{
+   tl_assert(t->depth > 0);
+   Frame* f = &t->frames[t->depth - 1];
+   CtxNode* n = ctx_node(f->ctx);
+   n->last_time = CATS_(time);
+   if (f->kind == CATS_CTX_LOOP) {
+      n->iterations += f->iter;
+      if (f->iter > n->max_iterations)
+         n->max_iterations = f->iter;
+   }
+   if (f->kind == CATS_CTX_FUNCTION)
+      CATS_(frame_popped)(f);
+   t->fn_top = f->prev_fn;
+   t->loop_top = f->prev_loop;
+   t->depth--;
+}
+
+static void push_function(Thread* t, Func* fn, Addr sp)
+{
+   Frame* f = push_frame(t, CATS_CTX_FUNCTION, sp, fn->loc, fn->loc,
+                         CATS_(loc_fn)(fn->loc));
+   f->fn = fn;
+   CATS_(frame_pushed)(t, f);
+}
+
+static void push_region(Thread* t, Region* r, Addr addr)
+{
+   Addr sp = t->fn_top >= 0 ? t->frames[t->fn_top].sp : 0;
+   UInt name = CATS_(intern_str)(r->kind == CATS_CTX_LOOP ? "loop" : "if");
+   Frame* f = push_frame(t, r->kind, sp, r->loc, r->loc, name);
+   f->region = r;
+   f->fn = t->fn_top >= 0 ? t->frames[t->fn_top].fn : NULL;
+   if (r->kind == CATS_CTX_LOOP)
+      f->iter = (addr == r->start) ? 1 : 0;
+}
+
+/* Makes the static frames above the innermost function frame equal to
+   the regions containing p, counting an iteration when a loop header
+   is re-entered. Client regions between them are kept. */
+static void update_regions(Thread* t, const Point* p)
+{
+   Int i, r = 0, n = (Int)p->nregions;
+   if (n == 0 && t->depth - 1 == t->fn_top)
+      return;
+   for (i = t->fn_top + 1; i < t->depth; i++) {
+      Frame* f = &t->frames[i];
+      if (f->kind == CATS_CTX_REGION)
+         continue;
+      if (r < n && f->region == p->regions[r]) {
+         r++;
+         continue;
+      }
+      break;
+   }
+   while (t->depth > i)
+      pop_frame(t);
+   if (r == n) {
+      if (n > 0) {
+         Region* inner = p->regions[n - 1];
+         if (inner->kind == CATS_CTX_LOOP && inner->start == p->addr
+             && t->loop_top >= 0 && t->frames[t->loop_top].region == inner)
+            t->frames[t->loop_top].iter++;
+      }
+      return;
+   }
+   for (; r < n; r++)
+      push_region(t, p->regions[r], p->addr);
+}
+
+VG_REGPARM(2) void CATS_(on_sb_entry)(Point* p, Addr sp)
+{
+   Thread* t = CATS_(cur_thread);
+   UInt jk = CATS_(last_jk);
+   CATS_(last_jk) = Ijk_Boring;
+   if (jk == Ijk_Call)
+      CATS_(frame_calling)(t, sp);
+
+   /* Pop every frame that returned, but never past a signal frame that
+      is still running: its handler runs below the interrupted SP. */
+   while (t->depth > 0) {
+      Frame* f = &t->frames[t->depth - 1];
+      if (f->sp >= sp)
+         break;
+      pop_frame(t);
+   }
+   if (p->fn == NULL || p->fn->hidden) {
+      CATS_(cur_ctx) = top_ctx(t);
+      return;
+   }
+   Frame* top = t->fn_top >= 0 ? &t->frames[t->fn_top] : NULL;
+   Bool under_signal = t->depth > 0
+                       && t->frames[t->depth - 1].kind == CATS_CTX_SIGNAL;
+   if (top == NULL || under_signal || jk == Ijk_Call
+       || (p->is_entry && sp < top->sp)) {
+      push_function(t, p->fn, sp);
+   } else if (p->fn != top->fn) {
+      /* A tail call (same SP, at an entry), or a landing in another
+         function we did not see being called: the frame changes owner. */
+      Addr fsp = top->sp;
+      Int fn_index = t->fn_top;
+      while (t->depth > fn_index)
+         pop_frame(t);
+      push_function(t, p->fn, fsp);
+   }
+   update_regions(t, p);
+   CATS_(cur_ctx) = top_ctx(t);
+}
+
+VG_REGPARM(1) void CATS_(on_point)(Point* p)
+{
+   Thread* t = CATS_(cur_thread);
+   if (t->fn_top < 0 || p->fn == NULL || t->frames[t->fn_top].fn != p->fn)
+      return;
+   update_regions(t, p);
+   CATS_(cur_ctx) = top_ctx(t);
+}
+
+void CATS_(region_begin)(ThreadId tid, const HChar* name)
+{
+   Thread* t = CATS_(thread)(tid);
+   Addr sp = t->fn_top >= 0 ? t->frames[t->fn_top].sp : ~(Addr)0;
+   UInt s = CATS_(intern_str)(name);
+   UInt loc = CATS_(loc_of_addr)(VG_(get_IP)(tid));
+   push_frame(t, CATS_CTX_REGION, sp, s, loc, s);
+   if (t == CATS_(cur_thread))
+      CATS_(cur_ctx) = top_ctx(t);
+}
+
+void CATS_(region_end)(ThreadId tid, const HChar* name)
+{
+   Thread* t = CATS_(thread)(tid);
+   UInt s = CATS_(intern_str)(name);
+   Int i;
+   for (i = t->depth - 1; i > t->fn_top; i--) {
+      if (t->frames[i].kind == CATS_CTX_REGION && t->frames[i].name == s) {
+         while (t->depth > i)
+            pop_frame(t);
+         break;
+      }
+   }
+   if (t == CATS_(cur_thread))
+      CATS_(cur_ctx) = top_ctx(t);
+}
+
+void CATS_(signal_enter)(ThreadId tid, Int sig)
+{
+   Thread* t = CATS_(thread)(tid);
+   HChar name[32];
+   VG_(snprintf)(name, sizeof(name), "signal %d", sig);
+   UInt s = CATS_(intern_str)(name);
+   push_frame(t, CATS_CTX_SIGNAL, VG_(get_SP)(tid), (UInt)sig, CATS_NONE, s);
+   if (t == CATS_(cur_thread))
+      CATS_(cur_ctx) = top_ctx(t);
+}
+
+void CATS_(signal_leave)(ThreadId tid, Int sig)
+{
+   Thread* t = CATS_(thread)(tid);
+   Int i;
+   for (i = t->depth - 1; i >= 0; i--) {
+      if (t->frames[i].kind == CATS_CTX_SIGNAL) {
+         while (t->depth > i)
+            pop_frame(t);
+         break;
+      }
+   }
+   if (t == CATS_(cur_thread))
+      CATS_(cur_ctx) = top_ctx(t);
+}
+
+void CATS_(cflow_finish)(void)
+{
+   UInt tid;
+   for (tid = 0; tid < VG_N_THREADS; tid++) {
+      Thread* t = threads[tid];
+      if (t == NULL)
+         continue;
+      while (t->depth > 0)
+         pop_frame(t);
+      ctx_node(t->root)->last_time = CATS_(time);
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Functions, objects and points                        ---*/
+/*------------------------------------------------------------*/
+
+Func* CATS_(func_of)(Addr a, Bool* is_entry)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar* name;
+   *is_entry = False;
+   if (!VG_(get_fnname_w_offset)(ep, a, &name))
+      return NULL;
+   /* "name+N" gives the offset from the symbol's start. */
+   Addr off = 0;
+   const HChar* plus = VG_(strrchr)(name, '+');
+   if (plus && plus[1] >= '0' && plus[1] <= '9')
+      off = (Addr)VG_(strtoll10)(plus + 1, NULL);
+   Addr entry = a - off;
+   *is_entry = (off == 0);
+   Bool found;
+   UWord* slot = CATS_(map_slot)(&func_map, entry, 1, &found);
+   if (!found) {
+      Func* f = VG_(calloc)("cats.func", 1, sizeof(Func));
+      const HChar* obj;
+      f->entry = entry;
+      f->loc = CATS_(loc_of_fn_entry)(entry);
+      f->hidden = VG_(get_objname)(ep, entry, &obj)
+                  && VG_(strstr)(obj, "vgpreload_") != NULL;
+      *slot = (UWord)f;
+   }
+   return (Func*)*slot;
+}
+
+static ObjRegions* obj_regions(Addr a)
+{
+   Word i;
+   for (i = 0; i < VG_(sizeXA)(objs); i++) {
+      ObjRegions* o = *(ObjRegions**)VG_(indexXA)(objs, i);
+      if (a >= o->text_lo && a < o->text_hi)
+         return o;
+   }
+   DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+   if (di == NULL)
+      return NULL;
+   Addr lo = VG_(DebugInfo_get_text_avma)(di);
+   SizeT sz = VG_(DebugInfo_get_text_size)(di);
+   if (sz == 0 || a < lo || a >= lo + sz)
+      return NULL;
+   ObjRegions* o = VG_(calloc)("cats.objregions", 1, sizeof(ObjRegions));
+   o->text_lo = lo;
+   o->text_hi = lo + sz;
+   CATS_(regions_of_object)(lo, sz, VG_(DebugInfo_get_filename)(di),
+                            &o->regs, &o->n);
+   o->ends = VG_(malloc)("cats.objregions.ends", (o->n + 1) * sizeof(Addr));
+   for (i = 0; i < (Word)o->n; i++) {
+      Word j = i;
+      Addr e = o->regs[i].end;
+      while (j > 0 && o->ends[j - 1] > e) {
+         o->ends[j] = o->ends[j - 1];
+         j--;
+      }
+      o->ends[j] = e;
+      o->regs[i].loc = CATS_(loc_of_addr)(o->regs[i].start);
+   }
+   VG_(addToXA)(objs, &o);
+   return o;
+}
+
+/* Index of the last region with start <= a, or -1. */
+static Int last_start_at_or_before(const ObjRegions* o, Addr a)
+{
+   Int lo = 0, hi = (Int)o->n - 1, res = -1;
+   while (lo <= hi) {
+      Int mid = (lo + hi) / 2;
+      if (o->regs[mid].start <= a) {
+         res = mid;
+         lo = mid + 1;
+      } else {
+         hi = mid - 1;
+      }
+   }
+   return res;
+}
+
+Bool CATS_(is_region_boundary)(Addr a)
+{
+   ObjRegions* o = obj_regions(a);
+   if (o == NULL || o->n == 0)
+      return False;
+   Int i = last_start_at_or_before(o, a);
+   if (i >= 0 && o->regs[i].start == a)
+      return True;
+   Int lo = 0, hi = (Int)o->n - 1;
+   while (lo <= hi) {
+      Int mid = (lo + hi) / 2;
+      if (o->ends[mid] == a)
+         return True;
+      if (o->ends[mid] < a)
+         lo = mid + 1;
+      else
+         hi = mid - 1;
+   }
+   return False;
+}
+
+Point* CATS_(point_of)(Addr a, Bool sb_start)
+{
+   Bool found;
+   UWord* slot = CATS_(map_slot)(&point_map, a, sb_start ? 2 : 1, &found);
+   if (found)
+      return (Point*)*slot;
+   Point* p = VG_(calloc)("cats.point", 1, sizeof(Point));
+   p->addr = a;
+   p->fn = CATS_(func_of)(a, &p->is_entry);
+   ObjRegions* o = (p->fn && !p->fn->hidden) ? obj_regions(a) : NULL;
+   if (o && o->n > 0) {
+      Region* chain[64];
+      Int n = 0, i = last_start_at_or_before(o, a);
+      /* Walk back over the regions of this function; nested regions
+         that contain a come out innermost first. */
+      for (; i >= 0 && o->regs[i].start >= p->fn->entry && n < 64; i--) {
+         if (a < o->regs[i].end)
+            chain[n++] = &o->regs[i];
+      }
+      p->nregions = (UInt)n;
+      p->regions = VG_(malloc)("cats.point.regions",
+                               (n + 1) * sizeof(Region*));
+      for (i = 0; i < n; i++)
+         p->regions[i] = chain[n - 1 - i];
+   }
+   /* The map may have grown while describing the point. */
+   *CATS_(map_slot)(&point_map, a, sb_start ? 2 : 1, &found) = (UWord)p;
+   return p;
+}
+
+void CATS_(cflow_init)(void)
+{
+   ctxs = VG_(newXA)(VG_(malloc), "cats.ctxs", VG_(free), sizeof(CtxNode));
+   CATS_(map_init)(&ctx_map, "cats.ctxmap");
+   CATS_(map_init)(&func_map, "cats.funcmap");
+   CATS_(map_init)(&point_map, "cats.pointmap");
+   threads = VG_(calloc)("cats.threads", VG_N_THREADS, sizeof(Thread*));
+   objs = VG_(newXA)(VG_(malloc), "cats.objs", VG_(free),
+                     sizeof(ObjRegions*));
+}
+
+void CATS_(write_contexts)(CatsBuf* b)
+{
+   UInt i, n = CATS_(n_ctxs)();
+   CATS_(put_u32)(b, n);
+   for (i = 0; i < n; i++) {
+      const CtxNode* c = ctx_node(i);
+      CATS_(put_u32)(b, c->parent);
+      CATS_(put_u8)(b, c->kind);
+      CATS_(put_u8)(b, c->flags);
+      CATS_(put_u16)(b, 0);
+      CATS_(put_u32)(b, c->loc);
+      CATS_(put_u32)(b, c->name);
+      CATS_(put_u64)(b, c->entries);
+      CATS_(put_u64)(b, c->iterations);
+      CATS_(put_u64)(b, c->max_iterations);
+      CATS_(put_u64)(b, c->first_time);
+      CATS_(put_u64)(b, c->last_time);
+   }
+}

@@ -1,0 +1,333 @@
+/*--------------------------------------------------------------------*/
+/*--- cats: folding accesses into records.            cats_events.c ---*/
+/*--------------------------------------------------------------------*/
+/* Every access is folded into the record of its (context, code
+   location, container, kind, size). Within a record the offsets are
+   matched against an affine function of the iteration numbers of the
+   innermost enclosing loops:
+
+      offset = base + stride[0]*i0 + stride[1]*i1 + stride[2]*i2
+
+   Each access compares the loop iteration vector with the one of the
+   record's previous access. The outermost loop level that moved decides
+   which stride must explain the change in offset; the first time a
+   level moves its stride is learnt. A loop that is entered anew counts
+   as one step of the next outer level, so a kernel called from a
+   time-step loop stays affine. The first offset that does not fit turns
+   the record irregular: it then keeps a bounded summary (a few distinct
+   offsets and a histogram over the container) and costs almost nothing
+   more per access. So a loop over a million elements is one record, and
+   records grow with the program, not with its run time. */
+
+#include "cats_tool.h"
+
+struct _Event {
+   UInt  ctx, loc, alloc;
+   UChar kind, flags, ndims, irregular;
+   UInt  size;
+   ULong count, first_time, last_time;
+   Long  base, last_off, min_off, max_off;
+   Long  stride[CATS_MAX_DIMS + 1];
+   UInt  known;                       /* bit k: stride[k] learnt */
+   Long  anchor[CATS_MAX_DIMS + 1];   /* offset at start of level k step */
+   ULong inst[CATS_MAX_DIMS];         /* loop instances of last access */
+   ULong iter[CATS_MAX_DIMS];
+   ULong span_start[CATS_MAX_DIMS + 1];
+   ULong extent[CATS_MAX_DIMS + 1];
+   ULong entries;                     /* steps of the re-entry level */
+   UInt  ndistinct;
+   Long  distinct[CATS_MAX_DISTINCT];
+   UInt  hist[CATS_HIST_BUCKETS];
+   ULong csize;                       /* container size, for the histogram */
+};
+
+ULong CATS_(n_accesses);
+ULong CATS_(n_unattributed);
+ULong CATS_(bytes_unattributed);
+
+static XArray* events;       /* of Event* */
+static CatsMap event_map;    /* (ctx<<32|alloc, loc<<32|size<<1|kind) */
+
+void CATS_(events_init)(void)
+{
+   events = VG_(newXA)(VG_(malloc), "cats.events", VG_(free), sizeof(Event*));
+   CATS_(map_init)(&event_map, "cats.eventmap");
+}
+
+UInt CATS_(n_events)(void) { return (UInt)VG_(sizeXA)(events); }
+
+Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags)
+{
+   Site* s = VG_(calloc)("cats.site", 1, sizeof(Site));
+   s->loc = CATS_(loc_of_addr)(ip);
+   s->kind = kind;
+   s->size = size;
+   s->flags = flags;
+   s->ctx = CATS_NONE;
+   return s;
+}
+
+/* The loop iteration vector of the current thread, innermost first. */
+static inline UInt loop_vector(ULong* inst, ULong* iter)
+{
+   const Thread* t = CATS_(cur_thread);
+   Int i = t->loop_top;
+   UInt n = 0;
+   while (i >= 0 && n < CATS_MAX_DIMS) {
+      inst[n] = t->frames[i].inst;
+      iter[n] = t->frames[i].iter;
+      n++;
+      i = t->frames[i].prev_loop;
+   }
+   return n;
+}
+
+static void add_distinct(Event* e, Long off)
+{
+   UInt i;
+   if (e->csize > 0) {
+      Long b = off < 0 ? 0 : (Long)(((ULong)off * CATS_HIST_BUCKETS) / e->csize);
+      if (b >= CATS_HIST_BUCKETS)
+         b = CATS_HIST_BUCKETS - 1;
+      e->hist[b]++;
+   }
+   for (i = 0; i < e->ndistinct; i++)
+      if (e->distinct[i] == off)
+         return;
+   if (e->ndistinct < CATS_MAX_DISTINCT)
+      e->distinct[e->ndistinct++] = off;
+}
+
+static void make_irregular(Event* e, Long off)
+{
+   e->irregular = 1;
+   add_distinct(e, e->base);
+   if (e->last_off != e->base)
+      add_distinct(e, e->last_off);
+   add_distinct(e, off);
+}
+
+/* Checks that moving 'delta' steps at level k lands on 'off'. */
+static Bool step_fits(Event* e, UInt k, ULong delta, Long off)
+{
+   Long moved = off - e->anchor[k];
+   if (!(e->known & (1u << k))) {
+      if (delta == 0 || moved % (Long)delta != 0)
+         return False;
+      e->stride[k] = moved / (Long)delta;
+      e->known |= 1u << k;
+      return True;
+   }
+   return moved == e->stride[k] * (Long)delta;
+}
+
+static void event_update(Event* e, Long off, ULong now)
+{
+   ULong inst[CATS_MAX_DIMS], iter[CATS_MAX_DIMS];
+   UInt n, k, j;
+
+   e->count++;
+   e->last_time = now;
+   if (off < e->min_off)
+      e->min_off = off;
+   if (off > e->max_off)
+      e->max_off = off;
+   if (e->irregular) {
+      add_distinct(e, off);
+      return;
+   }
+   n = loop_vector(inst, iter);
+   if (n != e->ndims) {
+      /* A different loop nesting under the same context cannot happen;
+         be safe anyway. */
+      make_irregular(e, off);
+      return;
+   }
+   /* Outermost level whose loop instance or iteration moved. */
+   Int moved = -1;
+   Bool reentered = False;
+   for (k = n; k-- > 0;) {
+      if (inst[k] != e->inst[k]) {
+         moved = (Int)k;
+         reentered = True;
+         break;
+      }
+      if (iter[k] != e->iter[k]) {
+         moved = (Int)k;
+         break;
+      }
+   }
+   if (moved < 0) {
+      if (off != e->last_off)
+         make_irregular(e, off);
+      return;
+   }
+   UInt level = (UInt)moved;
+   ULong delta;
+   if (reentered) {
+      /* A new instance of loop 'level': one step of the level above,
+         which is the re-entry level when 'level' is the outermost. */
+      level++;
+      delta = 1;
+      if (level == n)
+         e->entries++;
+   } else {
+      delta = iter[level] - e->iter[level];
+   }
+   if (!step_fits(e, level, delta, off)) {
+      make_irregular(e, off);
+      return;
+   }
+   for (j = 0; j <= level; j++)
+      e->anchor[j] = off;
+   for (j = 0; j < level && j < n; j++)
+      e->span_start[j] = iter[j];
+   for (j = 0; j < n; j++) {
+      e->inst[j] = inst[j];
+      e->iter[j] = iter[j];
+      ULong span = iter[j] - e->span_start[j] + 1;
+      if (span > e->extent[j])
+         e->extent[j] = span;
+   }
+   if (e->entries + 1 > e->extent[n])
+      e->extent[n] = e->entries + 1;
+   e->last_off = off;
+}
+
+static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
+                        ULong now)
+{
+   Event* e = VG_(calloc)("cats.event", 1, sizeof(Event));
+   UInt j;
+   e->ctx = ctx;
+   e->loc = s->loc;
+   e->alloc = alloc;
+   e->kind = s->kind;
+   e->flags = s->flags;
+   e->size = s->size;
+   e->count = 1;
+   e->first_time = e->last_time = now;
+   e->base = e->last_off = e->min_off = e->max_off = off;
+   e->csize = CATS_(alloc_size)(alloc);
+   e->ndims = (UChar)loop_vector(e->inst, e->iter);
+   for (j = 0; j <= CATS_MAX_DIMS; j++) {
+      e->anchor[j] = off;
+      e->extent[j] = 1;
+   }
+   for (j = 0; j < e->ndims; j++)
+      e->span_start[j] = e->iter[j];
+   VG_(addToXA)(events, &e);
+   return e;
+}
+
+static void access_slow(Site* s, Addr a, ULong now)
+{
+   Thread* t = CATS_(cur_thread);
+   Block* b = CATS_(find_block)(t->tid, a);
+   if (b == NULL) {
+      CATS_(n_unattributed)++;
+      CATS_(bytes_unattributed) += s->size;
+      return;
+   }
+   UInt ctx = CATS_(cur_ctx);
+   Long off = (Long)(a - b->origin);
+   Bool found;
+   UWord* slot = CATS_(map_slot)(&event_map,
+                                 ((ULong)ctx << 32) | b->alloc,
+                                 ((ULong)s->loc << 32) | (s->size << 1)
+                                    | s->kind, &found);
+   Event* e;
+   if (found) {
+      e = (Event*)*slot;
+      event_update(e, off, now);
+   } else {
+      e = new_event(s, ctx, b->alloc, off, now);
+      *CATS_(map_slot)(&event_map, ((ULong)ctx << 32) | b->alloc,
+                       ((ULong)s->loc << 32) | (s->size << 1) | s->kind,
+                       &found) = (UWord)e;
+   }
+   s->blk = b;
+   s->blk_epoch = b->epoch;
+   s->ctx = ctx;
+   s->ev = e;
+}
+
+VG_REGPARM(2) void CATS_(on_access)(Site* s, Addr a)
+{
+   ULong now = ++CATS_(time);
+   Block* b = s->blk;
+   CATS_(n_accesses)++;
+   if (LIKELY(b != NULL && s->blk_epoch == b->epoch
+              && a - b->lo < b->hi - b->lo && s->ctx == CATS_(cur_ctx))) {
+      event_update(s->ev, (Long)(a - b->origin), now);
+      return;
+   }
+   access_slow(s, a, now);
+}
+
+/* Dirty helpers, CAS pairs and other accesses whose size is only known
+   at run time. Sizes that match the site go the common way. */
+VG_REGPARM(3) void CATS_(on_access_n)(Site* s, Addr a, UWord n)
+{
+   if (n == 0)
+      return;
+   if (n != s->size)
+      s->size = (UInt)n;
+   CATS_(on_access)(s, a);
+}
+
+static UChar classify(const Event* e)
+{
+   UInt k;
+   if (e->irregular)
+      return CATS_PAT_IRREGULAR;
+   for (k = 0; k <= e->ndims && k <= CATS_MAX_DIMS; k++) {
+      if ((e->known & (1u << k)) && e->stride[k] != 0) {
+         Long st = e->stride[k] < 0 ? -e->stride[k] : e->stride[k];
+         return st == (Long)e->size ? CATS_PAT_STRIDE1 : CATS_PAT_STRIDEK;
+      }
+   }
+   return CATS_PAT_CONSTANT;
+}
+
+void CATS_(write_events)(CatsBuf* b)
+{
+   UInt i, n = CATS_(n_events)(), k;
+   CATS_(put_u32)(b, n);
+   for (i = 0; i < n; i++) {
+      const Event* e = *(Event**)VG_(indexXA)(events, i);
+      /* The dimensions written: the loops, plus the re-entry level
+         when it moved. */
+      UInt nd = e->ndims;
+      if (nd < CATS_MAX_DIMS && (e->known & (1u << nd)))
+         nd++;
+      if (nd > CATS_MAX_DIMS)
+         nd = CATS_MAX_DIMS;
+      CATS_(put_u32)(b, e->ctx);
+      CATS_(put_u32)(b, e->loc);
+      CATS_(put_u32)(b, e->alloc);
+      CATS_(put_u8)(b, e->kind);
+      CATS_(put_u8)(b, classify(e));
+      CATS_(put_u8)(b, e->irregular ? 0 : nd);
+      CATS_(put_u8)(b, e->flags);
+      CATS_(put_u32)(b, e->size);
+      CATS_(put_u32)(b, e->irregular ? e->ndistinct : 0);
+      CATS_(put_u64)(b, e->count);
+      CATS_(put_u64)(b, e->first_time);
+      CATS_(put_u64)(b, e->last_time);
+      CATS_(put_u64)(b, (ULong)e->base);
+      for (k = 0; k < CATS_MAX_DIMS; k++)
+         CATS_(put_u64)(b, (!e->irregular && k < nd
+                            && (e->known & (1u << k))) ? (ULong)e->stride[k]
+                                                        : 0);
+      for (k = 0; k < CATS_MAX_DIMS; k++)
+         CATS_(put_u64)(b, (!e->irregular && k < nd) ? e->extent[k] : 0);
+      CATS_(put_u64)(b, (ULong)e->min_off);
+      CATS_(put_u64)(b, (ULong)e->max_off);
+      for (k = 0; k < CATS_MAX_DISTINCT; k++)
+         CATS_(put_u64)(b, (e->irregular && k < e->ndistinct)
+                              ? (ULong)e->distinct[k] : 0);
+      for (k = 0; k < CATS_HIST_BUCKETS; k++)
+         CATS_(put_u32)(b, e->irregular ? e->hist[k] : 0);
+   }
+}

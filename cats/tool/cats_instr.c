@@ -1,0 +1,169 @@
+/*--------------------------------------------------------------------*/
+/*--- cats: instrumentation.                          cats_instr.c ---*/
+/*--------------------------------------------------------------------*/
+/* Each superblock gets:
+   - one call at its start that updates the control-flow stack, given
+     the guest SP (frames are popped by SP);
+   - a call at any instruction inside it where a loop or conditional
+     starts or ends, since a superblock runs through fall-through edges;
+   - before every exit that is a call, a store of the jump kind into
+     CATS_(last_jk), read by the next superblock's entry call;
+   - one call per memory operand, covering every IR statement that
+     touches memory: loads, stores, guarded loads and stores, CAS (both
+     halves of a double CAS), LL/SC and dirty helpers' memory effects.
+     Guarded accesses use guarded dirty calls, so a false guard costs
+     no call. */
+
+#include "cats_tool.h"
+#include "pub_tool_machine.h"
+
+Bool CATS_(instr_on) = True;
+
+static void add_call(IRSB* sb, const HChar* name, void* fn, Int regparms,
+                     IRExpr** args, IRExpr* guard)
+{
+   IRDirty* di = unsafeIRDirty_0_N(regparms, name,
+                                   VG_(fnptr_to_fnentry)(fn), args);
+   if (guard != NULL)
+      di->guard = guard;
+   addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+static void add_access(IRSB* sb, Addr ip, UChar kind, IRExpr* addr,
+                       Int size, IRExpr* guard, UChar flags)
+{
+   if (!CATS_(instr_on) || size <= 0)
+      return;
+   Site* s = CATS_(new_site)(ip, kind, (UInt)size, flags);
+   add_call(sb, "cats_on_access", CATS_(on_access), 2,
+            mkIRExprVec_2(mkIRExpr_HWord((HWord)s), addr), guard);
+}
+
+static void add_jk_store(IRSB* sb, IRJumpKind jk)
+{
+   if (jk != Ijk_Call)
+      return;
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE,
+                                  mkIRExpr_HWord((HWord)&CATS_(last_jk)),
+                                  IRExpr_Const(IRConst_U32((UInt)jk))));
+}
+
+static void instrument_stmt(IRSB* out, IRTypeEnv* tyenv, IRStmt* st,
+                            Addr ip)
+{
+   switch (st->tag) {
+   case Ist_WrTmp: {
+      IRExpr* data = st->Ist.WrTmp.data;
+      if (data->tag == Iex_Load)
+         add_access(out, ip, CATS_READ, data->Iex.Load.addr,
+                    sizeofIRType(data->Iex.Load.ty), NULL, 0);
+      break;
+   }
+   case Ist_Store:
+      add_access(out, ip, CATS_WRITE, st->Ist.Store.addr,
+                 sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)),
+                 NULL, 0);
+      break;
+   case Ist_LoadG: {
+      IRLoadG* lg = st->Ist.LoadG.details;
+      IRType wide, narrow;
+      typeOfIRLoadGOp(lg->cvt, &wide, &narrow);
+      add_access(out, ip, CATS_READ, lg->addr, sizeofIRType(narrow),
+                 lg->guard, 0);
+      break;
+   }
+   case Ist_StoreG: {
+      IRStoreG* sg = st->Ist.StoreG.details;
+      add_access(out, ip, CATS_WRITE, sg->addr,
+                 sizeofIRType(typeOfIRExpr(tyenv, sg->data)), sg->guard, 0);
+      break;
+   }
+   case Ist_CAS: {
+      IRCAS* cas = st->Ist.CAS.details;
+      Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
+      if (cas->dataHi != NULL)
+         size *= 2;
+      add_access(out, ip, CATS_READ, cas->addr, size, NULL,
+                 CATS_EVFLAG_HELPER);
+      add_access(out, ip, CATS_WRITE, cas->addr, size, NULL,
+                 CATS_EVFLAG_HELPER);
+      break;
+   }
+   case Ist_LLSC:
+      if (st->Ist.LLSC.storedata == NULL)
+         add_access(out, ip, CATS_READ, st->Ist.LLSC.addr,
+                    sizeofIRType(typeOfIRTemp(tyenv, st->Ist.LLSC.result)),
+                    NULL, CATS_EVFLAG_HELPER);
+      else
+         add_access(out, ip, CATS_WRITE, st->Ist.LLSC.addr,
+                    sizeofIRType(typeOfIRExpr(tyenv,
+                                              st->Ist.LLSC.storedata)),
+                    NULL, CATS_EVFLAG_HELPER);
+      break;
+   case Ist_Dirty: {
+      IRDirty* d = st->Ist.Dirty.details;
+      if (d->mFx == Ifx_None)
+         break;
+      tl_assert(d->mAddr != NULL && d->mSize != 0);
+      if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+         add_access(out, ip, CATS_READ, d->mAddr, d->mSize, d->guard,
+                    CATS_EVFLAG_HELPER);
+      if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+         add_access(out, ip, CATS_WRITE, d->mAddr, d->mSize, d->guard,
+                    CATS_EVFLAG_HELPER);
+      break;
+   }
+   case Ist_Exit:
+      add_jk_store(out, st->Ist.Exit.jk);
+      break;
+   default:
+      break;
+   }
+}
+
+IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
+                        const VexGuestLayout* layout,
+                        const VexGuestExtents* vge,
+                        const VexArchInfo* archinfo,
+                        IRType gWordTy, IRType hWordTy)
+{
+   Int i;
+   Addr ip = 0;
+   Bool first = True;
+   (void)closure; (void)vge; (void)archinfo;
+
+   if (gWordTy != hWordTy)
+      VG_(tool_panic)("cats: host and guest word sizes differ");
+
+   IRSB* out = deepCopyIRSBExceptStmts(sbIn);
+   for (i = 0; i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark; i++)
+      addStmtToIRSB(out, sbIn->stmts[i]);
+
+   for (; i < sbIn->stmts_used; i++) {
+      IRStmt* st = sbIn->stmts[i];
+      if (st == NULL || st->tag == Ist_NoOp)
+         continue;
+      if (st->tag == Ist_IMark) {
+         ip = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.delta);
+         addStmtToIRSB(out, st);
+         if (first) {
+            IRTemp sp = newIRTemp(out->tyenv, gWordTy);
+            addStmtToIRSB(out, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP,
+                                                           gWordTy)));
+            add_call(out, "cats_on_sb_entry", CATS_(on_sb_entry), 2,
+                     mkIRExprVec_2(mkIRExpr_HWord((HWord)CATS_(point_of)(ip, True)),
+                                   IRExpr_RdTmp(sp)), NULL);
+            first = False;
+         } else if (CATS_(is_region_boundary)(ip)) {
+            add_call(out, "cats_on_point", CATS_(on_point), 1,
+                     mkIRExprVec_1(mkIRExpr_HWord((HWord)CATS_(point_of)(ip, False))),
+                     NULL);
+         }
+         continue;
+      }
+      instrument_stmt(out, sbIn->tyenv, st, ip);
+      addStmtToIRSB(out, st);
+   }
+   add_jk_store(out, sbIn->jumpkind);
+   return out;
+}

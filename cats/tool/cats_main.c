@@ -1,0 +1,266 @@
+/*--------------------------------------------------------------------*/
+/*--- cats: memory and control-flow tracing.           cats_main.c ---*/
+/*--------------------------------------------------------------------*/
+/* Options, initialisation, client requests, system calls and the end
+   of the run. The other modules are listed in cats_tool.h. */
+
+#include "cats_tool.h"
+#include "pub_tool_options.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_transtab.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+#include "cats.h"
+
+/* Set by the core's option parser; not in the tool headers. */
+extern Bool VG_(clo_read_inline_info);
+
+Bool  CATS_(clo_instr_atstart) = True;
+const HChar* CATS_(clo_out_file) = "cats.out.%p.cats";
+Int   CATS_(exit_code) = 0;
+Int   CATS_(fatal_signal) = 0;
+
+
+/*------------------------------------------------------------*/
+/*--- Options                                              ---*/
+/*------------------------------------------------------------*/
+
+static Bool process_option(const HChar* arg)
+{
+   if VG_STR_CLO(arg, "--cats-out-file", CATS_(clo_out_file)) {}
+   else if VG_BOOL_CLO(arg, "--instr-atstart", CATS_(clo_instr_atstart)) {}
+   else
+      return False;
+   return True;
+}
+
+static void print_usage(void)
+{
+   VG_(printf)(
+"    --cats-out-file=<file>    trace file name [cats.out.%%p.cats]\n"
+"                              %%p is the process id, %%q{VAR} the value of\n"
+"                              the environment variable VAR\n"
+"    --instr-atstart=no|yes    record accesses from the start [yes]; with no,\n"
+"                              start with CATS_START_INSTRUMENTATION\n"
+"                              (cats.h)\n"
+   );
+}
+
+static void print_debug_usage(void)
+{
+   VG_(printf)("    (none)\n");
+}
+
+/*------------------------------------------------------------*/
+/*--- Client requests                                      ---*/
+/*------------------------------------------------------------*/
+
+static void set_instrumentation(Bool on)
+{
+   if (CATS_(instr_on) == on)
+      return;
+   CATS_(instr_on) = on;
+   /* Existing translations carry (or lack) the access calls. */
+   VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "cats");
+}
+
+static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret)
+{
+   if (!VG_IS_TOOL_USERREQ('C', 'T', args[0]))
+      return False;
+   *ret = 0;
+   switch (args[0]) {
+   case VG_USERREQ__CATS_START_INSTRUMENTATION:
+      set_instrumentation(True);
+      return True;
+   case VG_USERREQ__CATS_STOP_INSTRUMENTATION:
+      set_instrumentation(False);
+      return True;
+   case VG_USERREQ__CATS_NAME_BLOCK:
+      if (args[3] != 0 && args[2] != 0)
+         CATS_(name_block)(tid, (Addr)args[1], (SizeT)args[2],
+                           (const HChar*)args[3]);
+      return True;
+   case VG_USERREQ__CATS_REGION_BEGIN:
+      if (args[1] != 0)
+         CATS_(region_begin)(tid, (const HChar*)args[1]);
+      return True;
+   case VG_USERREQ__CATS_REGION_END:
+      if (args[1] != 0)
+         CATS_(region_end)(tid, (const HChar*)args[1]);
+      return True;
+   default:
+      return False;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Memory events from the core                          ---*/
+/*------------------------------------------------------------*/
+
+static void on_new_mem(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+                       ULong di_handle)
+{
+   (void)a; (void)len; (void)rr; (void)ww; (void)xx;
+   CATS_(load_globals)(di_handle);
+}
+
+static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
+{
+   (void)tid; (void)sysno; (void)args; (void)nArgs;
+}
+
+/* Anonymous mappings are containers; file mappings are code and data of
+   objects, which globals describe. */
+static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
+                         SysRes res)
+{
+   (void)nArgs;
+   if (sr_isError(res))
+      return;
+   switch (sysno) {
+   case __NR_mmap:
+      if (args[3] & VKI_MAP_ANONYMOUS)
+         CATS_(new_mmap)(tid, (Addr)sr_Res(res), (SizeT)args[1]);
+      break;
+   case __NR_munmap:
+      CATS_(release_range)(tid, (Addr)args[0], (SizeT)args[1]);
+      break;
+   case __NR_mremap: {
+      UInt from = CATS_(release_heap_block)(tid, (Addr)args[0]);
+      if (from != CATS_NONE)
+         CATS_(new_heap_block)(tid, (Addr)sr_Res(res), (SizeT)args[2],
+                               CATS_ALLOC_MMAP, from);
+      break;
+   }
+   default:
+      break;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Threads and signals                                  ---*/
+/*------------------------------------------------------------*/
+
+static void on_start_client_code(ThreadId tid, ULong blocks)
+{
+   (void)blocks;
+   if (CATS_(cur_thread) == NULL || CATS_(cur_thread)->tid != tid)
+      CATS_(switch_thread)(tid);
+}
+
+static void on_pre_signal(ThreadId tid, Int sig, Bool alt_stack)
+{
+   (void)alt_stack;
+   CATS_(signal_enter)(tid, sig);
+}
+
+static void on_post_signal(ThreadId tid, Int sig)
+{
+   CATS_(signal_leave)(tid, sig);
+}
+
+/*------------------------------------------------------------*/
+/*--- Start and end                                        ---*/
+/*------------------------------------------------------------*/
+
+/* Fails early on an output the helper could not write at the end. */
+static Bool output_writable(const HChar* path)
+{
+   HChar* probe = VG_(malloc)("cats.probe", VG_(strlen)(path) + 32);
+   VG_(sprintf)(probe, "%s.probe.%d", path, VG_(getpid)());
+   SysRes sr = VG_(open)(probe, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_EXCL,
+                         0600);
+   Bool ok = !sr_isError(sr);
+   if (ok) {
+      VG_(close)(sr_Res(sr));
+      VG_(unlink)(probe);
+   }
+   VG_(free)(probe);
+   return ok;
+}
+
+static void post_clo_init(void)
+{
+   CATS_(instr_on) = CATS_(clo_instr_atstart);
+   CATS_(out_path) = VG_(expand_file_name)("--cats-out-file",
+                                           CATS_(clo_out_file));
+   if (!output_writable(CATS_(out_path))) {
+      VG_(fmsg)("cats: cannot write the trace file %s\n", CATS_(out_path));
+      VG_(exit)(1);
+   }
+   if (!CATS_(helper_start)(CATS_(out_path)))
+      VG_(exit)(1);
+   CATS_(out_init)();
+}
+
+static void fini(Int exitcode)
+{
+   CATS_(exit_code) = exitcode;
+   CATS_(cflow_finish)();
+   CATS_(mem_finish)();
+   Bool ok = CATS_(write_trace)();
+   if (VG_(clo_verbosity) == 0)
+      return;
+   VG_(umsg)("cats: %'llu accesses (%'llu not in any container), "
+             "%'u access records\n", CATS_(n_accesses),
+             CATS_(n_unattributed), CATS_(n_events)());
+   VG_(umsg)("cats: %'u allocation records, %'u contexts, "
+             "peak footprint %'llu bytes\n", CATS_(n_allocs)(),
+             CATS_(n_ctxs)(), CATS_(peak_footprint));
+   if (ok)
+      VG_(umsg)("cats: trace written to %s\n", CATS_(out_path));
+}
+
+static void pre_clo_init(void)
+{
+   VG_(details_name)("cats");
+   VG_(details_version)("0.1.0");
+   VG_(details_description)("memory and control-flow tracing (C.A.T.S.)");
+   VG_(details_copyright_author)("Copyright (C) 2026, the cats authors.");
+   VG_(details_bug_reports_to)("the cats issue tracker");
+   VG_(details_avg_translation_sizeB)(500);
+
+   VG_(basic_tool_funcs)(post_clo_init, CATS_(instrument), fini);
+   VG_(needs_command_line_options)(process_option, print_usage,
+                                   print_debug_usage);
+   VG_(needs_client_requests)(handle_client_request);
+   VG_(needs_var_info)();
+   VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+   VG_(needs_malloc_replacement)(CATS_(malloc),
+                                 CATS_(builtin_new),
+                                 CATS_(builtin_new_aligned),
+                                 CATS_(builtin_vec_new),
+                                 CATS_(builtin_vec_new_aligned),
+                                 CATS_(memalign),
+                                 CATS_(calloc),
+                                 CATS_(free),
+                                 CATS_(builtin_delete),
+                                 CATS_(builtin_delete_aligned),
+                                 CATS_(builtin_vec_delete),
+                                 CATS_(builtin_vec_delete_aligned),
+                                 CATS_(realloc),
+                                 CATS_(malloc_usable_size),
+                                 0);
+
+   VG_(track_new_mem_startup)(on_new_mem);
+   VG_(track_new_mem_mmap)(on_new_mem);
+   VG_(track_start_client_code)(on_start_client_code);
+   VG_(track_pre_deliver_signal)(on_pre_signal);
+   VG_(track_post_deliver_signal)(on_post_signal);
+
+   /* Loops are found from branches, so superblocks must not be unrolled
+      or chased across branches (as callgrind does). */
+   VG_(clo_vex_control).iropt_unroll_thresh = 0;
+   VG_(clo_vex_control).guest_chase = False;
+   VG_(clo_read_inline_info) = True;
+
+   CATS_(locs_init)();
+   CATS_(cflow_init)();
+   CATS_(mem_init)();
+   CATS_(events_init)();
+}
+
+VG_DETERMINE_INTERFACE_VERSION(pre_clo_init)

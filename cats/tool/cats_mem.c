@@ -1,0 +1,683 @@
+/*--------------------------------------------------------------------*/
+/*--- cats: containers and allocation records.          cats_mem.c ---*/
+/*--------------------------------------------------------------------*/
+/* A container is a range of memory that accesses are attributed to: a
+   heap block, an anonymous mapping, a global, a named stack array, a
+   stack frame, or a block named by a client request. Live instances are
+   Blocks; what the trace stores is an allocation *record* per distinct
+   (kind, context, site, size), so a malloc in a loop is one record with
+   a count, and the trace does not grow with the number of instances.
+
+   Heap, mmap, global and client blocks live in one interval tree (a
+   WordFM whose comparator treats overlapping ranges as equal, as DHAT
+   does). Stack containers hang off the function frames that own them:
+   an address between the current SP and the thread's stack top belongs
+   to the innermost frame whose CFA is above it. */
+
+#include "cats_tool.h"
+#include "pub_tool_wordfm.h"
+#include "pub_tool_poolalloc.h"
+#include "pub_tool_replacemalloc.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_vki.h"
+#include "libvex_guest_offsets.h"
+
+typedef struct {
+   UChar kind, flags;
+   UInt  name, alloc_ctx, alloc_loc, free_ctx, free_loc, realloc_from;
+   ULong size, count, live, max_live, first_alloc, last_alloc;
+   ULong first_free, last_free, base, total_bytes;
+} AllocRec;
+
+#define MAX_STACK_VARS 16
+/* Accesses further than this below a frame's CFA are not its own. */
+#define FRAME_WINDOW   (1UL << 20)
+
+struct _StackInfo {
+   Bool  vars_resolved;
+   UInt  n_vars;
+   Block vars[MAX_STACK_VARS];
+   Block frame;          /* the rest of the frame; origin = CFA */
+   Addr  lowest;         /* lowest address accessed in the frame */
+   UInt  fn_ctx;
+   UInt  fn_name;
+};
+
+static XArray* recs;          /* of AllocRec */
+static CatsMap stack_vars_at_ip; /* ip -> XArray of StackBlock */
+static CatsMap rec_map;
+static WordFM* blocks;        /* Block* -> 0, ordered by address range */
+static PoolAlloc* block_pool;
+static PoolAlloc* stack_pool;
+static ULong epoch_counter;
+static ULong live_bytes;
+ULong CATS_(peak_footprint);
+ULong CATS_(peak_time);
+
+/* Negative lookups, at 64-byte granularity, valid until the next block
+   is inserted: unattributed addresses would otherwise search every
+   time. */
+#define NEG_SLOTS 4096
+static Addr  neg_addr[NEG_SLOTS];
+static ULong neg_gen[NEG_SLOTS];
+static ULong insert_gen = 1;
+
+static Word cmp_ranges(UWord x, UWord y)
+{
+   const Block* a = (const Block*)x;
+   const Block* b = (const Block*)y;
+   if (a->hi <= b->lo)
+      return -1;
+   if (b->hi <= a->lo)
+      return 1;
+   return 0;
+}
+
+static inline AllocRec* rec(UInt id) { return VG_(indexXA)(recs, id); }
+
+UInt CATS_(n_allocs)(void) { return (UInt)VG_(sizeXA)(recs); }
+ULong CATS_(alloc_size)(UInt id) { return rec(id)->size; }
+
+void CATS_(mem_init)(void)
+{
+   recs = VG_(newXA)(VG_(malloc), "cats.recs", VG_(free), sizeof(AllocRec));
+   CATS_(map_init)(&rec_map, "cats.recmap");
+   CATS_(map_init)(&stack_vars_at_ip, "cats.stackvars");
+   blocks = VG_(newFM)(VG_(malloc), "cats.blocks", VG_(free), cmp_ranges);
+   block_pool = VG_(newPA)(sizeof(Block), 1000, VG_(malloc),
+                           "cats.blockpool", VG_(free));
+   stack_pool = VG_(newPA)(sizeof(StackInfo), 100, VG_(malloc),
+                           "cats.stackpool", VG_(free));
+}
+
+/* The record for (kind, ctx, key, size); 'key' is the site's location,
+   a name, or a global's address. */
+static UInt get_rec(UChar kind, UInt ctx, ULong key, ULong size, UInt name,
+                    UInt loc)
+{
+   Bool found;
+   UWord* slot = CATS_(map_slot)(&rec_map, ((ULong)ctx << 32) ^ key,
+                                 (size << 8) | kind | (1ULL << 63), &found);
+   if (found)
+      return (UInt)(*slot - 1);
+   AllocRec r;
+   VG_(memset)(&r, 0, sizeof(r));
+   r.kind = kind;
+   r.name = name;
+   r.alloc_ctx = ctx;
+   r.alloc_loc = loc;
+   r.free_ctx = CATS_NONE;
+   r.free_loc = CATS_NONE;
+   r.realloc_from = CATS_NONE;
+   r.size = size;
+   UInt id = (UInt)VG_(sizeXA)(recs);
+   VG_(addToXA)(recs, &r);
+   *slot = id + 1;
+   return id;
+}
+
+static void rec_instance_born(UInt id, Addr base, SizeT size)
+{
+   AllocRec* r = rec(id);
+   ULong now = ++CATS_(time);
+   if (r->count == 0) {
+      r->first_alloc = now;
+      r->base = base;
+   }
+   r->count++;
+   r->total_bytes += size;
+   r->last_alloc = now;
+   r->live++;
+   if (r->live > r->max_live)
+      r->max_live = r->live;
+   if (CATS_(in_conditional)())
+      r->flags |= CATS_ALLOCFLAG_CONDITIONAL;
+}
+
+static void rec_instance_died(UInt id, UInt ctx, UInt loc)
+{
+   AllocRec* r = rec(id);
+   ULong now = ++CATS_(time);
+   if (r->first_free == 0)
+      r->first_free = now;
+   r->last_free = now;
+   r->free_ctx = ctx;
+   r->free_loc = loc;
+   if (r->live > 0)
+      r->live--;
+}
+
+static void footprint_add(Long delta)
+{
+   live_bytes += delta;
+   if (live_bytes > CATS_(peak_footprint)) {
+      CATS_(peak_footprint) = live_bytes;
+      CATS_(peak_time) = CATS_(time);
+   }
+}
+
+static Block* insert_block(Addr lo, SizeT size, UInt id)
+{
+   Block* b = VG_(allocEltPA)(block_pool);
+   b->lo = lo;
+   b->hi = lo + (size > 0 ? size : 1);
+   b->origin = lo;
+   b->alloc = id;
+   b->epoch = ++epoch_counter;
+   if (!VG_(addToFM)(blocks, (UWord)b, 0)) {
+      /* Not present before, as the caller checked for overlap. */
+   }
+   insert_gen++;
+   return b;
+}
+
+static Block* lookup_block(Addr a)
+{
+   Block key;
+   UWord k, v;
+   key.lo = a;
+   key.hi = a + 1;
+   if (VG_(lookupFM)(blocks, &k, &v, (UWord)&key))
+      return (Block*)k;
+   return NULL;
+}
+
+static void remove_block(Block* b)
+{
+   UWord k, v;
+   VG_(delFromFM)(blocks, &k, &v, (UWord)b);
+   b->epoch = ++epoch_counter;   /* invalidates every cached pointer */
+   VG_(freeEltPA)(block_pool, b);
+}
+
+/*------------------------------------------------------------*/
+/*--- Heap and mmap                                        ---*/
+/*------------------------------------------------------------*/
+
+/* The client code address that called into the allocator: the first
+   frame outside our preload library. */
+static Addr alloc_site(ThreadId tid)
+{
+   Addr ips[6];
+   UInt n = VG_(get_StackTrace)(tid, ips, 6, NULL, NULL, 0);
+   DiEpoch ep = VG_(current_DiEpoch)();
+   UInt i;
+   for (i = 0; i < n; i++) {
+      const HChar* obj;
+      if (VG_(get_objname)(ep, ips[i], &obj)
+          && VG_(strstr)(obj, "vgpreload_") != NULL)
+         continue;
+      return i == 0 ? ips[i] : ips[i] - 1;
+   }
+   return n > 0 ? ips[n - 1] : 0;
+}
+
+static UInt ctx_of(ThreadId tid)
+{
+   Thread* t = CATS_(thread)(tid);
+   return t->depth > 0 ? t->frames[t->depth - 1].ctx : t->root;
+}
+
+void CATS_(new_heap_block)(ThreadId tid, Addr p, SizeT n, UChar kind,
+                           UInt realloc_from)
+{
+   UInt loc = CATS_(loc_of_addr)(alloc_site(tid));
+   UInt id = get_rec(kind, ctx_of(tid), loc, n, CATS_(loc_label)(loc), loc);
+   if (realloc_from != CATS_NONE)
+      rec(id)->realloc_from = realloc_from;
+   rec_instance_born(id, p, n);
+   Block* old = lookup_block(p);
+   if (old != NULL)
+      remove_block(old);   /* a stale global or mapping: heap wins */
+   insert_block(p, n, id);
+   footprint_add((Long)n);
+}
+
+UInt CATS_(release_heap_block)(ThreadId tid, Addr p)
+{
+   Block* b = lookup_block(p);
+   if (b == NULL || b->lo != p)
+      return CATS_NONE;
+   UInt id = b->alloc;
+   footprint_add(-(Long)(b->hi - b->lo == 1 && rec(id)->size == 0
+                            ? 0 : b->hi - b->lo));
+   rec_instance_died(id, ctx_of(tid), CATS_(loc_of_addr)(alloc_site(tid)));
+   remove_block(b);
+   return id;
+}
+
+void CATS_(new_mmap)(ThreadId tid, Addr a, SizeT len)
+{
+   CATS_(release_range)(tid, a, len);
+   CATS_(new_heap_block)(tid, a, len, CATS_ALLOC_MMAP, CATS_NONE);
+}
+
+void CATS_(release_range)(ThreadId tid, Addr a, SizeT len)
+{
+   Addr x;
+   /* Walk the range block by block; blocks are never nested. */
+   for (x = a; x < a + len; ) {
+      Block key;
+      UWord k, v;
+      key.lo = x;
+      key.hi = a + len;
+      if (!VG_(lookupFM)(blocks, &k, &v, (UWord)&key))
+         break;
+      Block* b = (Block*)k;
+      Addr next = b->hi;
+      UChar kind = rec(b->alloc)->kind;
+      if (kind == CATS_ALLOC_MMAP || kind == CATS_ALLOC_GLOBAL
+          || kind == CATS_ALLOC_CLIENT) {
+         if (kind == CATS_ALLOC_MMAP)
+            footprint_add(-(Long)(b->hi - b->lo));
+         rec_instance_died(b->alloc, ctx_of(tid), CATS_NONE);
+         remove_block(b);
+      }
+      x = next > x ? next : x + 1;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Globals                                              ---*/
+/*------------------------------------------------------------*/
+
+static UInt global_rec(Addr base, SizeT size, const HChar* name)
+{
+   UInt id = get_rec(CATS_ALLOC_GLOBAL, CATS_NONE, base, size,
+                     CATS_(intern_str)(name), CATS_NONE);
+   if (rec(id)->count == 0) {
+      rec_instance_born(id, base, size);
+      footprint_add((Long)size);
+   }
+   return id;
+}
+
+void CATS_(load_globals)(ULong di_handle)
+{
+   if (di_handle == 0)
+      return;
+   XArray* gbs = VG_(di_get_global_blocks_from_dihandle)(di_handle, False);
+   DiEpoch ep = VG_(current_DiEpoch)();
+   Word i;
+   for (i = 0; i < VG_(sizeXA)(gbs); i++) {
+      GlobalBlock* g = VG_(indexXA)(gbs, i);
+      if (g->szB == 0 || lookup_block(g->addr) != NULL)
+         continue;
+      /* GlobalBlock names are cut at 15 characters; the symbol table
+         has the whole name. */
+      const HChar* full;
+      PtrdiffT off;
+      const HChar* name = g->name;
+      if (VG_(get_datasym_and_offset)(ep, g->addr, &full, &off) && off == 0)
+         name = full;
+      insert_block(g->addr, g->szB, global_rec(g->addr, g->szB, name));
+   }
+   VG_(deleteXA)(gbs);
+}
+
+/* A global without DWARF: the symbol table names it; its size is the
+   extent over which the same symbol covers the address. */
+static Block* global_from_symtab(Addr a)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar* name;
+   PtrdiffT off;
+   if (!VG_(get_datasym_and_offset)(ep, a, &name, &off) || off < 0)
+      return NULL;
+   HChar* copy = VG_(strdup)("cats.gname", name);
+   Addr base = a - off;
+   SizeT lo = (SizeT)off + 1, hi = (SizeT)1 << 30;
+   /* Largest size s with the symbol still covering base + s - 1. */
+   while (lo < hi) {
+      SizeT mid = lo + (hi - lo + 1) / 2;
+      const HChar* n2;
+      PtrdiffT o2;
+      if (VG_(get_datasym_and_offset)(ep, base + mid - 1, &n2, &o2)
+          && o2 == (PtrdiffT)(mid - 1) && VG_(strcmp)(n2, copy) == 0)
+         lo = mid;
+      else
+         hi = mid - 1;
+   }
+   Block* b = NULL;
+   if (lookup_block(base) == NULL)
+      b = insert_block(base, lo, global_rec(base, lo, copy));
+   VG_(free)(copy);
+   return b;
+}
+
+/*------------------------------------------------------------*/
+/*--- Stack                                                ---*/
+/*------------------------------------------------------------*/
+
+static StackInfo* frame_stack(Thread* t, Frame* f)
+{
+   (void)t;
+   if (f->stk == NULL) {
+      StackInfo* s = VG_(allocEltPA)(stack_pool);
+      Addr cfa = f->sp + sizeof(Addr);
+      VG_(memset)(s, 0, sizeof(*s));
+      s->fn_ctx = f->ctx;
+      s->fn_name = CATS_(loc_fn)(f->fn->loc);
+      s->frame.lo = cfa - FRAME_WINDOW;
+      s->frame.hi = cfa;
+      s->frame.origin = cfa;
+      s->frame.alloc = CATS_NONE;
+      s->frame.epoch = ++epoch_counter;
+      s->lowest = cfa;
+      f->stk = s;
+   }
+   return f->stk;
+}
+
+/* Named stack arrays of the frame, from DWARF, as seen at 'ip' with the
+   frame's SP and FP at that point. Blocks are cached per ip because the
+   lookup walks the variable scopes. */
+
+static XArray* stack_blocks_at(Addr ip)
+{
+   Bool found;
+   UWord* slot = CATS_(map_slot)(&stack_vars_at_ip, ip, 7, &found);
+   if (!found) {
+      XArray* xa = VG_(di_get_stack_blocks_at_ip)(ip, True);
+      slot = CATS_(map_slot)(&stack_vars_at_ip, ip, 7, &found);
+      *slot = (UWord)xa;
+   }
+   return (XArray*)*slot;
+}
+
+static void resolve_vars(Frame* f, StackInfo* s, Addr ip, Addr sp, Addr fp)
+{
+   Word i;
+   Addr cfa = f->sp + sizeof(Addr);
+   s->vars_resolved = True;
+   XArray* xa = stack_blocks_at(ip);
+   for (i = 0; i < VG_(sizeXA)(xa) && s->n_vars < MAX_STACK_VARS; i++) {
+      StackBlock* sb = VG_(indexXA)(xa, i);
+      Addr base = (sb->spRel ? sp : fp) + sb->base;
+      if (sb->szB == 0 || base >= cfa || base + sb->szB > cfa
+          || base + FRAME_WINDOW < cfa)
+         continue;
+      UInt name = CATS_(intern_str)(sb->name);
+      UInt id = get_rec(CATS_ALLOC_STACK_VAR, s->fn_ctx, name, sb->szB,
+                        name, f->fn->loc);
+      Block* b = &s->vars[s->n_vars++];
+      b->lo = base;
+      b->hi = base + sb->szB;
+      b->origin = base;
+      b->alloc = id;
+      b->epoch = ++epoch_counter;
+      rec_instance_born(id, base, sb->szB);
+   }
+}
+
+static Addr guest_fp(ThreadId tid)
+{
+   Addr fp;
+   VG_(get_shadow_regs_area)(tid, (UChar*)&fp, 0, OFFSET_amd64_RBP,
+                             sizeof(fp));
+   return fp;
+}
+
+/* The innermost function is executing a call: 'sp' is the callee's
+   entry SP, holding the return address. The caller's named arrays are
+   known now, from the call site and the caller's SP and FP. */
+void CATS_(frame_calling)(Thread* t, Addr sp)
+{
+   if (t->fn_top < 0)
+      return;
+   Frame* caller = &t->frames[t->fn_top];
+   StackInfo* s = frame_stack(t, caller);
+   if (!s->vars_resolved
+       && VG_(am_is_valid_for_client)(sp, sizeof(Addr), VKI_PROT_READ)) {
+      Addr ret = *(Addr*)sp;
+      resolve_vars(caller, s, ret - 1, sp + sizeof(Addr), guest_fp(t->tid));
+   }
+}
+
+void CATS_(frame_pushed)(Thread* t, Frame* f)
+{
+   /* The caller's frame now ends where the callee's begins. */
+   if (f->prev_fn >= 0 && t->frames[f->prev_fn].stk != NULL)
+      t->frames[f->prev_fn].stk->frame.lo = f->sp + sizeof(Addr);
+}
+
+void CATS_(frame_popped)(Frame* f)
+{
+   StackInfo* s = f->stk;
+   UInt i;
+   if (s == NULL)
+      return;
+   UInt ctx = s->fn_ctx;
+   for (i = 0; i < s->n_vars; i++) {
+      rec_instance_died(s->vars[i].alloc, ctx, CATS_NONE);
+      s->vars[i].epoch = ++epoch_counter;
+   }
+   if (s->frame.alloc != CATS_NONE) {
+      AllocRec* r = rec(s->frame.alloc);
+      ULong extent = s->frame.origin - s->lowest;
+      if (extent > r->size)
+         r->size = extent;
+      rec_instance_died(s->frame.alloc, ctx, CATS_NONE);
+   }
+   s->frame.epoch = ++epoch_counter;
+   VG_(freeEltPA)(stack_pool, s);
+   f->stk = NULL;
+   /* The caller's frame reaches down to its SP again. */
+}
+
+static Block* stack_block(Thread* t, Addr a)
+{
+   Int i = t->fn_top;
+   while (i >= 0 && a >= t->frames[i].sp + sizeof(Addr))
+      i = t->frames[i].prev_fn;
+   if (i < 0)
+      return NULL;
+   Frame* f = &t->frames[i];
+   StackInfo* s = frame_stack(t, f);
+   /* Resolve named arrays in the innermost frame, but not at an access
+      to the top of the stack: that is a push, whose instruction has
+      already moved SP, so SP and the unwind info at IP disagree. */
+   if (!s->vars_resolved && i == t->fn_top) {
+      Addr sp = VG_(get_SP)(t->tid);
+      if (a != sp)
+         resolve_vars(f, s, VG_(get_IP)(t->tid), sp, guest_fp(t->tid));
+   }
+   UInt v;
+   for (v = 0; v < s->n_vars; v++)
+      if (a >= s->vars[v].lo && a < s->vars[v].hi)
+         return &s->vars[v];
+   if (i == t->fn_top)
+      s->frame.lo = s->frame.origin - FRAME_WINDOW;
+   if (s->frame.alloc == CATS_NONE) {
+      UInt id = get_rec(CATS_ALLOC_STACK_FRAME, s->fn_ctx, s->fn_name, 0,
+                        s->fn_name, f->fn->loc);
+      s->frame.alloc = id;
+      rec_instance_born(id, s->frame.origin, 0);
+   }
+   if (a < s->lowest)
+      s->lowest = a;
+   return &s->frame;
+}
+
+/*------------------------------------------------------------*/
+/*--- Attribution                                          ---*/
+/*------------------------------------------------------------*/
+
+Block* CATS_(find_block)(ThreadId tid, Addr a)
+{
+   Thread* t = CATS_(cur_thread);
+   if (t != NULL && t->fn_top >= 0 && a < t->stack_hi
+       && a + 256 >= VG_(get_SP)(tid))
+      return stack_block(t, a);
+   Block* b = lookup_block(a);
+   if (b != NULL)
+      return b;
+   UWord h = (a >> 6) & (NEG_SLOTS - 1);
+   if (neg_addr[h] == (a >> 6) && neg_gen[h] == insert_gen)
+      return NULL;
+   b = global_from_symtab(a);
+   if (b == NULL) {
+      neg_addr[h] = a >> 6;
+      neg_gen[h] = insert_gen;
+   }
+   return b;
+}
+
+void CATS_(name_block)(ThreadId tid, Addr a, SizeT len, const HChar* name)
+{
+   Block* b = CATS_(find_block)(tid, a);
+   if (b != NULL && b->alloc != CATS_NONE) {
+      rec(b->alloc)->name = CATS_(intern_str)(name);
+      return;
+   }
+   UInt nm = CATS_(intern_str)(name);
+   UInt loc = CATS_(loc_of_addr)(VG_(get_IP)(tid));
+   UInt id = get_rec(CATS_ALLOC_CLIENT, ctx_of(tid), nm, len, nm, loc);
+   rec_instance_born(id, a, len);
+   insert_block(a, len, id);
+}
+
+/*------------------------------------------------------------*/
+/*--- Output                                               ---*/
+/*------------------------------------------------------------*/
+
+void CATS_(mem_finish)(void)
+{
+   UInt i, n = CATS_(n_allocs)();
+   for (i = 0; i < n; i++) {
+      AllocRec* r = rec(i);
+      if (r->live > 0 && r->kind != CATS_ALLOC_GLOBAL
+          && r->kind != CATS_ALLOC_STACK_VAR
+          && r->kind != CATS_ALLOC_STACK_FRAME)
+         r->flags |= CATS_ALLOCFLAG_LEAKED;
+   }
+}
+
+void CATS_(write_allocs)(CatsBuf* b)
+{
+   UInt i, n = CATS_(n_allocs)();
+   CATS_(put_u32)(b, n);
+   for (i = 0; i < n; i++) {
+      const AllocRec* r = rec(i);
+      CATS_(put_u8)(b, r->kind);
+      CATS_(put_u8)(b, r->flags);
+      CATS_(put_u16)(b, 0);
+      CATS_(put_u32)(b, r->name);
+      CATS_(put_u32)(b, r->alloc_ctx);
+      CATS_(put_u32)(b, r->alloc_loc);
+      CATS_(put_u32)(b, r->free_ctx);
+      CATS_(put_u32)(b, r->free_loc);
+      CATS_(put_u32)(b, r->realloc_from);
+      CATS_(put_u32)(b, 0);
+      CATS_(put_u64)(b, r->size);
+      CATS_(put_u64)(b, r->count);
+      CATS_(put_u64)(b, r->max_live);
+      CATS_(put_u64)(b, r->first_alloc);
+      CATS_(put_u64)(b, r->last_alloc);
+      CATS_(put_u64)(b, r->first_free);
+      CATS_(put_u64)(b, r->last_free);
+      CATS_(put_u64)(b, r->base);
+      CATS_(put_u64)(b, 0);
+      CATS_(put_u64)(b, r->total_bytes);
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- malloc replacement                                   ---*/
+/*------------------------------------------------------------*/
+
+static void* new_block(ThreadId tid, SizeT n, SizeT align, Bool zero,
+                       UChar kind)
+{
+   void* p = VG_(cli_malloc)(align, n);
+   if (p == NULL)
+      return NULL;
+   if (zero)
+      VG_(memset)(p, 0, n);
+   CATS_(new_heap_block)(tid, (Addr)p, n, kind, CATS_NONE);
+   return p;
+}
+
+static void release(ThreadId tid, void* p)
+{
+   if (p == NULL)
+      return;
+   if (CATS_(release_heap_block)(tid, (Addr)p) != CATS_NONE)
+      VG_(cli_free)(p);
+}
+
+void* CATS_(malloc)(ThreadId tid, SizeT n)
+{
+   return new_block(tid, n, VG_(clo_alignment), False, CATS_ALLOC_MALLOC);
+}
+void* CATS_(builtin_new)(ThreadId tid, SizeT n)
+{
+   return new_block(tid, n, VG_(clo_alignment), False, CATS_ALLOC_NEW);
+}
+void* CATS_(builtin_new_aligned)(ThreadId tid, SizeT n, SizeT align)
+{
+   return new_block(tid, n, align, False, CATS_ALLOC_NEW);
+}
+void* CATS_(builtin_vec_new)(ThreadId tid, SizeT n)
+{
+   return new_block(tid, n, VG_(clo_alignment), False, CATS_ALLOC_NEW_ARRAY);
+}
+void* CATS_(builtin_vec_new_aligned)(ThreadId tid, SizeT n, SizeT align)
+{
+   return new_block(tid, n, align, False, CATS_ALLOC_NEW_ARRAY);
+}
+void* CATS_(memalign)(ThreadId tid, SizeT align, SizeT n)
+{
+   return new_block(tid, n, align, False, CATS_ALLOC_MEMALIGN);
+}
+void* CATS_(calloc)(ThreadId tid, SizeT m, SizeT n)
+{
+   if (n != 0 && m > ((SizeT)-1) / n)
+      return NULL;
+   return new_block(tid, m * n, VG_(clo_alignment), True, CATS_ALLOC_CALLOC);
+}
+void CATS_(free)(ThreadId tid, void* p) { release(tid, p); }
+void CATS_(builtin_delete)(ThreadId tid, void* p) { release(tid, p); }
+void CATS_(builtin_delete_aligned)(ThreadId tid, void* p, SizeT align)
+{
+   (void)align;
+   release(tid, p);
+}
+void CATS_(builtin_vec_delete)(ThreadId tid, void* p) { release(tid, p); }
+void CATS_(builtin_vec_delete_aligned)(ThreadId tid, void* p, SizeT al)
+{
+   (void)al;
+   release(tid, p);
+}
+
+void* CATS_(realloc)(ThreadId tid, void* p, SizeT n)
+{
+   if (p == NULL)
+      return CATS_(malloc)(tid, n);
+   Block* old = lookup_block((Addr)p);
+   if (old == NULL || old->lo != (Addr)p)
+      return NULL;   /* not ours: refuse rather than corrupt */
+   SizeT old_size = rec(old->alloc)->size;
+   if (n == 0) {
+      release(tid, p);
+      return NULL;
+   }
+   void* q = VG_(cli_malloc)(VG_(clo_alignment), n);
+   if (q == NULL)
+      return NULL;
+   VG_(memcpy)(q, p, old_size < n ? old_size : n);
+   UInt from = CATS_(release_heap_block)(tid, (Addr)p);
+   VG_(cli_free)(p);
+   CATS_(new_heap_block)(tid, (Addr)q, n, CATS_ALLOC_REALLOC, from);
+   return q;
+}
+
+SizeT CATS_(malloc_usable_size)(ThreadId tid, void* p)
+{
+   (void)tid;
+   Block* b = lookup_block((Addr)p);
+   return (b != NULL && b->lo == (Addr)p) ? rec(b->alloc)->size : 0;
+}

@@ -1,0 +1,319 @@
+/*--------------------------------------------------------------------*/
+/*--- cats: the helper process and the trace.           cats_out.c ---*/
+/*--------------------------------------------------------------------*/
+/* The tool has no libc, hence no zlib and no ELF disassembler. A host
+   helper (cats-helper, beside the tool in Valgrind's library folder)
+   runs as a child process on the other core: it answers loop queries
+   while the guest runs and, at exit, compresses the raw sections it is
+   sent and writes the trace atomically (temporary file, fsync, rename).
+   The framing is specified in docs/FORMAT.md. */
+
+#include "cats_tool.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_libcsignal.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_options.h"
+
+/* Not in the tool headers, but part of the core library the tool links:
+   moves a descriptor into Valgrind's reserved range (with close-on-exec),
+   where the client can neither see nor close it. */
+extern Int VG_(safe_fd)(Int oldfd);
+extern Int VG_(sigaction)(Int signum, const vki_sigaction_toK_t* act,
+                          vki_sigaction_fromK_t* oldact);
+
+const HChar* CATS_(out_path) = NULL;
+static Int to_helper = -1;
+static Int from_helper = -1;
+static Int helper_pid = -1;
+
+static Bool write_all(Int fd, const void* p, SizeT n)
+{
+   const UChar* c = p;
+   while (n > 0) {
+      Int chunk = n > (1 << 20) ? (1 << 20) : (Int)n;
+      Int w = VG_(write)(fd, c, chunk);
+      if (w <= 0)
+         return False;
+      c += w;
+      n -= (SizeT)w;
+   }
+   return True;
+}
+
+static Bool read_all(Int fd, void* p, SizeT n)
+{
+   UChar* c = p;
+   while (n > 0) {
+      Int chunk = n > (1 << 20) ? (1 << 20) : (Int)n;
+      Int r = VG_(read)(fd, c, chunk);
+      if (r <= 0)
+         return False;
+      c += r;
+      n -= (SizeT)r;
+   }
+   return True;
+}
+
+static Bool send_frame(UInt type, const void* payload, SizeT len)
+{
+   UChar hdr[CATS_FRAME_HEADER_SIZE];
+   Int i;
+   for (i = 0; i < 4; i++) {
+      hdr[i] = (UChar)(type >> (8 * i));
+      hdr[4 + i] = 0;
+   }
+   for (i = 0; i < 8; i++)
+      hdr[8 + i] = (UChar)((ULong)len >> (8 * i));
+   return write_all(to_helper, hdr, sizeof(hdr))
+          && (len == 0 || write_all(to_helper, payload, len));
+}
+
+static ULong get_le(const UChar* p, Int n)
+{
+   ULong v = 0;
+   Int i;
+   for (i = n - 1; i >= 0; i--)
+      v = (v << 8) | p[i];
+   return v;
+}
+
+/* Reads one frame of the expected type; the payload is VG_(malloc)ed. */
+static UChar* recv_frame(UInt type, SizeT* len)
+{
+   UChar hdr[CATS_FRAME_HEADER_SIZE];
+   if (!read_all(from_helper, hdr, sizeof(hdr)))
+      return NULL;
+   if ((UInt)get_le(hdr, 4) != type)
+      return NULL;
+   *len = (SizeT)get_le(hdr + 8, 8);
+   if (*len > (1UL << 32))
+      return NULL;
+   UChar* p = VG_(malloc)("cats.frame", *len + 1);
+   if (!read_all(from_helper, p, *len)) {
+      VG_(free)(p);
+      return NULL;
+   }
+   p[*len] = 0;
+   return p;
+}
+
+static void helper_lost(const HChar* what)
+{
+   VG_(umsg)("cats: the helper process failed (%s); no trace is written\n",
+             what);
+   if (to_helper >= 0)
+      VG_(close)(to_helper);
+   if (from_helper >= 0)
+      VG_(close)(from_helper);
+   to_helper = from_helper = -1;
+}
+
+Bool CATS_(helper_start)(const HChar* out_path)
+{
+   HChar* helper = VG_(malloc)("cats.helperpath",
+                               VG_(strlen)(VG_(libdir)) + 64);
+   VG_(sprintf)(helper, "%s/cats-helper-amd64-linux", VG_(libdir));
+   SysRes sr = VG_(open)(helper, VKI_O_RDONLY, 0);
+   if (sr_isError(sr)) {
+      VG_(fmsg)("cats: cannot find the helper program %s\n", helper);
+      return False;
+   }
+   VG_(close)(sr_Res(sr));
+
+   Int to[2], from[2];
+   if (VG_(pipe)(to) != 0 || VG_(pipe)(from) != 0) {
+      VG_(fmsg)("cats: cannot create a pipe to the helper\n");
+      return False;
+   }
+   Int pid = VG_(fork)();
+   if (pid < 0) {
+      VG_(fmsg)("cats: cannot start the helper process\n");
+      return False;
+   }
+   if (pid == 0) {
+      /* The helper must outlive a ^C that kills the guest, so that the
+         trace of what ran is still written. */
+      vki_sigaction_toK_t ign;
+      VG_(memset)(&ign, 0, sizeof(ign));
+      ign.ksa_handler = VKI_SIG_IGN;
+      VG_(sigaction)(VKI_SIGINT, &ign, NULL);
+      VG_(sigaction)(VKI_SIGTERM, &ign, NULL);
+      VG_(sigaction)(VKI_SIGQUIT, &ign, NULL);
+      VG_(dup2)(to[0], 0);
+      VG_(dup2)(from[1], 1);
+      VG_(close)(to[0]); VG_(close)(to[1]);
+      VG_(close)(from[0]); VG_(close)(from[1]);
+      const HChar* argv[3] = { helper, out_path, NULL };
+      VG_(execv)(helper, argv);
+      VG_(exit)(127);
+   }
+   VG_(close)(to[0]);
+   VG_(close)(from[1]);
+   to_helper = VG_(safe_fd)(to[1]);
+   from_helper = VG_(safe_fd)(from[0]);
+   helper_pid = pid;
+   VG_(free)(helper);
+   return True;
+}
+
+/* In a forked guest the inherited pipes belong to the parent's helper:
+   the child forgets them and gets its own helper and output file. */
+static void reset_after_fork(ThreadId tid)
+{
+   (void)tid;
+   if (to_helper >= 0)
+      VG_(close)(to_helper);
+   if (from_helper >= 0)
+      VG_(close)(from_helper);
+   to_helper = from_helper = -1;
+   CATS_(out_path) = VG_(expand_file_name)("--cats-out-file",
+                                           CATS_(clo_out_file));
+   if (!CATS_(helper_start)(CATS_(out_path)))
+      CATS_(out_path) = NULL;
+}
+
+void CATS_(out_init)(void)
+{
+   VG_(atfork)(NULL, NULL, reset_after_fork);
+}
+
+void CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
+                              const HChar* path, Region** regs, UInt* n)
+{
+   *regs = NULL;
+   *n = 0;
+   if (to_helper < 0 || path == NULL)
+      return;
+   CatsBuf q;
+   CATS_(buf_init)(&q);
+   CATS_(put_u64)(&q, text_avma);
+   CATS_(put_u64)(&q, text_size);
+   CATS_(put_bytes)(&q, path, VG_(strlen)(path));
+   Bool ok = send_frame(CATS_FRAME_LOOPS_QUERY, q.data, q.len);
+   CATS_(buf_free)(&q);
+   SizeT len;
+   UChar* a = ok ? recv_frame(CATS_FRAME_LOOPS_ANSWER, &len) : NULL;
+   if (a == NULL) {
+      helper_lost("no answer to a loop query");
+      return;
+   }
+   UInt count = len >= 4 ? (UInt)get_le(a, 4) : 0;
+   if (4 + (SizeT)count * CATS_LOOP_ENTRY_SIZE > len)
+      count = 0;
+   Region* r = VG_(calloc)("cats.regions", count + 1, sizeof(Region));
+   UInt i, m = 0;
+   for (i = 0; i < count; i++) {
+      const UChar* e = a + 4 + (SizeT)i * CATS_LOOP_ENTRY_SIZE;
+      Addr s = (Addr)get_le(e, 8), t = (Addr)get_le(e + 8, 8);
+      UChar kind = e[16];
+      if (t <= s || (kind != CATS_CTX_LOOP && kind != CATS_CTX_CONDITIONAL))
+         continue;
+      r[m].start = s;
+      r[m].end = t;
+      r[m].kind = kind;
+      r[m].loc = CATS_NONE;
+      m++;
+   }
+   VG_(free)(a);
+   *regs = r;
+   *n = m;
+}
+
+/*------------------------------------------------------------*/
+/*--- Writing the trace                                    ---*/
+/*------------------------------------------------------------*/
+
+static void meta(CatsBuf* b, UInt* count, const HChar* k, const HChar* v)
+{
+   CATS_(put_u32)(b, CATS_(intern_str)(k));
+   CATS_(put_u32)(b, CATS_(intern_str)(v));
+   (*count)++;
+}
+
+static void meta_u64(CatsBuf* b, UInt* count, const HChar* k, ULong v)
+{
+   HChar buf[32];
+   VG_(snprintf)(buf, sizeof(buf), "%llu", v);
+   meta(b, count, k, buf);
+}
+
+static void write_meta(CatsBuf* b)
+{
+   UInt count = 0;
+   Word i;
+   HChar cmd[4096];
+   HChar buf[64];
+   SizeT at = 0;
+   CATS_(put_u32)(b, 0);   /* patched below */
+   at = VG_(snprintf)(cmd, sizeof(cmd), "%s", VG_(args_the_exename));
+   for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)) && at < sizeof(cmd); i++)
+      at += VG_(snprintf)(cmd + at, sizeof(cmd) - at, " %s",
+                          *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   meta(b, &count, "tool", "cats");
+   meta(b, &count, "tool_version", "0.1.0");
+   meta(b, &count, "command", cmd);
+   meta_u64(b, &count, "pid", (ULong)VG_(getpid)());
+   if (CATS_(fatal_signal) != 0)
+      VG_(snprintf)(buf, sizeof(buf), "signal %d", CATS_(fatal_signal));
+   else
+      VG_(snprintf)(buf, sizeof(buf), "exit %d", CATS_(exit_code));
+   meta(b, &count, "exit", buf);
+   meta(b, &count, "instr_atstart", CATS_(clo_instr_atstart) ? "yes" : "no");
+   meta_u64(b, &count, "time_end", CATS_(time));
+   meta_u64(b, &count, "threads", CATS_(n_threads)());
+   meta_u64(b, &count, "accesses_total", CATS_(n_accesses));
+   meta_u64(b, &count, "accesses_unattributed", CATS_(n_unattributed));
+   meta_u64(b, &count, "bytes_unattributed", CATS_(bytes_unattributed));
+   meta_u64(b, &count, "peak_footprint", CATS_(peak_footprint));
+   meta_u64(b, &count, "peak_time", CATS_(peak_time));
+   meta_u64(b, &count, "event_records", CATS_(n_events)());
+   meta_u64(b, &count, "alloc_records", CATS_(n_allocs)());
+   CATS_(patch_u32)(b, 0, count);
+}
+
+Bool CATS_(write_trace)(void)
+{
+   CatsBuf secs[6];
+   Int i;
+   if (to_helper < 0)
+      return False;
+   for (i = 0; i < 6; i++)
+      CATS_(buf_init)(&secs[i]);
+   /* Strings last: the other sections intern names as they serialise. */
+   write_meta(&secs[1]);
+   CATS_(write_contexts)(&secs[3]);
+   CATS_(write_allocs)(&secs[4]);
+   CATS_(write_events)(&secs[5]);
+   CATS_(write_locs)(&secs[2]);
+   CATS_(write_strings)(&secs[0]);
+   static const UInt types[6] = { CATS_SEC_STRINGS, CATS_SEC_META,
+                                  CATS_SEC_LOCS, CATS_SEC_CONTEXTS,
+                                  CATS_SEC_ALLOCS, CATS_SEC_EVENTS };
+   Bool ok = True;
+   for (i = 0; i < 6 && ok; i++)
+      ok = send_frame(types[i], secs[i].data, secs[i].len);
+   for (i = 0; i < 6; i++)
+      CATS_(buf_free)(&secs[i]);
+   ok = ok && send_frame(CATS_FRAME_COMMIT, NULL, 0);
+   SizeT len;
+   UChar* reply = ok ? recv_frame(CATS_FRAME_COMMITTED, &len) : NULL;
+   if (reply == NULL) {
+      helper_lost("no reply when writing the trace");
+      return False;
+   }
+   UInt status = len >= 4 ? (UInt)get_le(reply, 4) : 1;
+   if (status != 0)
+      VG_(umsg)("cats: could not write %s: %s\n", CATS_(out_path),
+                len > 4 ? (const HChar*)reply + 4 : "unknown error");
+   VG_(free)(reply);
+   VG_(close)(to_helper);
+   VG_(close)(from_helper);
+   to_helper = from_helper = -1;
+   if (helper_pid > 0) {
+      Int st;
+      VG_(waitpid)(helper_pid, &st, 0);
+   }
+   return status == 0;
+}

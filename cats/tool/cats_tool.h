@@ -1,0 +1,280 @@
+/*--------------------------------------------------------------------*/
+/*--- cats: memory and control-flow tracing.          cats_tool.h ---*/
+/*--------------------------------------------------------------------*/
+/* Shared declarations of the tool's modules:
+     cats_main.c     options, initialisation, client requests, finalisation
+     cats_instr.c    IR instrumentation
+     cats_cflow.c    threads, frames, the context tree, loops
+     cats_mem.c      containers: heap, mmap, globals, stack, allocation records
+     cats_events.c   folding of accesses into affine or summarised records
+     cats_locs.c     strings and code locations
+     cats_out.c      the helper process and trace serialisation
+     cats_util.c     a hash map and a byte buffer                          */
+#ifndef CATS_TOOL_H
+#define CATS_TOOL_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_xarray.h"
+#include "pub_tool_threadstate.h"
+#include "../format/cats_format.h"
+
+#define CATS_(str) VGAPPEND(vgCats_, str)
+
+/*------------------------------------------------------------*/
+/*--- Utilities (cats_util.c)                              ---*/
+/*------------------------------------------------------------*/
+
+/* Open-addressing hash map from a pair of 64-bit keys to a UWord value.
+   Key (0,0) is reserved as the empty marker, so callers never use it. */
+typedef struct {
+   ULong* k1;
+   ULong* k2;
+   UWord* val;
+   UWord  cap;    /* power of two */
+   UWord  used;
+   const HChar* cc;
+} CatsMap;
+
+void  CATS_(map_init)(CatsMap* m, const HChar* cc);
+/* Returns the slot's value pointer; *found says whether it existed. New
+   slots hold 0. The pointer is valid until the next insertion. */
+UWord* CATS_(map_slot)(CatsMap* m, ULong k1, ULong k2, Bool* found);
+UWord* CATS_(map_find)(CatsMap* m, ULong k1, ULong k2);
+
+/* Growable byte buffer for little-endian serialisation. */
+typedef struct {
+   UChar* data;
+   SizeT  len;
+   SizeT  cap;
+} CatsBuf;
+
+void CATS_(buf_init)(CatsBuf* b);
+void CATS_(buf_free)(CatsBuf* b);
+void CATS_(put_u8)(CatsBuf* b, UInt v);
+void CATS_(put_u16)(CatsBuf* b, UInt v);
+void CATS_(put_u32)(CatsBuf* b, UInt v);
+void CATS_(put_u64)(CatsBuf* b, ULong v);
+void CATS_(put_bytes)(CatsBuf* b, const void* p, SizeT n);
+void CATS_(patch_u32)(CatsBuf* b, SizeT at, UInt v);
+
+/*------------------------------------------------------------*/
+/*--- Strings and code locations (cats_locs.c)             ---*/
+/*------------------------------------------------------------*/
+
+UInt CATS_(intern_str)(const HChar* s);
+const HChar* CATS_(str)(UInt id);
+UInt CATS_(n_strs)(void);
+
+/* Code location of a guest instruction, with its inlined frames. */
+UInt CATS_(loc_of_addr)(Addr a);
+/* Code location of a function entry: never the inlined frames. */
+UInt CATS_(loc_of_fn_entry)(Addr a);
+UInt CATS_(n_locs)(void);
+void CATS_(write_strings)(CatsBuf* b);
+void CATS_(write_locs)(CatsBuf* b);
+/* "fn (file:line)" for naming allocations by their site. */
+UInt CATS_(loc_label)(UInt loc);
+UInt CATS_(loc_fn)(UInt loc);
+void CATS_(locs_init)(void);
+
+/*------------------------------------------------------------*/
+/*--- Control flow (cats_cflow.c)                          ---*/
+/*------------------------------------------------------------*/
+
+typedef struct _StackInfo StackInfo;
+
+/* A static region of code: a loop or a conditional. */
+typedef struct {
+   Addr  start, end;     /* [start, end) */
+   UChar kind;           /* CATS_CTX_LOOP or CATS_CTX_CONDITIONAL */
+   UInt  loc;            /* code location of start */
+} Region;
+
+typedef struct {
+   Addr   entry;
+   UInt   loc;           /* code location of the entry */
+   Bool   hidden;        /* our preload and code without symbols */
+} Func;
+
+/* What the tool knows about a code point where control flow is tracked:
+   the start of a superblock, or an instruction that starts or ends a
+   region in the middle of one. */
+typedef struct {
+   Addr     addr;
+   Func*    fn;
+   Bool     is_entry;    /* addr is fn's first instruction */
+   UInt     nregions;
+   Region** regions;     /* containing regions, outermost first */
+} Point;
+
+typedef struct {
+   UChar  kind;          /* CATS_CTX_* */
+   UInt   ctx;           /* context node */
+   Addr   sp;            /* SP at entry of the owning function */
+   Func*  fn;            /* owning function (NULL for region/signal) */
+   Region* region;       /* loops and conditionals */
+   UInt   name;          /* region name for client regions */
+   ULong  iter;          /* loops: iterations in this entry */
+   ULong  inst;          /* unique instance number */
+   Int    prev_loop;     /* index of the innermost loop frame below */
+   Int    prev_fn;       /* index of the innermost function frame below */
+   StackInfo* stk;       /* function frames: stack containers, lazily */
+} Frame;
+
+typedef struct {
+   ThreadId tid;
+   UInt     root;        /* thread root context */
+   Frame*   frames;
+   Int      depth;
+   Int      cap;
+   Int      fn_top;      /* innermost function frame, -1 if none */
+   Int      loop_top;    /* innermost loop frame, -1 if none */
+   Addr     stack_hi;
+} Thread;
+
+extern Thread* CATS_(cur_thread);
+extern UInt    CATS_(cur_ctx);
+extern ULong   CATS_(time);
+extern UInt    CATS_(last_jk);   /* written by instrumented code */
+
+void CATS_(cflow_init)(void);
+Thread* CATS_(thread)(ThreadId tid);
+void CATS_(switch_thread)(ThreadId tid);
+Func* CATS_(func_of)(Addr a, Bool* is_entry);
+Point* CATS_(point_of)(Addr a, Bool sb_start);
+Bool CATS_(is_region_boundary)(Addr a);
+VG_REGPARM(2) void CATS_(on_sb_entry)(Point* p, Addr sp);
+VG_REGPARM(1) void CATS_(on_point)(Point* p);
+void CATS_(region_begin)(ThreadId tid, const HChar* name);
+void CATS_(region_end)(ThreadId tid, const HChar* name);
+void CATS_(signal_enter)(ThreadId tid, Int sig);
+void CATS_(signal_leave)(ThreadId tid, Int sig);
+void CATS_(cflow_finish)(void);
+UInt CATS_(n_ctxs)(void);
+UInt CATS_(ctx_kind)(UInt ctx);
+void CATS_(write_contexts)(CatsBuf* b);
+UInt CATS_(n_threads)(void);
+/* Innermost conditional scope on the stack, for marking allocations. */
+Bool CATS_(in_conditional)(void);
+
+/*------------------------------------------------------------*/
+/*--- Containers (cats_mem.c)                              ---*/
+/*------------------------------------------------------------*/
+
+/* A live container instance: a range of addresses attributed to one
+   allocation record. Blocks come from a pool and are never returned to
+   the system, so a cached pointer stays dereferenceable; 'epoch'
+   changes whenever the block is released or reused. */
+typedef struct {
+   Addr  lo, hi;         /* [lo, hi) */
+   Addr  origin;         /* offset 0 */
+   UInt  alloc;          /* allocation record */
+   ULong epoch;
+} Block;
+
+void  CATS_(mem_init)(void);
+Block* CATS_(find_block)(ThreadId tid, Addr a);
+/* Size of the record's container, for histograms. */
+ULong CATS_(alloc_size)(UInt alloc);
+void  CATS_(new_heap_block)(ThreadId tid, Addr p, SizeT n, UChar kind,
+                             UInt realloc_from);
+UInt  CATS_(release_heap_block)(ThreadId tid, Addr p); /* returns record */
+void  CATS_(new_mmap)(ThreadId tid, Addr a, SizeT len);
+void  CATS_(release_range)(ThreadId tid, Addr a, SizeT len);
+void  CATS_(load_globals)(ULong di_handle);
+void  CATS_(name_block)(ThreadId tid, Addr a, SizeT len, const HChar* name);
+void  CATS_(frame_popped)(Frame* f);
+void  CATS_(frame_pushed)(Thread* t, Frame* f);
+void  CATS_(frame_calling)(Thread* t, Addr sp);
+UInt  CATS_(n_allocs)(void);
+void  CATS_(write_allocs)(CatsBuf* b);
+void  CATS_(mem_finish)(void);
+extern ULong CATS_(peak_footprint);
+extern ULong CATS_(peak_time);
+
+/* malloc replacement */
+void* CATS_(malloc)(ThreadId tid, SizeT n);
+void* CATS_(builtin_new)(ThreadId tid, SizeT n);
+void* CATS_(builtin_new_aligned)(ThreadId tid, SizeT n, SizeT align);
+void* CATS_(builtin_vec_new)(ThreadId tid, SizeT n);
+void* CATS_(builtin_vec_new_aligned)(ThreadId tid, SizeT n, SizeT align);
+void* CATS_(memalign)(ThreadId tid, SizeT align, SizeT n);
+void* CATS_(calloc)(ThreadId tid, SizeT m, SizeT n);
+void  CATS_(free)(ThreadId tid, void* p);
+void  CATS_(builtin_delete)(ThreadId tid, void* p);
+void  CATS_(builtin_delete_aligned)(ThreadId tid, void* p, SizeT align);
+void  CATS_(builtin_vec_delete)(ThreadId tid, void* p);
+void  CATS_(builtin_vec_delete_aligned)(ThreadId tid, void* p, SizeT al);
+void* CATS_(realloc)(ThreadId tid, void* p, SizeT n);
+SizeT CATS_(malloc_usable_size)(ThreadId tid, void* p);
+
+/*------------------------------------------------------------*/
+/*--- Access events (cats_events.c)                        ---*/
+/*------------------------------------------------------------*/
+
+typedef struct _Event Event;
+
+/* A static access site: one memory operand of one instruction. The
+   cache fields make repeated accesses from the same context to the same
+   container a handful of compares. */
+typedef struct {
+   UInt   loc;
+   UChar  kind;          /* CATS_READ / CATS_WRITE */
+   UChar  flags;         /* CATS_EVFLAG_* */
+   UInt   size;
+   Block* blk;           /* cache */
+   ULong  blk_epoch;
+   UInt   ctx;
+   Event* ev;
+} Site;
+
+Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags);
+VG_REGPARM(2) void CATS_(on_access)(Site* s, Addr a);
+VG_REGPARM(3) void CATS_(on_access_n)(Site* s, Addr a, UWord n);
+void  CATS_(events_init)(void);
+UInt  CATS_(n_events)(void);
+void  CATS_(write_events)(CatsBuf* b);
+extern ULong CATS_(n_accesses);
+extern ULong CATS_(n_unattributed);
+extern ULong CATS_(bytes_unattributed);
+
+/*------------------------------------------------------------*/
+/*--- Instrumentation (cats_instr.c)                       ---*/
+/*------------------------------------------------------------*/
+
+IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
+                        const VexGuestLayout* layout,
+                        const VexGuestExtents* vge,
+                        const VexArchInfo* archinfo,
+                        IRType gWordTy, IRType hWordTy);
+extern Bool CATS_(instr_on);
+
+/*------------------------------------------------------------*/
+/*--- Output (cats_out.c)                                  ---*/
+/*------------------------------------------------------------*/
+
+Bool  CATS_(helper_start)(const HChar* out_path);
+void  CATS_(out_init)(void);
+/* Loop and conditional ranges of the object holding 'a', sorted. */
+void  CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
+                                const HChar* path,
+                                /*OUT*/Region** regs, /*OUT*/UInt* n);
+Bool  CATS_(write_trace)(void);
+extern const HChar* CATS_(out_path);
+
+/*------------------------------------------------------------*/
+/*--- Options and run metadata (cats_main.c)               ---*/
+/*------------------------------------------------------------*/
+
+extern Bool  CATS_(clo_instr_atstart);
+extern const HChar* CATS_(clo_out_file);
+extern Int   CATS_(exit_code);
+extern Int   CATS_(fatal_signal);
+
+#endif /* CATS_TOOL_H */

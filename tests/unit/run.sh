@@ -1,0 +1,156 @@
+#!/bin/sh
+# run.sh BUILD_DIR: build and run the host-side unit tests.
+#
+# BUILD_DIR holds the built `cats` and `cats-helper`. The test programs are
+# compiled here from the sources (CC, default gcc), run in a temporary
+# directory, and the CLI is checked on the trace they write. Prints
+# "ok NAME" / "FAIL NAME" per test; exits non-zero if anything failed.
+set -u
+
+if [ $# -ne 1 ]; then
+   echo "usage: $0 BUILD_DIR" >&2
+   exit 2
+fi
+build=$(cd "$1" && pwd) || exit 2
+here=$(cd "$(dirname "$0")" && pwd)
+host="$here/../../cats/host"
+cc=${CC:-gcc}
+cflags="-std=c11 -Wall -Wextra -O2 -g"
+work=$(mktemp -d "${TMPDIR:-/tmp}/cats-unit.XXXXXX") || exit 2
+trap 'rm -rf "$work"' EXIT INT TERM
+failed=0
+
+for b in cats cats-helper; do
+   if [ ! -x "$build/$b" ]; then
+      echo "FAIL missing $build/$b"
+      exit 1
+   fi
+done
+
+# --- the C tests -----------------------------------------------------------
+build_test() {   # name sources... -- libs...
+   name=$1
+   shift
+   if ! $cc $cflags -o "$work/$name" "$@"; then
+      echo "FAIL build $name"
+      failed=1
+      return 1
+   fi
+}
+
+build_test test_trace "$here/test_trace.c" "$here/synth.c" "$host/buf.c" \
+   "$host/trace_read.c" "$host/trace_decode.c" "$host/trace_write.c" -lz &&
+   { "$work/test_trace" "$work" || failed=1; }
+
+build_test test_helper "$here/test_helper.c" "$here/synth.c" \
+   "$host/buf.c" "$host/trace_read.c" "$host/trace_decode.c" -lz &&
+   { "$work/test_helper" "$build/cats-helper" "$work" 2>"$work/helper.err" ||
+     { failed=1; cat "$work/helper.err" >&2; }; }
+
+build_test test_loops "$here/test_loops.c" "$host/loops.c" \
+   -lelf -lcapstone &&
+   { CC=$cc "$work/test_loops" "$work" || failed=1; }
+
+# --- the CLI on the trace written by test_trace ---------------------------
+cats="$build/cats"
+trace="$work/synth.cats"
+
+check() {   # name expected-status command...
+   name=$1
+   want=$2
+   shift 2
+   "$@" >"$work/out" 2>"$work/err"
+   got=$?
+   if [ "$got" -eq "$want" ]; then
+      echo "ok $name"
+   else
+      echo "FAIL $name (exit $got, expected $want)"
+      cat "$work/err" >&2
+      failed=1
+   fi
+}
+
+expect() {   # name: the last command's stdout/stderr must match a pattern
+   name=$1
+   file=$2
+   pattern=$3
+   if grep -q -- "$pattern" "$work/$file"; then
+      echo "ok $name"
+   else
+      echo "FAIL $name (no '$pattern' in $file)"
+      failed=1
+   fi
+}
+
+check cli_version 0 "$cats" --version
+expect cli_version_text out "cats 0.1.0"
+check cli_help 0 "$cats" --help
+expect cli_help_lists_dump out "dump"
+check cli_no_command 2 "$cats"
+check cli_unknown_command 2 "$cats" frobnicate
+expect cli_unknown_command_msg err "^cats: unknown command"
+check cli_unknown_option 2 "$cats" dump --bogus "$trace"
+check cli_missing_arg 2 "$cats" dump
+check cli_missing_file 1 "$cats" dump "$work/nope.cats"
+expect cli_missing_file_msg err "^cats: $work/nope.cats: "
+check cli_foreign_file 1 "$cats" stat /bin/sh
+expect cli_foreign_file_msg err "bad magic"
+
+if [ -f "$trace" ]; then
+   check cli_dump_text 0 "$cats" dump "$trace"
+   expect cli_dump_text_loop out "loop  t.c:6"
+   check cli_dump_json 0 "$cats" dump --json "$trace" -o "$work/d.json"
+   if command -v python3 >/dev/null 2>&1; then
+      check cli_dump_json_valid 0 python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "cats" and d["version"] == 1
+assert [c["kind"] for c in d["contexts"]] == ["thread", "function", "loop"]
+assert d["contexts"][2]["depth"] == 2
+assert d["events"][0]["strides"] == [8] and d["events"][0]["pattern"] == "stride-1"
+assert d["events"][2]["distinct"] == [16, 0, 40] and len(d["events"][2]["histogram"]) == 16
+assert d["allocs"][1]["never_freed"] is True and d["allocs"][1]["alloc_loc"] is None
+assert d["allocs"][1]["alloc_ctx"] is None
+assert d["locs"][5]["inline_parent"] == 3 and d["locs"][0]["addr"] == "0x401000"
+' "$work/d.json"
+      check cli_export_valid 0 sh -c '
+"$1" export --cats-viz "$2" -o "$3/v.json" && python3 -c "
+import json, sys
+ev = json.load(open(sys.argv[1]))[\"events\"]
+types = [e[\"type\"] for e in ev]
+assert types.count(\"allocation\") == 2 and types.count(\"deallocation\") == 1
+assert types.count(\"scope_entry\") == 2 and types.count(\"scope_exit\") == 2
+assert types.count(\"access\") == 6
+for e in ev:
+    assert {\"funcname\", \"filename\", \"line\", \"col\"} <= set(e)
+" "$3/v.json"' sh "$cats" "$trace" "$work"
+   fi
+   check cli_stat 0 "$cats" stat "$trace"
+   expect cli_stat_path out "main > loop (t.c:6)"
+   expect cli_stat_peak out "peak footprint *4096"
+   # An unwritable output: error, exit 1, and no file left behind.
+   check cli_output_unwritable 1 "$cats" dump --json "$trace" \
+      -o "$work/no-such-dir/out.json"
+   check cli_export_needs_format 2 "$cats" export "$trace"
+   # A corrupt trace is rejected with the reason.
+   head -c 100 "$trace" >"$work/trunc.cats"
+   check cli_truncated 1 "$cats" dump "$work/trunc.cats"
+   expect cli_truncated_msg err "truncated"
+   check cli_no_partial_output 1 "$cats" dump "$work/trunc.cats" \
+      -o "$work/partial.txt"
+   if [ -e "$work/partial.txt" ] || ls "$work" | grep -q '\.tmp\.'; then
+      echo "FAIL cli_no_partial_output_file"
+      failed=1
+   fi
+else
+   echo "FAIL cli tests: no trace from test_trace"
+   failed=1
+fi
+
+if [ -x "$work/loops_O0" ]; then
+   check cli_loops 0 "$cats" loops "$work/loops_O0"
+   expect cli_loops_output out " loop$"
+fi
+check cli_loops_not_elf 1 "$cats" loops /etc/passwd
+
+exit $failed

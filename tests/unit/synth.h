@@ -1,0 +1,34 @@
+/* synth.h: a tiny known trace as raw section payloads.
+ *
+ * The payloads are serialised here field by field from docs/FORMAT.md,
+ * independently of the reader, so a layout mistake on either side shows.
+ * Contents: 1 thread root, function main, one loop; 2 allocs (a malloc'd
+ * buffer and a leaked global); 3 events (stride-1 write, constant read,
+ * irregular read). */
+#ifndef CATS_TEST_SYNTH_H
+#define CATS_TEST_SYNTH_H
+
+#include "../../cats/host/buf.h"
+
+#define SYN_NSEC 6
+
+typedef struct syn_trace {
+   unsigned type[SYN_NSEC];   /* section types in file order */
+   cbuf sec[SYN_NSEC];        /* raw payloads */
+} syn_trace;
+
+/* Knobs to produce specific corruptions. */
+typedef struct syn_opts {
+   unsigned event_alloc;      /* alloc id of event 1 (normally 1) */
+   unsigned loop_parent;      /* parent of context 2 (normally 1) */
+   unsigned loc_file;         /* file string of loc 0 (normally 3) */
+} syn_opts;
+
+void syn_default_opts(syn_opts *o);
+int syn_build(syn_trace *s, const syn_opts *o);
+void syn_free(syn_trace *s);
+
+/* Index of a section type in s, or -1. */
+int syn_find(const syn_trace *s, unsigned type);
+
+#endif /* CATS_TEST_SYNTH_H */

@@ -1,0 +1,374 @@
+/* test_helper.c: drive cats-helper through pipes like the tool does.
+ *
+ * usage: test_helper PATH/TO/cats-helper WORKDIR */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../cats/format/cats_format.h"
+#include "../../cats/host/le.h"
+#include "../../cats/host/trace_read.h"
+#include "check.h"
+#include "synth.h"
+
+CHECK_DEFINE_GLOBALS;
+
+static const char *helper;
+static const char *workdir;
+
+typedef struct child {
+   pid_t pid;
+   int to;      /* helper's stdin */
+   int from;    /* helper's stdout */
+} child;
+
+static int spawn(const char *out, child *c)
+{
+   int in[2], outp[2];
+   if (pipe(in) != 0 || pipe(outp) != 0)
+      return -1;
+   c->pid = fork();
+   if (c->pid < 0)
+      return -1;
+   if (c->pid == 0) {
+      dup2(in[0], 0);
+      dup2(outp[1], 1);
+      close(in[0]);
+      close(in[1]);
+      close(outp[0]);
+      close(outp[1]);
+      execl(helper, helper, out, (char *)NULL);
+      _exit(127);
+   }
+   close(in[0]);
+   close(outp[1]);
+   c->to = in[1];
+   c->from = outp[0];
+   return 0;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+   const uint8_t *b = p;
+   while (n > 0) {
+      ssize_t r = write(fd, b, n);
+      if (r < 0 && errno == EINTR)
+         continue;
+      if (r < 0)
+         return -1;
+      b += r;
+      n -= (size_t)r;
+   }
+   return 0;
+}
+
+static int read_all(int fd, void *p, size_t n)
+{
+   uint8_t *b = p;
+   while (n > 0) {
+      ssize_t r = read(fd, b, n);
+      if (r < 0 && errno == EINTR)
+         continue;
+      if (r <= 0)
+         return -1;
+      b += r;
+      n -= (size_t)r;
+   }
+   return 0;
+}
+
+static int send_frame(int fd, uint32_t type, const void *data, uint64_t len)
+{
+   uint8_t h[CATS_FRAME_HEADER_SIZE];
+   cle_put32(h, type);
+   cle_put32(h + 4, 0);
+   cle_put64(h + 8, len);
+   if (write_all(fd, h, sizeof h) != 0)
+      return -1;
+   return len ? write_all(fd, data, (size_t)len) : 0;
+}
+
+/* Read one frame; *data is malloc'd. */
+static int recv_frame(int fd, uint32_t *type, uint8_t **data, uint64_t *len)
+{
+   uint8_t h[CATS_FRAME_HEADER_SIZE];
+   if (read_all(fd, h, sizeof h) != 0)
+      return -1;
+   *type = cle_u32(h);
+   *len = cle_u64(h + 8);
+   if (*len > (1u << 24))
+      return -1;
+   *data = malloc((size_t)*len + 1);
+   if (!*data || read_all(fd, *data, (size_t)*len) != 0) {
+      free(*data);
+      return -1;
+   }
+   (*data)[*len] = 0;
+   return 0;
+}
+
+static int finish(child *c)
+{
+   close(c->to);
+   close(c->from);
+   int status;
+   if (waitpid(c->pid, &status, 0) != c->pid)
+      return -1;
+   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static char *path_in(const char *name)
+{
+   static char buf[4096];
+   snprintf(buf, sizeof buf, "%s/%s", workdir, name);
+   return buf;
+}
+
+static int exists(const char *p)
+{
+   struct stat sb;
+   return stat(p, &sb) == 0;
+}
+
+static int temp_files_left(void)
+{
+   DIR *d = opendir(workdir);
+   int n = 0;
+   struct dirent *e;
+   while (d && (e = readdir(d)) != NULL)
+      if (strstr(e->d_name, ".tmp."))
+         n++;
+   if (d)
+      closedir(d);
+   return n;
+}
+
+/* Send the synthetic sections; EVENTS goes in two frames to exercise
+ * concatenation. */
+static int send_sections(int fd, const syn_opts *o)
+{
+   syn_trace s;
+   if (syn_build(&s, o) != 0)
+      return -1;
+   int r = 0;
+   for (int i = 0; i < SYN_NSEC && r == 0; i++) {
+      if (s.type[i] == CATS_SEC_EVENTS) {
+         size_t half = s.sec[i].len / 2;
+         r = send_frame(fd, s.type[i], s.sec[i].data, half);
+         if (r == 0)
+            r = send_frame(fd, s.type[i], s.sec[i].data + half,
+                           s.sec[i].len - half);
+      } else {
+         r = send_frame(fd, s.type[i], s.sec[i].data, s.sec[i].len);
+      }
+   }
+   syn_free(&s);
+   return r;
+}
+
+/* Ask for loops of `path`; return n or -1, checking the answer's form. */
+static long loops_query(child *c, const char *path, uint64_t avma)
+{
+   size_t plen = strlen(path);
+   uint8_t *q = malloc(16 + plen);
+   cle_put64(q, avma);
+   cle_put64(q + 8, 0x1000);
+   memcpy(q + 16, path, plen);
+   int r = send_frame(c->to, CATS_FRAME_LOOPS_QUERY, q, 16 + plen);
+   free(q);
+   if (r != 0)
+      return -1;
+   uint32_t type;
+   uint8_t *a;
+   uint64_t len;
+   if (recv_frame(c->from, &type, &a, &len) != 0)
+      return -1;
+   long n = -1;
+   if (type == CATS_FRAME_LOOPS_ANSWER && len >= 4) {
+      uint32_t cnt = cle_u32(a);
+      if (len == 4 + (uint64_t)cnt * CATS_LOOP_ENTRY_SIZE) {
+         n = cnt;
+         for (uint32_t i = 0; i < cnt; i++) {
+            const uint8_t *e = a + 4 + (size_t)i * CATS_LOOP_ENTRY_SIZE;
+            uint64_t s = cle_u64(e), en = cle_u64(e + 8);
+            CHECK(s < en);
+            CHECK(e[16] == 2 || e[16] == 3);
+            if (i > 0) {
+               const uint8_t *p = e - CATS_LOOP_ENTRY_SIZE;
+               uint64_t ps = cle_u64(p), pe = cle_u64(p + 8);
+               CHECK(ps < s || (ps == s && pe >= en));
+            }
+         }
+      }
+   }
+   free(a);
+   return n;
+}
+
+/* COMMIT and return the status in COMMITTED (or -1); msg gets the text. */
+static long commit(child *c, char *msg, size_t msglen)
+{
+   if (send_frame(c->to, CATS_FRAME_COMMIT, NULL, 0) != 0)
+      return -1;
+   uint32_t type;
+   uint8_t *a;
+   uint64_t len;
+   if (recv_frame(c->from, &type, &a, &len) != 0)
+      return -1;
+   long st = -1;
+   if (type == CATS_FRAME_COMMITTED && len >= 4) {
+      st = cle_u32(a);
+      snprintf(msg, msglen, "%s", (const char *)a + 4);
+   }
+   free(a);
+   return st;
+}
+
+static void test_commit(void)
+{
+   const char *out = path_in("helper.cats");
+   unlink(out);
+   child c;
+   CHECK(spawn(out, &c) == 0);
+   syn_opts o;
+   syn_default_opts(&o);
+   CHECK(send_sections(c.to, &o) == 0);
+   /* A query mid-stream, on this test program (it has loops). */
+   char self[4096];
+   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+   self[sl > 0 ? sl : 0] = '\0';
+   long n = loops_query(&c, self, 0x4000000);
+   CHECK(n > 0);
+   char msg[512] = "";
+   CHECK_EQ(commit(&c, msg, sizeof msg), 0);
+   CHECK_EQ(finish(&c), 0);
+   ctr_trace *t = NULL;
+   char err[CTR_ERRLEN];
+   CHECK_EQ(ctr_open(out, &t, err, sizeof err), CTR_OK);
+   if (t) {
+      CHECK_EQ(t->nevents, 3);
+      CHECK_EQ(t->nallocs, 2);
+      CHECK_EQ(t->ncontexts, 3);
+      CHECK_EQ(t->events[2].ndistinct, 3);
+   }
+   ctr_free(t);
+   CHECK(temp_files_left() == 0);
+   unlink(out);
+}
+
+static void test_eof_before_commit(void)
+{
+   const char *out = path_in("eof.cats");
+   unlink(out);
+   child c;
+   CHECK(spawn(out, &c) == 0);
+   syn_opts o;
+   syn_default_opts(&o);
+   CHECK(send_sections(c.to, &o) == 0);
+   CHECK(finish(&c) != 0);
+   CHECK(!exists(out));
+   CHECK(temp_files_left() == 0);
+
+   /* Also mid-frame: a header announcing more than is sent. */
+   CHECK(spawn(out, &c) == 0);
+   uint8_t h[CATS_FRAME_HEADER_SIZE];
+   cle_put32(h, CATS_SEC_STRINGS);
+   cle_put32(h + 4, 0);
+   cle_put64(h + 8, 100);
+   CHECK(write_all(c.to, h, sizeof h) == 0);
+   CHECK(write_all(c.to, "abc", 3) == 0);
+   CHECK(finish(&c) != 0);
+   CHECK(!exists(out));
+}
+
+static void test_invalid_data(void)
+{
+   const char *out = path_in("bad.cats");
+   unlink(out);
+   child c;
+   CHECK(spawn(out, &c) == 0);
+   syn_opts o;
+   syn_default_opts(&o);
+   o.event_alloc = 9;
+   CHECK(send_sections(c.to, &o) == 0);
+   char msg[512] = "";
+   CHECK(commit(&c, msg, sizeof msg) > 0);
+   CHECK(strstr(msg, "event 1") != NULL);
+   CHECK(finish(&c) != 0);
+   CHECK(!exists(out));
+   CHECK(temp_files_left() == 0);
+
+   /* A section missing altogether. */
+   CHECK(spawn(out, &c) == 0);
+   CHECK(send_frame(c.to, CATS_SEC_STRINGS, "\1\0\0\0\0\0\0\0", 8) == 0);
+   CHECK(commit(&c, msg, sizeof msg) > 0);
+   CHECK(strstr(msg, "missing") != NULL);
+   CHECK(finish(&c) != 0);
+   CHECK(!exists(out));
+}
+
+static void test_protocol_errors(void)
+{
+   const char *out = path_in("proto.cats");
+   unlink(out);
+   child c;
+   CHECK(spawn(out, &c) == 0);
+   syn_opts o;
+   syn_default_opts(&o);
+   CHECK(send_sections(c.to, &o) == 0);
+   CHECK(send_frame(c.to, 150, "xx", 2) == 0);
+   /* Bad queries still get an (empty) answer. */
+   CHECK_EQ(loops_query(&c, "/nonexistent/object.so", 0x1000), 0);
+   CHECK_EQ(loops_query(&c, "/etc/passwd", 0x1000), 0);
+   CHECK(send_frame(c.to, CATS_FRAME_LOOPS_QUERY, "abc", 3) == 0);
+   uint32_t type;
+   uint8_t *a = NULL;
+   uint64_t len;
+   CHECK(recv_frame(c.from, &type, &a, &len) == 0);
+   CHECK_EQ(type, CATS_FRAME_LOOPS_ANSWER);
+   CHECK_EQ(len, 4);
+   free(a);
+   char msg[512] = "";
+   CHECK(commit(&c, msg, sizeof msg) > 0);
+   CHECK(strstr(msg, "150") != NULL);
+   CHECK(finish(&c) != 0);
+   CHECK(!exists(out));
+}
+
+static void test_unwritable_output(void)
+{
+   const char *out = path_in("no-such-dir/x.cats");
+   child c;
+   CHECK(spawn(out, &c) == 0);
+   syn_opts o;
+   syn_default_opts(&o);
+   CHECK(send_sections(c.to, &o) == 0);
+   char msg[512] = "";
+   CHECK(commit(&c, msg, sizeof msg) > 0);
+   CHECK(msg[0] != '\0');
+   CHECK(finish(&c) != 0);
+}
+
+int main(int argc, char **argv)
+{
+   if (argc != 3) {
+      fprintf(stderr, "usage: test_helper CATS-HELPER WORKDIR\n");
+      return 2;
+   }
+   signal(SIGPIPE, SIG_IGN);
+   helper = argv[1];
+   workdir = argv[2];
+   RUN(test_commit);
+   RUN(test_eof_before_commit);
+   RUN(test_invalid_data);
+   RUN(test_protocol_errors);
+   RUN(test_unwritable_output);
+   return chk_failed ? 1 : 0;
+}

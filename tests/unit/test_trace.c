@@ -1,0 +1,511 @@
+/* test_trace.c: writer and reader of the .cats container.
+ *
+ * usage: test_trace WORKDIR
+ * Writes WORKDIR/synth.cats (left in place for the CLI tests of run.sh). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../cats/format/cats_format.h"
+#include "../../cats/host/le.h"
+#include "../../cats/host/trace_read.h"
+#include "../../cats/host/trace_write.h"
+#include "check.h"
+#include "synth.h"
+
+CHECK_DEFINE_GLOBALS;
+
+static const char *workdir;
+
+static char *path_in(const char *name)
+{
+   static char buf[4096];
+   snprintf(buf, sizeof buf, "%s/%s", workdir, name);
+   return buf;
+}
+
+/* Write a synthetic trace (optionally with an extra unknown section). */
+static int write_synth(const char *path, const syn_opts *o, int extra)
+{
+   syn_trace s;
+   if (syn_build(&s, o) != 0)
+      return -1;
+   ctw_section w[SYN_NSEC + 1];
+   size_t n = 0;
+   static const uint8_t junk[] = "future section payload";
+   for (int i = 0; i < SYN_NSEC; i++) {
+      w[n++] = (ctw_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+      if (extra && i == 2)
+         w[n++] = (ctw_section){ 42, junk, sizeof junk };
+   }
+   char err[CTW_ERRLEN];
+   ctw_status st = ctw_write(path, w, n, err, sizeof err);
+   syn_free(&s);
+   if (st != CTW_OK && err[0] == '\0')
+      fprintf(stderr, "  write failed without a message\n");
+   return st == CTW_OK ? 0 : -1;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   uint8_t *b = malloc((size_t)n + 1);
+   if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+      free(b);
+      b = NULL;
+   }
+   fclose(f);
+   *len = (size_t)n;
+   return b;
+}
+
+/* No OUT.tmp.* files may be left behind in the work directory. */
+static int temp_files_left(void)
+{
+   DIR *d = opendir(workdir);
+   int n = 0;
+   struct dirent *e;
+   while (d && (e = readdir(d)) != NULL)
+      if (strstr(e->d_name, ".tmp."))
+         n++;
+   if (d)
+      closedir(d);
+   return n;
+}
+
+static void check_synth(const ctr_trace *t)
+{
+   CHECK_EQ(t->nstrings, 14);
+   CHECK(strcmp(ctr_str(t, 0), "") == 0);
+   CHECK(strcmp(ctr_str(t, 13), "glob \"q\"\n\x01") == 0);
+   CHECK(strcmp(ctr_str(t, CATS_NONE), "") == 0);
+   CHECK_EQ(t->nmeta, 3);
+   CHECK(ctr_meta_get(t, "tool") && strcmp(ctr_meta_get(t, "tool"), "cats")
+         == 0);
+   CHECK(ctr_meta_get(t, "peak_footprint") &&
+         strcmp(ctr_meta_get(t, "peak_footprint"), "4096") == 0);
+   CHECK(ctr_meta_get(t, "missing") == NULL);
+
+   CHECK_EQ(t->nlocs, 6);
+   if (t->nlocs == 6) {
+      CHECK_EQ(t->locs[0].addr, 0x401000);
+      CHECK_EQ(t->locs[0].function, 2);
+      CHECK_EQ(t->locs[0].file, 3);
+      CHECK_EQ(t->locs[0].line, 3);
+      CHECK_EQ(t->locs[0].object, 4);
+      CHECK_EQ(t->locs[0].inline_parent, CATS_NONE);
+      CHECK_EQ(t->locs[4].line, 9);
+      CHECK_EQ(t->locs[5].addr, 0x401050);
+      CHECK_EQ(t->locs[5].file, 0);
+      CHECK_EQ(t->locs[5].inline_parent, 3);
+   }
+
+   CHECK_EQ(t->ncontexts, 3);
+   if (t->ncontexts == 3) {
+      const ctr_context *c = t->contexts;
+      CHECK_EQ(c[0].parent, CATS_NONE);
+      CHECK_EQ(c[0].kind, CATS_CTX_THREAD);
+      CHECK_EQ(c[0].loc, CATS_NONE);
+      CHECK_EQ(c[0].name, 1);
+      CHECK_EQ(c[0].entries, 1);
+      CHECK_EQ(c[0].last_time, 100);
+      CHECK_EQ(c[0].depth, 0);
+      CHECK_EQ(c[1].parent, 0);
+      CHECK_EQ(c[1].kind, CATS_CTX_FUNCTION);
+      CHECK_EQ(c[1].loc, 0);
+      CHECK_EQ(c[1].name, 2);
+      CHECK_EQ(c[1].last_time, 99);
+      CHECK_EQ(c[1].depth, 1);
+      CHECK_EQ(c[2].parent, 1);
+      CHECK_EQ(c[2].kind, CATS_CTX_LOOP);
+      CHECK_EQ(c[2].flags, 0);
+      CHECK_EQ(c[2].loc, 2);
+      CHECK_EQ(c[2].name, 5);
+      CHECK_EQ(c[2].entries, 1);
+      CHECK_EQ(c[2].iterations, 10);
+      CHECK_EQ(c[2].max_iterations, 10);
+      CHECK_EQ(c[2].first_time, 2);
+      CHECK_EQ(c[2].last_time, 40);
+      CHECK_EQ(c[2].depth, 2);
+   }
+
+   CHECK_EQ(t->nallocs, 2);
+   if (t->nallocs == 2) {
+      const ctr_alloc *a = t->allocs;
+      CHECK_EQ(a[0].kind, CATS_ALLOC_MALLOC);
+      CHECK_EQ(a[0].flags, 0);
+      CHECK_EQ(a[0].name, 6);
+      CHECK_EQ(a[0].alloc_ctx, 1);
+      CHECK_EQ(a[0].alloc_loc, 1);
+      CHECK_EQ(a[0].free_ctx, 1);
+      CHECK_EQ(a[0].free_loc, 4);
+      CHECK_EQ(a[0].realloc_from, CATS_NONE);
+      CHECK_EQ(a[0].size, 80);
+      CHECK_EQ(a[0].count, 1);
+      CHECK_EQ(a[0].max_live, 1);
+      CHECK_EQ(a[0].first_alloc, 1);
+      CHECK_EQ(a[0].last_alloc, 1);
+      CHECK_EQ(a[0].first_free, 50);
+      CHECK_EQ(a[0].last_free, 50);
+      CHECK_EQ(a[0].base, 0x5000);
+      CHECK_EQ(a[0].total_bytes, 80);
+      CHECK_EQ(a[1].kind, CATS_ALLOC_GLOBAL);
+      CHECK_EQ(a[1].flags, CATS_ALLOCFLAG_LEAKED);
+      CHECK_EQ(a[1].name, 13);
+      CHECK_EQ(a[1].alloc_ctx, CATS_NONE);
+      CHECK_EQ(a[1].alloc_loc, CATS_NONE);
+      CHECK_EQ(a[1].free_ctx, CATS_NONE);
+      CHECK_EQ(a[1].size, 16);
+      CHECK_EQ(a[1].last_free, 0);
+      CHECK_EQ(a[1].base, 0x6000);
+      CHECK_EQ(a[1].total_bytes, 16);
+   }
+
+   CHECK_EQ(t->nevents, 3);
+   if (t->nevents == 3) {
+      const ctr_event *e = t->events;
+      CHECK_EQ(e[0].ctx, 2);
+      CHECK_EQ(e[0].loc, 3);
+      CHECK_EQ(e[0].alloc, 0);
+      CHECK_EQ(e[0].kind, CATS_WRITE);
+      CHECK_EQ(e[0].pattern, CATS_PAT_STRIDE1);
+      CHECK_EQ(e[0].ndims, 1);
+      CHECK_EQ(e[0].flags, 0);
+      CHECK_EQ(e[0].size, 8);
+      CHECK_EQ(e[0].count, 10);
+      CHECK_EQ(e[0].first_time, 3);
+      CHECK_EQ(e[0].last_time, 39);
+      CHECK_EQ(e[0].base, 0);
+      CHECK_EQ(e[0].stride[0], 8);
+      CHECK_EQ(e[0].stride[1], 0);
+      CHECK_EQ(e[0].extent[0], 10);
+      CHECK_EQ(e[0].min_offset, 0);
+      CHECK_EQ(e[0].max_offset, 72);
+      CHECK_EQ(e[1].alloc, 1);
+      CHECK_EQ(e[1].kind, CATS_READ);
+      CHECK_EQ(e[1].pattern, CATS_PAT_CONSTANT);
+      CHECK_EQ(e[1].size, 4);
+      CHECK_EQ(e[1].base, 4);
+      CHECK_EQ(e[2].ctx, 1);
+      CHECK_EQ(e[2].loc, 5);
+      CHECK_EQ(e[2].pattern, CATS_PAT_IRREGULAR);
+      CHECK_EQ(e[2].flags, CATS_EVFLAG_HELPER);
+      CHECK_EQ(e[2].ndistinct, 3);
+      CHECK_EQ(e[2].distinct[0], 16);
+      CHECK_EQ(e[2].distinct[1], 0);
+      CHECK_EQ(e[2].distinct[2], 40);
+      CHECK_EQ(e[2].distinct[3], 0);
+      CHECK_EQ(e[2].hist[0], 1);
+      CHECK_EQ(e[2].hist[3], 1);
+      CHECK_EQ(e[2].hist[8], 1);
+      CHECK_EQ(e[2].hist[15], 0);
+      CHECK_EQ(e[2].first_time, 45);
+      CHECK_EQ(e[2].last_time, 48);
+   }
+}
+
+static void test_roundtrip(void)
+{
+   syn_opts o;
+   syn_default_opts(&o);
+   const char *p = path_in("synth.cats");
+   CHECK(write_synth(p, &o, 0) == 0);
+   CHECK(temp_files_left() == 0);
+   ctr_trace *t = NULL;
+   char err[CTR_ERRLEN];
+   ctr_status st = ctr_open(p, &t, err, sizeof err);
+   if (st != CTR_OK)
+      fprintf(stderr, "  read: %s\n", err);
+   CHECK_EQ(st, CTR_OK);
+   if (t)
+      check_synth(t);
+   ctr_free(t);
+}
+
+static void test_unknown_section_skipped(void)
+{
+   syn_opts o;
+   syn_default_opts(&o);
+   const char *p = path_in("extra.cats");
+   CHECK(write_synth(p, &o, 1) == 0);
+   ctr_trace *t = NULL;
+   char err[CTR_ERRLEN];
+   CHECK_EQ(ctr_open(p, &t, err, sizeof err), CTR_OK);
+   if (t)
+      check_synth(t);
+   ctr_free(t);
+   unlink(p);
+}
+
+/* Every proper prefix of a valid file must be rejected, not crash. */
+static void test_truncation(void)
+{
+   size_t len;
+   uint8_t *b = slurp(path_in("synth.cats"), &len);
+   CHECK(b != NULL);
+   if (!b)
+      return;
+   for (size_t n = 0; n < len; n++) {
+      /* An exact-size copy lets memcheck/ASan catch any overread. */
+      uint8_t *c = malloc(n ? n : 1);
+      memcpy(c, b, n);
+      ctr_trace *t = NULL;
+      char err[CTR_ERRLEN] = "";
+      ctr_status st = ctr_open_mem(c, n, &t, err, sizeof err);
+      if (st == CTR_OK || t != NULL || err[0] == '\0') {
+         fprintf(stderr, "  prefix %zu accepted or no message\n", n);
+         chk_failures++;
+      }
+      ctr_free(t);
+      free(c);
+   }
+   /* And the whole file reads. */
+   ctr_trace *t = NULL;
+   CHECK_EQ(ctr_open_mem(b, len, &t, NULL, 0), CTR_OK);
+   ctr_free(t);
+   free(b);
+}
+
+/* Flipping any single byte anywhere must give an error (every byte of
+ * this file is covered by the header checks, the table checks, zlib or
+ * the CRC), and flipping body bytes gives a data error. */
+static void test_byte_flips(void)
+{
+   size_t len;
+   uint8_t *b = slurp(path_in("synth.cats"), &len);
+   CHECK(b != NULL);
+   if (!b)
+      return;
+   size_t body = CATS_HEADER_SIZE + SYN_NSEC * CATS_SECTION_ENTRY_SIZE;
+   for (size_t i = 0; i < len; i++) {
+      b[i] ^= 0xFF;
+      ctr_trace *t = NULL;
+      char err[CTR_ERRLEN] = "";
+      ctr_status st = ctr_open_mem(b, len, &t, err, sizeof err);
+      b[i] ^= 0xFF;
+      if (st == CTR_OK || err[0] == '\0') {
+         fprintf(stderr, "  flip at %zu accepted\n", i);
+         chk_failures++;
+      } else if (i >= body && st != CTR_ECRC && st != CTR_EZLIB) {
+         fprintf(stderr, "  flip at %zu: status %d (%s)\n", i, st, err);
+         chk_failures++;
+      }
+      ctr_free(t);
+   }
+   free(b);
+}
+
+/* A section stored uncompressed (flags 0): body damage reaches the CRC. */
+static void test_crc_mismatch(void)
+{
+   size_t len;
+   uint8_t *b = slurp(path_in("synth.cats"), &len);
+   CHECK(b != NULL);
+   if (!b)
+      return;
+   /* Rewrite the container with every section stored raw. */
+   ctr_trace *t = NULL;
+   syn_opts o;
+   syn_default_opts(&o);
+   syn_trace s;
+   CHECK(syn_build(&s, &o) == 0);
+   size_t hlen = CATS_HEADER_SIZE + SYN_NSEC * CATS_SECTION_ENTRY_SIZE;
+   size_t total = hlen;
+   for (int i = 0; i < SYN_NSEC; i++)
+      total += s.sec[i].len;
+   uint8_t *raw = calloc(1, total);
+   memcpy(raw, b, CATS_HEADER_SIZE);
+   size_t off = hlen;
+   for (int i = 0; i < SYN_NSEC; i++) {
+      uint8_t *e = raw + CATS_HEADER_SIZE + i * CATS_SECTION_ENTRY_SIZE;
+      const uint8_t *old = b + CATS_HEADER_SIZE + i * CATS_SECTION_ENTRY_SIZE;
+      cle_put32(e, s.type[i]);
+      cle_put32(e + 4, 0);
+      cle_put64(e + 8, off);
+      cle_put64(e + 16, s.sec[i].len);
+      cle_put32(e + 24, (uint32_t)s.sec[i].len);
+      cle_put32(e + 28, cle_u32(old + 28));   /* same CRC as compressed */
+      memcpy(raw + off, s.sec[i].data, s.sec[i].len);
+      off += s.sec[i].len;
+   }
+   CHECK_EQ(ctr_open_mem(raw, total, &t, NULL, 0), CTR_OK);
+   ctr_free(t);
+   t = NULL;
+   for (size_t i = hlen; i < total; i++) {
+      raw[i] ^= 0x01;
+      CHECK_EQ(ctr_open_mem(raw, total, &t, NULL, 0), CTR_ECRC);
+      raw[i] ^= 0x01;
+   }
+   /* A wrong CRC in the table of a compressed file, too. */
+   b[CATS_HEADER_SIZE + 28] ^= 0x10;
+   char err[CTR_ERRLEN] = "";
+   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_ECRC);
+   CHECK(strstr(err, "CRC") != NULL);
+   syn_free(&s);
+   free(raw);
+   free(b);
+}
+
+static void test_header_errors(void)
+{
+   size_t len;
+   uint8_t *b = slurp(path_in("synth.cats"), &len);
+   CHECK(b != NULL);
+   if (!b)
+      return;
+   ctr_trace *t = NULL;
+   char err[CTR_ERRLEN];
+   cle_put32(b + 8, 2);
+   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_EVERSION);
+   cle_put32(b + 8, 1);
+   /* Section 1's offset inside the header. */
+   uint8_t save[8];
+   memcpy(save, b + CATS_HEADER_SIZE + 8, 8);
+   cle_put64(b + CATS_HEADER_SIZE + 8, 4);
+   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_ETABLE);
+   cle_put64(b + CATS_HEADER_SIZE + 8, UINT64_MAX - 2);
+   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_ETABLE);
+   memcpy(b + CATS_HEADER_SIZE + 8, save, 8);
+   /* Duplicate section type. */
+   cle_put32(b + CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE, CATS_SEC_STRINGS);
+   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_ETABLE);
+   /* Unknown type instead: META is then missing. */
+   cle_put32(b + CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE, 77);
+   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_EMISSING);
+   CHECK(strstr(err, "META") != NULL);
+   cle_put32(b + CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE, CATS_SEC_META);
+   /* Huge section count. */
+   cle_put32(b + 12, 0xFFFFFFFF);
+   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_ETRUNC);
+   cle_put32(b + 12, SYN_NSEC);
+   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_OK);
+   ctr_free(t);
+   free(b);
+}
+
+static void test_foreign_files(void)
+{
+   ctr_trace *t = NULL;
+   char err[CTR_ERRLEN];
+   CHECK_EQ(ctr_open("/bin/sh", &t, err, sizeof err), CTR_EMAGIC);
+   CHECK(t == NULL);
+   CHECK_EQ(ctr_open(path_in("does-not-exist"), &t, err, sizeof err),
+            CTR_EIO);
+   CHECK_EQ(ctr_open(workdir, &t, err, sizeof err), CTR_EIO);
+   CHECK_EQ(ctr_open_mem("", 0, &t, err, sizeof err), CTR_ETRUNC);
+   CHECK_EQ(ctr_open_mem("CATS", 4, &t, err, sizeof err), CTR_ETRUNC);
+   CHECK_EQ(ctr_open_mem("{\"events\":[]}", 13, &t, err, sizeof err),
+            CTR_EMAGIC);
+}
+
+/* Decode-level validation of references and counts. */
+static ctr_status decode_with(const syn_opts *o, char *err)
+{
+   syn_trace s;
+   if (syn_build(&s, o) != 0)
+      return CTR_ENOMEM;
+   ctr_section r[SYN_NSEC];
+   for (int i = 0; i < SYN_NSEC; i++)
+      r[i] = (ctr_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   ctr_trace *t = NULL;
+   ctr_status st = ctr_decode(r, SYN_NSEC, &t, err, CTR_ERRLEN);
+   ctr_free(t);
+   syn_free(&s);
+   return st;
+}
+
+static void test_references(void)
+{
+   char err[CTR_ERRLEN];
+   syn_opts o;
+   syn_default_opts(&o);
+   CHECK_EQ(decode_with(&o, err), CTR_OK);
+   o.event_alloc = 2;
+   CHECK_EQ(decode_with(&o, err), CTR_EREF);
+   CHECK(strstr(err, "event 1") != NULL);
+   syn_default_opts(&o);
+   o.loop_parent = 2;   /* its own id */
+   CHECK_EQ(decode_with(&o, err), CTR_EREF);
+   o.loop_parent = 7;
+   CHECK_EQ(decode_with(&o, err), CTR_EREF);
+   syn_default_opts(&o);
+   o.loc_file = 14;
+   CHECK_EQ(decode_with(&o, err), CTR_EREF);
+
+   /* Counts that do not fit the section size. */
+   syn_default_opts(&o);
+   syn_trace s;
+   CHECK(syn_build(&s, &o) == 0);
+   ctr_section r[SYN_NSEC];
+   for (int i = 0; i < SYN_NSEC; i++)
+      r[i] = (ctr_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   ctr_trace *t = NULL;
+   int ev = syn_find(&s, CATS_SEC_EVENTS);
+   r[ev].size -= 1;
+   CHECK_EQ(ctr_decode(r, SYN_NSEC, &t, err, sizeof err), CTR_ERECORD);
+   r[ev].size += 1;
+   cle_put32(s.sec[ev].data, 0x40000000);
+   CHECK_EQ(ctr_decode(r, SYN_NSEC, &t, err, sizeof err), CTR_ERECORD);
+   cle_put32(s.sec[ev].data, 3);
+   int st = syn_find(&s, CATS_SEC_STRINGS);
+   cle_put32(s.sec[st].data, 15);   /* one string more than present */
+   CHECK_EQ(ctr_decode(r, SYN_NSEC, &t, err, sizeof err), CTR_ERECORD);
+   cle_put32(s.sec[st].data, 14);
+   CHECK_EQ(ctr_decode(r, SYN_NSEC, &t, err, sizeof err), CTR_OK);
+   ctr_free(t);
+   /* Missing and duplicated sections. */
+   CHECK_EQ(ctr_decode(r, SYN_NSEC - 1, &t, err, sizeof err), CTR_EMISSING);
+   r[1] = r[0];
+   CHECK_EQ(ctr_decode(r, SYN_NSEC, &t, err, sizeof err), CTR_ETABLE);
+   syn_free(&s);
+}
+
+static void test_write_errors(void)
+{
+   syn_opts o;
+   syn_default_opts(&o);
+   char p[4200];
+   snprintf(p, sizeof p, "%s/no-such-dir/x.cats", workdir);
+   CHECK(write_synth(p, &o, 0) != 0);
+   /* Renaming onto a directory fails after the data was written: the
+    * temporary file must be gone. */
+   snprintf(p, sizeof p, "%s/adir", workdir);
+   mkdir(p, 0755);
+   char sub[4300];
+   snprintf(sub, sizeof sub, "%s/keep", p);
+   FILE *f = fopen(sub, "w");
+   if (f)
+      fclose(f);
+   CHECK(write_synth(p, &o, 0) != 0);
+   CHECK(temp_files_left() == 0);
+   unlink(sub);
+   rmdir(p);
+}
+
+int main(int argc, char **argv)
+{
+   if (argc != 2) {
+      fprintf(stderr, "usage: test_trace WORKDIR\n");
+      return 2;
+   }
+   workdir = argv[1];
+   RUN(test_roundtrip);
+   RUN(test_unknown_section_skipped);
+   RUN(test_truncation);
+   RUN(test_byte_flips);
+   RUN(test_crc_mismatch);
+   RUN(test_header_errors);
+   RUN(test_foreign_files);
+   RUN(test_references);
+   RUN(test_write_errors);
+   return chk_failed ? 1 : 0;
+}
