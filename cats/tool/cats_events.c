@@ -209,6 +209,7 @@ static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
    e->first_time = e->last_time = now;
    e->base = e->last_off = e->min_off = e->max_off = off;
    e->csize = CATS_(alloc_size)(alloc);
+   CATS_(alloc_accessed)(alloc);
    e->ndims = (UChar)loop_vector(e->inst, e->iter);
    for (j = 0; j <= CATS_MAX_DIMS; j++) {
       e->anchor[j] = off;
@@ -305,7 +306,7 @@ void CATS_(write_events)(CatsBuf* b)
          nd = CATS_MAX_DIMS;
       CATS_(put_u32)(b, e->ctx);
       CATS_(put_u32)(b, e->loc);
-      CATS_(put_u32)(b, e->alloc);
+      CATS_(put_u32)(b, CATS_(alloc_out_id)(e->alloc));
       CATS_(put_u8)(b, e->kind);
       CATS_(put_u8)(b, classify(e));
       CATS_(put_u8)(b, e->irregular ? 0 : nd);

@@ -208,7 +208,7 @@ static void fini(Int exitcode)
              "%'u access records\n", CATS_(n_accesses),
              CATS_(n_unattributed), CATS_(n_events)());
    VG_(umsg)("cats: %'u allocation records, %'u contexts, "
-             "peak footprint %'llu bytes\n", CATS_(n_allocs)(),
+             "peak footprint %'llu bytes\n", CATS_(n_allocs_written)(),
              CATS_(n_ctxs)(), CATS_(peak_footprint));
    if (ok)
       VG_(umsg)("cats: trace written to %s\n", CATS_(out_path));

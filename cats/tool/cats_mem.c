@@ -27,6 +27,8 @@
 
 typedef struct {
    UChar kind, flags;
+   Bool  accessed;       /* some event refers to it */
+   Bool  named;          /* named by a client request */
    UInt  name, alloc_ctx, alloc_loc, free_ctx, free_loc, realloc_from;
    ULong size, count, live, max_live, first_alloc, last_alloc;
    ULong first_free, last_free, base, total_bytes;
@@ -77,6 +79,22 @@ static Word cmp_ranges(UWord x, UWord y)
 }
 
 static inline AllocRec* rec(UInt id) { return VG_(indexXA)(recs, id); }
+
+/* Written ids: a loaded object's globals that the program never touched
+   are left out, or every trace would list libc's thousand variables. */
+static UInt* out_id;
+
+void CATS_(alloc_accessed)(UInt id) { rec(id)->accessed = True; }
+
+static Bool rec_written(const AllocRec* r)
+{
+   return r->kind != CATS_ALLOC_GLOBAL || r->accessed || r->named;
+}
+
+UInt CATS_(alloc_out_id)(UInt id)
+{
+   return id == CATS_NONE ? CATS_NONE : out_id[id];
+}
 
 UInt CATS_(n_allocs)(void) { return (UInt)VG_(sizeXA)(recs); }
 ULong CATS_(alloc_size)(UInt id) { return rec(id)->size; }
@@ -531,6 +549,7 @@ void CATS_(name_block)(ThreadId tid, Addr a, SizeT len, const HChar* name)
    Block* b = CATS_(find_block)(tid, a);
    if (b != NULL && b->alloc != CATS_NONE) {
       rec(b->alloc)->name = CATS_(intern_str)(name);
+      rec(b->alloc)->named = True;
       return;
    }
    UInt nm = CATS_(intern_str)(name);
@@ -546,9 +565,11 @@ void CATS_(name_block)(ThreadId tid, Addr a, SizeT len, const HChar* name)
 
 void CATS_(mem_finish)(void)
 {
-   UInt i, n = CATS_(n_allocs)();
+   UInt i, n = CATS_(n_allocs)(), written = 0;
+   out_id = VG_(malloc)("cats.outid", (n + 1) * sizeof(UInt));
    for (i = 0; i < n; i++) {
       AllocRec* r = rec(i);
+      out_id[i] = rec_written(r) ? written++ : CATS_NONE;
       if (r->live > 0 && r->kind != CATS_ALLOC_GLOBAL
           && r->kind != CATS_ALLOC_STACK_VAR
           && r->kind != CATS_ALLOC_STACK_FRAME)
@@ -556,12 +577,22 @@ void CATS_(mem_finish)(void)
    }
 }
 
+UInt CATS_(n_allocs_written)(void)
+{
+   UInt i, n = CATS_(n_allocs)(), w = 0;
+   for (i = 0; i < n; i++)
+      w += rec_written(rec(i)) ? 1 : 0;
+   return w;
+}
+
 void CATS_(write_allocs)(CatsBuf* b)
 {
    UInt i, n = CATS_(n_allocs)();
-   CATS_(put_u32)(b, n);
+   CATS_(put_u32)(b, CATS_(n_allocs_written)());
    for (i = 0; i < n; i++) {
       const AllocRec* r = rec(i);
+      if (!rec_written(r))
+         continue;
       CATS_(put_u8)(b, r->kind);
       CATS_(put_u8)(b, r->flags);
       CATS_(put_u16)(b, 0);
@@ -570,7 +601,7 @@ void CATS_(write_allocs)(CatsBuf* b)
       CATS_(put_u32)(b, r->alloc_loc);
       CATS_(put_u32)(b, r->free_ctx);
       CATS_(put_u32)(b, r->free_loc);
-      CATS_(put_u32)(b, r->realloc_from);
+      CATS_(put_u32)(b, CATS_(alloc_out_id)(r->realloc_from));
       CATS_(put_u32)(b, 0);
       CATS_(put_u64)(b, r->size);
       CATS_(put_u64)(b, r->count);

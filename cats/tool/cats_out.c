@@ -269,7 +269,7 @@ static void write_meta(CatsBuf* b)
    meta_u64(b, &count, "peak_footprint", CATS_(peak_footprint));
    meta_u64(b, &count, "peak_time", CATS_(peak_time));
    meta_u64(b, &count, "event_records", CATS_(n_events)());
-   meta_u64(b, &count, "alloc_records", CATS_(n_allocs)());
+   meta_u64(b, &count, "alloc_records", CATS_(n_allocs_written)());
    CATS_(patch_u32)(b, 0, count);
 }
 

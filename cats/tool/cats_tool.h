@@ -193,6 +193,10 @@ void  CATS_(frame_popped)(Frame* f);
 void  CATS_(frame_pushed)(Thread* t, Frame* f);
 void  CATS_(frame_calling)(Thread* t, Addr sp);
 UInt  CATS_(n_allocs)(void);
+UInt  CATS_(n_allocs_written)(void);
+void  CATS_(alloc_accessed)(UInt id);
+/* Id of a record in the written trace (valid after mem_finish). */
+UInt  CATS_(alloc_out_id)(UInt id);
 void  CATS_(write_allocs)(CatsBuf* b);
 void  CATS_(mem_finish)(void);
 extern ULong CATS_(peak_footprint);
