@@ -29,8 +29,16 @@ def check_eq(got, want, what):
         raise TestFailure("%s: got %r, want %r" % (what, got, want))
 
 
+_compiled = {}
+_traces = {}
+
+
 def compile_program(name, flags=("-O0",), out=None, lang=None):
-    """Compiles tests/programs/NAME with debug info; returns the binary."""
+    """Compiles tests/programs/NAME with debug info; returns the binary.
+    Each (NAME, FLAGS) is compiled once per test run."""
+    key = (name, tuple(flags), out)
+    if key in _compiled and os.path.exists(_compiled[key]):
+        return _compiled[key]
     src = os.path.join(PROGRAMS, name)
     tag = "".join(f.strip("-").replace("=", "") for f in flags)
     out = out or os.path.join(WORK, "%s.%s" % (os.path.splitext(name)[0], tag or "plain"))
@@ -42,20 +50,44 @@ def compile_program(name, flags=("-O0",), out=None, lang=None):
         cc = ["gcc", "-std=gnu11"]
     cmd = cc + ["-g"] + list(flags) + ["-I" + os.path.join(SRC, "..", "cats"), src, "-o", out, "-lm", "-lpthread"]
     subprocess.run(cmd, check=True)
+    _compiled[key] = out
     return out
 
 
-def run_cats(binary, args=(), tool_args=(), out=None, expect_rc=None):
-    """Runs BINARY under cats; returns (trace path, completed process)."""
+def run_cats(binary, args=(), tool_args=(), out=None, expect_rc=None, env=None, cwd=None,
+             out_option=True):
+    """Runs BINARY under cats; returns (trace path, completed process).
+    ENV adds variables to the environment; with out_option=False no
+    --cats-out-file is passed (the caller puts its own in TOOL_ARGS)."""
     out = out or binary + ".cats"
-    if os.path.exists(out):
+    if out_option and os.path.exists(out):
         os.unlink(out)
-    env = dict(os.environ, VALGRIND_LIB=VGLIB)
-    cmd = ["valgrind", "--tool=cats", "--cats-out-file=" + out] + list(tool_args) + [binary] + list(args)
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    full_env = dict(os.environ, VALGRIND_LIB=VGLIB)
+    full_env.update(env or {})
+    cmd = ["valgrind", "--tool=cats"] + (["--cats-out-file=" + out] if out_option else [])
+    cmd += list(tool_args) + [binary] + list(args)
+    proc = subprocess.run(cmd, env=full_env, capture_output=True, text=True, cwd=cwd)
     if expect_rc is not None and proc.returncode != expect_rc:
         raise TestFailure("valgrind exit %d (want %d): %s" % (proc.returncode, expect_rc, proc.stderr[-2000:]))
     return out, proc
+
+
+def traced(name, flags=("-O0",), args=(), tool_args=(), expect_rc=0):
+    """Compiles tests/programs/NAME, runs it under cats once per test run
+    (later calls with the same arguments reuse the trace) and returns
+    (Trace, completed valgrind process)."""
+    key = (name, tuple(flags), tuple(args), tuple(tool_args))
+    if key not in _traces:
+        binary = compile_program(name, flags)
+        tag = "-".join(a.strip("-").replace("=", "") for a in tuple(args) + tuple(tool_args))
+        out = "%s%s.cats" % (binary, "." + tag if tag else "")
+        path, proc = run_cats(binary, args=args, tool_args=tool_args, out=out)
+        if expect_rc is not None and proc.returncode != expect_rc:
+            raise TestFailure("valgrind exit %d (want %d): %s"
+                              % (proc.returncode, expect_rc, proc.stderr[-2000:]))
+        check(os.path.exists(path), "no trace file %s: %s" % (path, proc.stderr[-2000:]))
+        _traces[key] = (Trace(path), proc)
+    return _traces[key]
 
 
 def cats_cmd(*args, check_rc=True):
@@ -118,7 +150,68 @@ class Trace:
 
     def events_at_line(self, line, file=None):
         return [e for e in self.events
-                if self.locs[e["loc"]]["line"] == line and (file is None or self.locs[e["loc"]]["file"] == file)]
+                if self.locs[e["loc"]]["line"] == line
+                and (file is None or os.path.basename(self.locs[e["loc"]]["file"] or "") == file)]
+
+    def events_where(self, line, file, kind=None, alloc=None):
+        """Events at FILE:LINE, optionally of one kind ("read"/"write") and
+        into one container (ALLOCS id)."""
+        return [e for e in self.events_at_line(line, file)
+                if (kind is None or e["kind"] == kind) and (alloc is None or e["alloc"] == alloc)]
+
+    def loc_line(self, loc_id):
+        return self.locs[loc_id]["line"] if loc_id is not None else 0
+
+    def loc_file(self, loc_id):
+        return os.path.basename(self.locs[loc_id]["file"] or "") if loc_id is not None else ""
+
+    def ctx_in_file(self, ctx_id, file):
+        c = self.ctxs[ctx_id]
+        return c["loc"] is not None and self.loc_file(c["loc"]) == file
+
+    def program_path(self, ctx_id, file):
+        """The path from main on, keeping only the scopes whose location is
+        in FILE (the test program): drops libc, ld.so and PLT frames.
+        Entries are (kind, name, line); None when not under main."""
+        p = []
+        cid = ctx_id
+        chain = []
+        while cid is not None:
+            chain.append(cid)
+            cid = self.ctxs[cid]["parent"]
+        chain.reverse()
+        started = False
+        for cid in chain:
+            c = self.ctxs[cid]
+            if c["kind"] == "function" and c["name"] == "main":
+                started = True
+            if started and self.ctx_in_file(cid, file):
+                p.append((c["kind"], c["name"], self.loc_line(c["loc"])))
+        return p if started else None
+
+    def kinds_path(self, ctx_id, file):
+        """program_path reduced to (kind, name) pairs, loops as ("loop", line)."""
+        p = self.program_path(ctx_id, file)
+        if p is None:
+            return None
+        return [(k, l) if k == "loop" else (k, n) for k, n, l in p]
+
+    def thread_root(self, ctx_id):
+        while self.ctxs[ctx_id]["parent"] is not None:
+            ctx_id = self.ctxs[ctx_id]["parent"]
+        return ctx_id
+
+    def contexts_named(self, name, kind="function"):
+        return [c for c in self.ctxs if c["name"] == name and c["kind"] == kind]
+
+    def writer_of(self, line, file, kind="write"):
+        """The one container accessed (KIND) at FILE:LINE, apart from stack
+        frames; fails unless exactly one."""
+        ids = sorted({e["alloc"] for e in self.events_where(line, file, kind)
+                      if self.allocs[e["alloc"]]["kind"] != "stack-frame"})
+        check(len(ids) == 1, "one container %s at %s:%d, found %r"
+              % (kind, file, line, [self.allocs[i]["name"] for i in ids]))
+        return self.allocs[ids[0]]
 
     def loops_of(self, function):
         """Loop contexts directly inside FUNCTION (any depth of loops)."""

@@ -21,6 +21,7 @@ int cli_cmd_dump(int argc, char **argv);
 int cli_cmd_export(int argc, char **argv);
 int cli_cmd_stat(int argc, char **argv);
 int cli_cmd_loops(int argc, char **argv);
+int cli_cmd_stackvars(int argc, char **argv);
 
 /* Writers used by `dump` (cmd_dump.c, cmd_dump_json.c). */
 int cli_dump_text(const ctr_trace *t, FILE *fp);

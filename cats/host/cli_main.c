@@ -23,6 +23,8 @@ static const cli_command commands[] = {
    { "loops", cli_cmd_loops,
      "loops OBJ                     static loops and conditionals of an "
      "ELF object" },
+   { "stackvars", cli_cmd_stackvars,
+     "stackvars OBJ                 stack arrays (CFA offsets) from DWARF" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -5,6 +5,7 @@
  *   1..99  raw section payloads; frames of one type are concatenated, so
  *          the tool may stream a large section in pieces
  *   100    LOOPS_QUERY, answered at once with LOOPS_ANSWER
+ *   102    STACKVARS_QUERY, answered at once with STACKVARS_ANSWER
  *   200    COMMIT: validate, write OUT atomically, answer COMMITTED, exit
  * Nothing but frames goes to stdout. A protocol error does not end the
  * session at once (the tool would only see a broken pipe); it is reported
@@ -17,17 +18,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../format/cats_format.h"
 #include "buf.h"
 #include "frame.h"
 #include "loops.h"
+#include "stackvars.h"
 #include "trace_read.h"
 #include "trace_write.h"
 
-#define HLP_MAX_QUERY 65536   /* a LOOPS query is two u64 and a path */
+#define HLP_MAX_QUERY 65536   /* a query is two u64 and a path */
 #define HLP_ERRLEN 512
+#define HLP_DWARF_SECONDS 60   /* limit for reading one object's DWARF */
 
 /* The session: sections received so far and the first protocol error. */
 typedef struct hlp_session {
@@ -94,42 +98,69 @@ static int on_section(hlp_session *s, uint32_t type, uint64_t len)
    return 0;
 }
 
+/* An object query (LOOPS, STACKVARS): u64 text_avma, u64 text_size, then
+ * the object's path. */
+typedef struct hlp_query {
+   uint64_t avma;                  /* where the object's .text is mapped */
+   char path[HLP_MAX_QUERY + 1];   /* "" if the query was unusable */
+} hlp_query;
+
+/* Read a query's payload. A malformed query (too long, no path, an
+ * embedded NUL) leaves q->path empty: it is answered with n = 0, not
+ * treated as a protocol error. -1 only if the input broke. */
+static int read_query(const char *what, uint64_t len, hlp_query *q)
+{
+   q->avma = 0;
+   q->path[0] = '\0';
+   if (len > HLP_MAX_QUERY)
+      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+   uint8_t b[HLP_MAX_QUERY];
+   cfr_status st = cfr_read_full(STDIN_FILENO, b, (size_t)len);
+   if (st != CFR_OK && !(st == CFR_EOF && len == 0)) {
+      diag("reading %s query: %s", what, short_read_msg(st));
+      return -1;
+   }
+   if (len <= 16)
+      return 0;
+   for (int i = 7; i >= 0; i--)
+      q->avma = q->avma << 8 | b[i];
+   /* The path is the rest of the frame; a trailing NUL is allowed, an
+    * embedded one is not. */
+   size_t plen = (size_t)len - 16;
+   while (plen > 0 && b[16 + plen - 1] == '\0')
+      plen--;
+   if (memchr(b + 16, '\0', plen))
+      return 0;
+   memcpy(q->path, b + 16, plen);
+   q->path[plen] = '\0';
+   return 0;
+}
+
+static int send_answer(const char *what, uint32_t type, const void *data,
+                       size_t len)
+{
+   if (cfr_write_frame(STDOUT_FILENO, type, data, len) != CFR_OK) {
+      diag("writing %s answer: %s", what, strerror(errno));
+      return -1;
+   }
+   return 0;
+}
+
 /* Answer a LOOPS query; any problem with the object yields n = 0. */
 static int on_loops_query(uint64_t len)
 {
-   cbuf ans = CBUF_INIT;
+   static hlp_query q;   /* 64 KiB: not on the stack */
+   if (read_query("LOOPS", len, &q) != 0)
+      return -1;
    clp_range *r = NULL;
    size_t n = 0;
-   if (len > HLP_MAX_QUERY) {
-      if (cfr_skip(STDIN_FILENO, len) != CFR_OK)
-         return -1;
-   } else {
-      uint8_t q[HLP_MAX_QUERY + 1];
-      cfr_status st = cfr_read_full(STDIN_FILENO, q, (size_t)len);
-      if (st != CFR_OK && !(st == CFR_EOF && len == 0)) {
-         diag("reading LOOPS query: %s", short_read_msg(st));
-         return -1;
-      }
-      if (len > 16) {
-         uint64_t avma = 0;
-         for (int i = 7; i >= 0; i--)
-            avma = avma << 8 | q[i];
-         /* The path is the rest of the frame; a trailing NUL is allowed,
-          * an embedded one is not. */
-         size_t plen = (size_t)len - 16;
-         while (plen > 0 && q[16 + plen - 1] == '\0')
-            plen--;
-         q[16 + plen] = '\0';
-         const char *path = (const char *)q + 16;
-         char err[CLP_ERRLEN];
-         if (plen > 0 && strlen(path) == plen &&
-             clp_find(path, avma, 0, &r, &n, err, sizeof err) != CLP_OK) {
-            r = NULL;
-            n = 0;
-         }
-      }
+   char err[CLP_ERRLEN];
+   if (q.path[0] &&
+       clp_find(q.path, q.avma, 0, &r, &n, err, sizeof err) != CLP_OK) {
+      r = NULL;
+      n = 0;
    }
-   int rc = 0;
+   cbuf ans = CBUF_INIT;
    if (n > UINT32_MAX)
       n = 0;
    if (cbuf_reserve(&ans, 4 + n * CATS_LOOP_ENTRY_SIZE) != 0)
@@ -141,12 +172,105 @@ static int on_loops_query(uint64_t len)
       cbuf_put8(&ans, r[i].kind);
       cbuf_zero(&ans, 7);
    }
-   if (cfr_write_frame(STDOUT_FILENO, CATS_FRAME_LOOPS_ANSWER, ans.data,
-                       ans.len) != CFR_OK) {
-      diag("writing LOOPS answer: %s", strerror(errno));
-      rc = -1;
-   }
+   int rc = send_answer("LOOPS", CATS_FRAME_LOOPS_ANSWER, ans.data,
+                        ans.len);
    free(r);
+   cbuf_free(&ans);
+   return rc;
+}
+
+/* The STACKVARS answer for v[0..n): u32 n, then per array u64 fn_entry,
+ * i64 cfa_offset, u64 size, u32 name_length, name bytes. -1 if out of
+ * memory. */
+static int put_stackvars(cbuf *ans, const csv_var *v, size_t n)
+{
+   int bad = n > UINT32_MAX || cbuf_put32(ans, (uint32_t)n) != 0;
+   for (size_t i = 0; !bad && i < n; i++) {
+      size_t nl = strlen(v[i].name);
+      bad = nl > UINT32_MAX || cbuf_put64(ans, v[i].fn_entry) != 0 ||
+            cbuf_put64(ans, (uint64_t)v[i].cfa_offset) != 0 ||
+            cbuf_put64(ans, v[i].size) != 0 ||
+            cbuf_put32(ans, (uint32_t)nl) != 0 ||
+            cbuf_append(ans, v[i].name, nl) != 0;
+   }
+   return bad ? -1 : 0;
+}
+
+/* libdwarf 20210528 is not memory-safe on damaged input (a corrupt
+ * .debug_rnglists makes it free a block twice), and this process holds
+ * the whole trace. So the DWARF is read in a child, which sends the
+ * encoded answer back as one frame on a pipe; a child that crashes, fails
+ * or runs longer than HLP_DWARF_SECONDS costs only this answer. */
+static int stackvars_isolated(const hlp_query *q, cbuf *ans)
+{
+   int p[2];
+   if (pipe(p) != 0)
+      return -1;
+   pid_t pid = fork();
+   if (pid < 0) {
+      close(p[0]);
+      close(p[1]);
+      return -1;
+   }
+   if (pid == 0) {
+      close(p[0]);
+      alarm(HLP_DWARF_SECONDS);
+      csv_var *v = NULL;
+      size_t n = 0;
+      char err[CSV_ERRLEN];
+      if (csv_find(q->path, q->avma, 0, NULL, &v, &n, err, sizeof err) !=
+          CSV_OK) {
+         csv_free(v, n);
+         v = NULL;
+         n = 0;
+      }
+      cbuf b = CBUF_INIT;
+      int ok = put_stackvars(&b, v, n) == 0 &&
+               cfr_write_frame(p[1], CATS_FRAME_STACKVARS_ANSWER, b.data,
+                               b.len) == CFR_OK;
+      cbuf_free(&b);
+      csv_free(v, n);
+      _exit(ok ? 0 : 1);   /* no atexit handlers, no stdio flush */
+   }
+   close(p[1]);
+   uint32_t type;
+   uint64_t len;
+   int rc = cfr_read_header(p[0], &type, &len) == CFR_OK &&
+                  type == CATS_FRAME_STACKVARS_ANSWER && len >= 4 &&
+                  len <= UINT32_MAX && cbuf_reserve(ans, (size_t)len) == 0 &&
+                  cfr_read_full(p[0], ans->data, (size_t)len) == CFR_OK
+               ? 0
+               : -1;
+   if (rc == 0)
+      ans->len = (size_t)len;
+   close(p[0]);
+   int status = 0;
+   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+      ;
+   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      rc = -1;
+   return rc;
+}
+
+/* Answer a STACKVARS query; any problem with the object (including no
+ * debug info at all) yields n = 0. */
+static int on_stackvars_query(uint64_t len)
+{
+   static hlp_query q;
+   if (read_query("STACKVARS", len, &q) != 0)
+      return -1;
+   cbuf ans = CBUF_INIT;
+   int rc;
+   if (q.path[0] && stackvars_isolated(&q, &ans) == 0) {
+      rc = send_answer("STACKVARS", CATS_FRAME_STACKVARS_ANSWER, ans.data,
+                       ans.len);
+   } else {
+      static const uint8_t none[4];   /* n = 0 */
+      if (q.path[0])
+         diag("reading the DWARF of %s failed; no stack arrays", q.path);
+      rc = send_answer("STACKVARS", CATS_FRAME_STACKVARS_ANSWER, none,
+                       sizeof none);
+   }
    cbuf_free(&ans);
    return rc;
 }
@@ -228,6 +352,8 @@ static int run(hlp_session *s)
          rc = on_section(s, type, len);
       else if (type == CATS_FRAME_LOOPS_QUERY)
          rc = on_loops_query(len);
+      else if (type == CATS_FRAME_STACKVARS_QUERY)
+         rc = on_stackvars_query(len);
       else if (type == CATS_FRAME_COMMIT)
          return on_commit(s, len);
       else {

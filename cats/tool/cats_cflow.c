@@ -44,6 +44,8 @@ Thread* CATS_(cur_thread) = NULL;
 UInt    CATS_(cur_ctx)    = CATS_NONE;
 ULong   CATS_(time)       = 0;
 UInt    CATS_(last_jk)    = Ijk_Boring;
+ULong   CATS_(cur_inst0)  = 0;
+ULong   CATS_(cur_iter0)  = 0;
 
 static XArray* ctxs;            /* of CtxNode */
 static CatsMap ctx_map;         /* (parent, kind|key) -> id + 1 */
@@ -60,6 +62,8 @@ typedef struct {
    Region* regs;
    UInt    n;
    Addr*   ends;            /* sorted region ends, for boundary tests */
+   FnStackVar* svars;       /* stack arrays, sorted by function entry */
+   UInt    n_svars;
 } ObjRegions;
 static XArray* objs;            /* of ObjRegions* */
 
@@ -127,10 +131,24 @@ static inline UInt top_ctx(const Thread* t)
    return t->depth > 0 ? t->frames[t->depth - 1].ctx : t->root;
 }
 
+static inline void sync_loop_top(const Thread* t)
+{
+   if (t != CATS_(cur_thread))
+      return;
+   if (t->loop_top >= 0) {
+      CATS_(cur_inst0) = t->frames[t->loop_top].inst;
+      CATS_(cur_iter0) = t->frames[t->loop_top].iter;
+   } else {
+      CATS_(cur_inst0) = 0;
+      CATS_(cur_iter0) = 0;
+   }
+}
+
 void CATS_(switch_thread)(ThreadId tid)
 {
    CATS_(cur_thread) = CATS_(thread)(tid);
    CATS_(cur_ctx) = top_ctx(CATS_(cur_thread));
+   sync_loop_top(CATS_(cur_thread));
 }
 
 Bool CATS_(in_conditional)(void)
@@ -201,6 +219,8 @@ static void pop_frame(Thread* t)
    t->fn_top = f->prev_fn;
    t->loop_top = f->prev_loop;
    t->depth--;
+   if (f->kind == CATS_CTX_LOOP)
+      sync_loop_top(t);
 }
 
 static void push_function(Thread* t, Func* fn, Addr sp)
@@ -218,8 +238,10 @@ static void push_region(Thread* t, Region* r, Addr addr)
    Frame* f = push_frame(t, r->kind, sp, r->loc, r->loc, name);
    f->region = r;
    f->fn = t->fn_top >= 0 ? t->frames[t->fn_top].fn : NULL;
-   if (r->kind == CATS_CTX_LOOP)
+   if (r->kind == CATS_CTX_LOOP) {
       f->iter = (addr == r->start) ? 1 : 0;
+      sync_loop_top(t);
+   }
 }
 
 /* Makes the static frames above the innermost function frame equal to
@@ -246,8 +268,10 @@ static void update_regions(Thread* t, const Point* p)
       if (n > 0) {
          Region* inner = p->regions[n - 1];
          if (inner->kind == CATS_CTX_LOOP && inner->start == p->addr
-             && t->loop_top >= 0 && t->frames[t->loop_top].region == inner)
+             && t->loop_top >= 0 && t->frames[t->loop_top].region == inner) {
             t->frames[t->loop_top].iter++;
+            sync_loop_top(t);
+         }
       }
       return;
    }
@@ -260,8 +284,6 @@ VG_REGPARM(2) void CATS_(on_sb_entry)(Point* p, Addr sp)
    Thread* t = CATS_(cur_thread);
    UInt jk = CATS_(last_jk);
    CATS_(last_jk) = Ijk_Boring;
-   if (jk == Ijk_Call)
-      CATS_(frame_calling)(t, sp);
 
    /* Pop every frame that returned, but never past a signal frame that
       is still running: its handler runs below the interrupted SP. */
@@ -373,6 +395,37 @@ void CATS_(cflow_finish)(void)
 /*--- Functions, objects and points                        ---*/
 /*------------------------------------------------------------*/
 
+static ObjRegions* obj_regions(Addr a);
+
+/* The function's stack arrays, copied out of its object's sorted list. */
+static void attach_stack_vars(Func* f)
+{
+   ObjRegions* o = f->hidden ? NULL : obj_regions(f->entry);
+   if (o == NULL || o->n_svars == 0)
+      return;
+   Int lo = 0, hi = (Int)o->n_svars - 1, first = -1;
+   while (lo <= hi) {
+      Int mid = (lo + hi) / 2;
+      if (o->svars[mid].fn_entry >= f->entry) {
+         if (o->svars[mid].fn_entry == f->entry)
+            first = mid;
+         hi = mid - 1;
+      } else {
+         lo = mid + 1;
+      }
+   }
+   if (first < 0)
+      return;
+   UInt n = 0, i;
+   while (first + n < o->n_svars && o->svars[first + n].fn_entry == f->entry)
+      n++;
+   StackVar* v = VG_(malloc)("cats.func.svars", n * sizeof(StackVar));
+   for (i = 0; i < n; i++)
+      v[i] = o->svars[first + i].var;
+   f->svars = v;
+   f->n_svars = n;
+}
+
 Func* CATS_(func_of)(Addr a, Bool* is_entry)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
@@ -397,8 +450,9 @@ Func* CATS_(func_of)(Addr a, Bool* is_entry)
       f->hidden = VG_(get_objname)(ep, entry, &obj)
                   && VG_(strstr)(obj, "vgpreload_") != NULL;
       *slot = (UWord)f;
+      attach_stack_vars(f);
    }
-   return (Func*)*slot;
+   return (Func*)*CATS_(map_slot)(&func_map, entry, 1, &found);
 }
 
 static ObjRegions* obj_regions(Addr a)
@@ -421,6 +475,8 @@ static ObjRegions* obj_regions(Addr a)
    o->text_hi = lo + sz;
    CATS_(regions_of_object)(lo, sz, VG_(DebugInfo_get_filename)(di),
                             &o->regs, &o->n);
+   CATS_(stackvars_of_object)(lo, sz, VG_(DebugInfo_get_filename)(di),
+                              &o->svars, &o->n_svars);
    o->ends = VG_(malloc)("cats.objregions.ends", (o->n + 1) * sizeof(Addr));
    for (i = 0; i < (Word)o->n; i++) {
       Word j = i;

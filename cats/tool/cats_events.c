@@ -41,7 +41,6 @@ struct _Event {
    ULong csize;                       /* container size, for the histogram */
 };
 
-ULong CATS_(n_accesses);
 ULong CATS_(n_unattributed);
 ULong CATS_(bytes_unattributed);
 
@@ -121,13 +120,28 @@ static Bool step_fits(Event* e, UInt k, ULong delta, Long off)
    return moved == e->stride[k] * (Long)delta;
 }
 
-static void event_update(Event* e, Long off, ULong now)
+/* Folds the run of fast-path updates (which touch only iter[0] and
+   last_off) into the extents and the offset range. */
+static void fold_run(Event* e)
+{
+   UInt j;
+   if (e->last_off < e->min_off)
+      e->min_off = e->last_off;
+   if (e->last_off > e->max_off)
+      e->max_off = e->last_off;
+   for (j = 0; j < e->ndims; j++) {
+      ULong span = e->iter[j] - e->span_start[j] + 1;
+      if (span > e->extent[j])
+         e->extent[j] = span;
+   }
+}
+
+static void event_update_slow(Event* e, Long off)
 {
    ULong inst[CATS_MAX_DIMS], iter[CATS_MAX_DIMS];
    UInt n, k, j;
 
-   e->count++;
-   e->last_time = now;
+   fold_run(e);
    if (off < e->min_off)
       e->min_off = off;
    if (off > e->max_off)
@@ -194,6 +208,32 @@ static void event_update(Event* e, Long off, ULong now)
    e->last_off = off;
 }
 
+/* The common cases inline: the innermost loop moved one iteration and
+   the offset one stride, or nothing moved. The innermost loop instance
+   being the same implies that no outer loop moved. */
+static inline void event_update(Event* e, Long off, ULong now)
+{
+   e->count++;
+   e->last_time = now;
+   if (LIKELY(!e->irregular)) {
+      if (e->ndims == 0) {
+         if (off == e->last_off)
+            return;
+      } else if (CATS_(cur_inst0) == e->inst[0]) {
+         ULong it = CATS_(cur_iter0);
+         if (it == e->iter[0] + 1 && (e->known & 1)
+             && off == e->last_off + e->stride[0]) {
+            e->iter[0] = it;
+            e->last_off = off;
+            return;
+         }
+         if (it == e->iter[0] && off == e->last_off)
+            return;
+      }
+   }
+   event_update_slow(e, off);
+}
+
 static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
                         ULong now)
 {
@@ -257,7 +297,6 @@ VG_REGPARM(2) void CATS_(on_access)(Site* s, Addr a)
 {
    ULong now = ++CATS_(time);
    Block* b = s->blk;
-   CATS_(n_accesses)++;
    if (LIKELY(b != NULL && s->blk_epoch == b->epoch
               && a - b->lo < b->hi - b->lo && s->ctx == CATS_(cur_ctx))) {
       event_update(s->ev, (Long)(a - b->origin), now);
@@ -291,12 +330,23 @@ static UChar classify(const Event* e)
    return CATS_PAT_CONSTANT;
 }
 
+/* Counted from the records, so the hot path keeps no extra counter. */
+ULong CATS_(total_accesses)(void)
+{
+   UInt i, n = CATS_(n_events)();
+   ULong total = CATS_(n_unattributed);
+   for (i = 0; i < n; i++)
+      total += (*(Event**)VG_(indexXA)(events, i))->count;
+   return total;
+}
+
 void CATS_(write_events)(CatsBuf* b)
 {
    UInt i, n = CATS_(n_events)(), k;
    CATS_(put_u32)(b, n);
    for (i = 0; i < n; i++) {
-      const Event* e = *(Event**)VG_(indexXA)(events, i);
+      Event* e = *(Event**)VG_(indexXA)(events, i);
+      fold_run(e);
       /* The dimensions written: the loops, plus the re-entry level
          when it moved. */
       UInt nd = e->ndims;

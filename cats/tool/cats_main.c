@@ -100,13 +100,6 @@ static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret)
 /*--- Memory events from the core                          ---*/
 /*------------------------------------------------------------*/
 
-static void on_new_mem(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
-                       ULong di_handle)
-{
-   (void)a; (void)len; (void)rr; (void)ww; (void)xx;
-   CATS_(load_globals)(di_handle);
-}
-
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
 {
    (void)tid; (void)sysno; (void)args; (void)nArgs;
@@ -205,7 +198,7 @@ static void fini(Int exitcode)
    if (VG_(clo_verbosity) == 0)
       return;
    VG_(umsg)("cats: %'llu accesses (%'llu not in any container), "
-             "%'u access records\n", CATS_(n_accesses),
+             "%'u access records\n", CATS_(total_accesses)(),
              CATS_(n_unattributed), CATS_(n_events)());
    VG_(umsg)("cats: %'u allocation records, %'u contexts, "
              "peak footprint %'llu bytes\n", CATS_(n_allocs_written)(),
@@ -227,7 +220,6 @@ static void pre_clo_init(void)
    VG_(needs_command_line_options)(process_option, print_usage,
                                    print_debug_usage);
    VG_(needs_client_requests)(handle_client_request);
-   VG_(needs_var_info)();
    VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
    VG_(needs_malloc_replacement)(CATS_(malloc),
                                  CATS_(builtin_new),
@@ -245,8 +237,6 @@ static void pre_clo_init(void)
                                  CATS_(malloc_usable_size),
                                  0);
 
-   VG_(track_new_mem_startup)(on_new_mem);
-   VG_(track_new_mem_mmap)(on_new_mem);
    VG_(track_start_client_code)(on_start_client_code);
    VG_(track_pre_deliver_signal)(on_pre_signal);
    VG_(track_post_deliver_signal)(on_post_signal);

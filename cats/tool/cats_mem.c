@@ -23,7 +23,6 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
-#include "libvex_guest_offsets.h"
 
 typedef struct {
    UChar kind, flags;
@@ -39,7 +38,6 @@ typedef struct {
 #define FRAME_WINDOW   (1UL << 20)
 
 struct _StackInfo {
-   Bool  vars_resolved;
    UInt  n_vars;
    Block vars[MAX_STACK_VARS];
    Block frame;          /* the rest of the frame; origin = CFA */
@@ -49,7 +47,6 @@ struct _StackInfo {
 };
 
 static XArray* recs;          /* of AllocRec */
-static CatsMap stack_vars_at_ip; /* ip -> XArray of StackBlock */
 static CatsMap rec_map;
 static WordFM* blocks;        /* Block* -> 0, ordered by address range */
 static PoolAlloc* block_pool;
@@ -103,7 +100,6 @@ void CATS_(mem_init)(void)
 {
    recs = VG_(newXA)(VG_(malloc), "cats.recs", VG_(free), sizeof(AllocRec));
    CATS_(map_init)(&rec_map, "cats.recmap");
-   CATS_(map_init)(&stack_vars_at_ip, "cats.stackvars");
    blocks = VG_(newFM)(VG_(malloc), "cats.blocks", VG_(free), cmp_ranges);
    block_pool = VG_(newPA)(sizeof(Block), 1000, VG_(malloc),
                            "cats.blockpool", VG_(free));
@@ -313,31 +309,8 @@ static UInt global_rec(Addr base, SizeT size, const HChar* name)
    return id;
 }
 
-void CATS_(load_globals)(ULong di_handle)
-{
-   if (di_handle == 0)
-      return;
-   XArray* gbs = VG_(di_get_global_blocks_from_dihandle)(di_handle, False);
-   DiEpoch ep = VG_(current_DiEpoch)();
-   Word i;
-   for (i = 0; i < VG_(sizeXA)(gbs); i++) {
-      GlobalBlock* g = VG_(indexXA)(gbs, i);
-      if (g->szB == 0 || lookup_block(g->addr) != NULL)
-         continue;
-      /* GlobalBlock names are cut at 15 characters; the symbol table
-         has the whole name. */
-      const HChar* full;
-      PtrdiffT off;
-      const HChar* name = g->name;
-      if (VG_(get_datasym_and_offset)(ep, g->addr, &full, &off) && off == 0)
-         name = full;
-      insert_block(g->addr, g->szB, global_rec(g->addr, g->szB, name));
-   }
-   VG_(deleteXA)(gbs);
-}
-
-/* A global without DWARF: the symbol table names it; its size is the
-   extent over which the same symbol covers the address. */
+/* A global or static, named by the symbol table when first accessed; its
+   size is the extent over which the same symbol covers the address. */
 static Block* global_from_symtab(Addr a)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
@@ -370,6 +343,28 @@ static Block* global_from_symtab(Addr a)
 /*--- Stack                                                ---*/
 /*------------------------------------------------------------*/
 
+/* The frame's named arrays sit at fixed offsets from its CFA (from
+   DWARF, through the helper), so they are placed without looking at the
+   guest's registers. They are born with the frame, at its entry time. */
+static void place_vars(Frame* f, StackInfo* s)
+{
+   const Func* fn = f->fn;
+   Addr cfa = f->sp + sizeof(Addr);
+   UInt i;
+   for (i = 0; i < fn->n_svars && s->n_vars < MAX_STACK_VARS; i++) {
+      const StackVar* v = &fn->svars[i];
+      UInt id = get_rec(CATS_ALLOC_STACK_VAR, s->fn_ctx, v->name, v->size,
+                        v->name, fn->loc);
+      Block* b = &s->vars[s->n_vars++];
+      b->lo = cfa + v->cfa_offset;
+      b->hi = b->lo + v->size;
+      b->origin = b->lo;
+      b->alloc = id;
+      b->epoch = ++epoch_counter;
+      rec_instance_born(id, b->lo, v->size);
+   }
+}
+
 static StackInfo* frame_stack(Thread* t, Frame* f)
 {
    (void)t;
@@ -386,73 +381,9 @@ static StackInfo* frame_stack(Thread* t, Frame* f)
       s->frame.epoch = ++epoch_counter;
       s->lowest = cfa;
       f->stk = s;
+      place_vars(f, s);
    }
    return f->stk;
-}
-
-/* Named stack arrays of the frame, from DWARF, as seen at 'ip' with the
-   frame's SP and FP at that point. Blocks are cached per ip because the
-   lookup walks the variable scopes. */
-
-static XArray* stack_blocks_at(Addr ip)
-{
-   Bool found;
-   UWord* slot = CATS_(map_slot)(&stack_vars_at_ip, ip, 7, &found);
-   if (!found) {
-      XArray* xa = VG_(di_get_stack_blocks_at_ip)(ip, True);
-      slot = CATS_(map_slot)(&stack_vars_at_ip, ip, 7, &found);
-      *slot = (UWord)xa;
-   }
-   return (XArray*)*slot;
-}
-
-static void resolve_vars(Frame* f, StackInfo* s, Addr ip, Addr sp, Addr fp)
-{
-   Word i;
-   Addr cfa = f->sp + sizeof(Addr);
-   s->vars_resolved = True;
-   XArray* xa = stack_blocks_at(ip);
-   for (i = 0; i < VG_(sizeXA)(xa) && s->n_vars < MAX_STACK_VARS; i++) {
-      StackBlock* sb = VG_(indexXA)(xa, i);
-      Addr base = (sb->spRel ? sp : fp) + sb->base;
-      if (sb->szB == 0 || base >= cfa || base + sb->szB > cfa
-          || base + FRAME_WINDOW < cfa)
-         continue;
-      UInt name = CATS_(intern_str)(sb->name);
-      UInt id = get_rec(CATS_ALLOC_STACK_VAR, s->fn_ctx, name, sb->szB,
-                        name, f->fn->loc);
-      Block* b = &s->vars[s->n_vars++];
-      b->lo = base;
-      b->hi = base + sb->szB;
-      b->origin = base;
-      b->alloc = id;
-      b->epoch = ++epoch_counter;
-      rec_instance_born(id, base, sb->szB);
-   }
-}
-
-static Addr guest_fp(ThreadId tid)
-{
-   Addr fp;
-   VG_(get_shadow_regs_area)(tid, (UChar*)&fp, 0, OFFSET_amd64_RBP,
-                             sizeof(fp));
-   return fp;
-}
-
-/* The innermost function is executing a call: 'sp' is the callee's
-   entry SP, holding the return address. The caller's named arrays are
-   known now, from the call site and the caller's SP and FP. */
-void CATS_(frame_calling)(Thread* t, Addr sp)
-{
-   if (t->fn_top < 0)
-      return;
-   Frame* caller = &t->frames[t->fn_top];
-   StackInfo* s = frame_stack(t, caller);
-   if (!s->vars_resolved
-       && VG_(am_is_valid_for_client)(sp, sizeof(Addr), VKI_PROT_READ)) {
-      Addr ret = *(Addr*)sp;
-      resolve_vars(caller, s, ret - 1, sp + sizeof(Addr), guest_fp(t->tid));
-   }
 }
 
 void CATS_(frame_pushed)(Thread* t, Frame* f)
@@ -495,14 +426,6 @@ static Block* stack_block(Thread* t, Addr a)
       return NULL;
    Frame* f = &t->frames[i];
    StackInfo* s = frame_stack(t, f);
-   /* Resolve named arrays in the innermost frame, but not at an access
-      to the top of the stack: that is a push, whose instruction has
-      already moved SP, so SP and the unwind info at IP disagree. */
-   if (!s->vars_resolved && i == t->fn_top) {
-      Addr sp = VG_(get_SP)(t->tid);
-      if (a != sp)
-         resolve_vars(f, s, VG_(get_IP)(t->tid), sp, guest_fp(t->tid));
-   }
    UInt v;
    for (v = 0; v < s->n_vars; v++)
       if (a >= s->vars[v].lo && a < s->vars[v].hi)

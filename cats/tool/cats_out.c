@@ -179,6 +179,19 @@ void CATS_(out_init)(void)
    VG_(atfork)(NULL, NULL, reset_after_fork);
 }
 
+static Bool send_object_query(UInt type, Addr text_avma, SizeT text_size,
+                              const HChar* path)
+{
+   CatsBuf q;
+   CATS_(buf_init)(&q);
+   CATS_(put_u64)(&q, text_avma);
+   CATS_(put_u64)(&q, text_size);
+   CATS_(put_bytes)(&q, path, VG_(strlen)(path));
+   Bool ok = send_frame(type, q.data, q.len);
+   CATS_(buf_free)(&q);
+   return ok;
+}
+
 void CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
                               const HChar* path, Region** regs, UInt* n)
 {
@@ -186,15 +199,10 @@ void CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
    *n = 0;
    if (to_helper < 0 || path == NULL)
       return;
-   CatsBuf q;
-   CATS_(buf_init)(&q);
-   CATS_(put_u64)(&q, text_avma);
-   CATS_(put_u64)(&q, text_size);
-   CATS_(put_bytes)(&q, path, VG_(strlen)(path));
-   Bool ok = send_frame(CATS_FRAME_LOOPS_QUERY, q.data, q.len);
-   CATS_(buf_free)(&q);
    SizeT len;
-   UChar* a = ok ? recv_frame(CATS_FRAME_LOOPS_ANSWER, &len) : NULL;
+   UChar* a = send_object_query(CATS_FRAME_LOOPS_QUERY, text_avma,
+                                text_size, path)
+              ? recv_frame(CATS_FRAME_LOOPS_ANSWER, &len) : NULL;
    if (a == NULL) {
       helper_lost("no answer to a loop query");
       return;
@@ -218,6 +226,52 @@ void CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
    }
    VG_(free)(a);
    *regs = r;
+   *n = m;
+}
+
+void CATS_(stackvars_of_object)(Addr text_avma, SizeT text_size,
+                                const HChar* path, FnStackVar** vars,
+                                UInt* n)
+{
+   *vars = NULL;
+   *n = 0;
+   if (to_helper < 0 || path == NULL)
+      return;
+   SizeT len;
+   UChar* a = send_object_query(CATS_FRAME_STACKVARS_QUERY, text_avma,
+                                text_size, path)
+              ? recv_frame(CATS_FRAME_STACKVARS_ANSWER, &len) : NULL;
+   if (a == NULL) {
+      helper_lost("no answer to a stack variable query");
+      return;
+   }
+   UInt count = len >= 4 ? (UInt)get_le(a, 4) : 0;
+   FnStackVar* v = VG_(calloc)("cats.stackvars", count + 1,
+                               sizeof(FnStackVar));
+   SizeT at = 4;
+   UInt m = 0, i;
+   for (i = 0; i < count && at + 28 <= len; i++) {
+      const UChar* e = a + at;
+      UInt name_len = (UInt)get_le(e + 24, 4);
+      if (at + 28 + name_len > len)
+         break;
+      HChar name[256];
+      UInt copy = name_len < sizeof(name) - 1 ? name_len : sizeof(name) - 1;
+      VG_(memcpy)(name, e + 28, copy);
+      name[copy] = 0;
+      at += 28 + name_len;
+      Long off = (Long)get_le(e + 8, 8);
+      ULong size = get_le(e + 16, 8);
+      if (size == 0 || off >= 0 || size > (1UL << 30))
+         continue;
+      v[m].fn_entry = (Addr)get_le(e, 8);
+      v[m].var.cfa_offset = off;
+      v[m].var.size = size;
+      v[m].var.name = CATS_(intern_str)(name);
+      m++;
+   }
+   VG_(free)(a);
+   *vars = v;
    *n = m;
 }
 
@@ -263,7 +317,7 @@ static void write_meta(CatsBuf* b)
    meta(b, &count, "instr_atstart", CATS_(clo_instr_atstart) ? "yes" : "no");
    meta_u64(b, &count, "time_end", CATS_(time));
    meta_u64(b, &count, "threads", CATS_(n_threads)());
-   meta_u64(b, &count, "accesses_total", CATS_(n_accesses));
+   meta_u64(b, &count, "accesses_total", CATS_(total_accesses)());
    meta_u64(b, &count, "accesses_unattributed", CATS_(n_unattributed));
    meta_u64(b, &count, "bytes_unattributed", CATS_(bytes_unattributed));
    meta_u64(b, &count, "peak_footprint", CATS_(peak_footprint));

@@ -96,10 +96,20 @@ typedef struct {
    UInt  loc;            /* code location of start */
 } Region;
 
+/* An array in a function's stack frame, at a fixed offset from the
+   frame's canonical frame address (CFA). */
+typedef struct {
+   Long  cfa_offset;
+   ULong size;
+   UInt  name;
+} StackVar;
+
 typedef struct {
    Addr   entry;
    UInt   loc;           /* code location of the entry */
    Bool   hidden;        /* our preload and code without symbols */
+   UInt   n_svars;
+   const StackVar* svars;
 } Func;
 
 /* What the tool knows about a code point where control flow is tracked:
@@ -142,6 +152,10 @@ extern Thread* CATS_(cur_thread);
 extern UInt    CATS_(cur_ctx);
 extern ULong   CATS_(time);
 extern UInt    CATS_(last_jk);   /* written by instrumented code */
+/* Instance and iteration of the current thread's innermost loop, for
+   the access fast path. */
+extern ULong   CATS_(cur_inst0);
+extern ULong   CATS_(cur_iter0);
 
 void CATS_(cflow_init)(void);
 Thread* CATS_(thread)(ThreadId tid);
@@ -187,11 +201,9 @@ void  CATS_(new_heap_block)(ThreadId tid, Addr p, SizeT n, UChar kind,
 UInt  CATS_(release_heap_block)(ThreadId tid, Addr p); /* returns record */
 void  CATS_(new_mmap)(ThreadId tid, Addr a, SizeT len);
 void  CATS_(release_range)(ThreadId tid, Addr a, SizeT len);
-void  CATS_(load_globals)(ULong di_handle);
 void  CATS_(name_block)(ThreadId tid, Addr a, SizeT len, const HChar* name);
 void  CATS_(frame_popped)(Frame* f);
 void  CATS_(frame_pushed)(Thread* t, Frame* f);
-void  CATS_(frame_calling)(Thread* t, Addr sp);
 UInt  CATS_(n_allocs)(void);
 UInt  CATS_(n_allocs_written)(void);
 void  CATS_(alloc_accessed)(UInt id);
@@ -244,7 +256,7 @@ VG_REGPARM(3) void CATS_(on_access_n)(Site* s, Addr a, UWord n);
 void  CATS_(events_init)(void);
 UInt  CATS_(n_events)(void);
 void  CATS_(write_events)(CatsBuf* b);
-extern ULong CATS_(n_accesses);
+ULong CATS_(total_accesses)(void);
 extern ULong CATS_(n_unattributed);
 extern ULong CATS_(bytes_unattributed);
 
@@ -269,6 +281,11 @@ void  CATS_(out_init)(void);
 void  CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
                                 const HChar* path,
                                 /*OUT*/Region** regs, /*OUT*/UInt* n);
+/* Stack arrays of the object's functions, sorted by function entry. */
+typedef struct { Addr fn_entry; StackVar var; } FnStackVar;
+void  CATS_(stackvars_of_object)(Addr text_avma, SizeT text_size,
+                                  const HChar* path,
+                                  /*OUT*/FnStackVar** vars, /*OUT*/UInt* n);
 Bool  CATS_(write_trace)(void);
 extern const HChar* CATS_(out_path);
 

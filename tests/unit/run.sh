@@ -51,6 +51,11 @@ build_test test_loops "$here/test_loops.c" "$host/loops.c" \
    -lelf -lcapstone &&
    { CC=$cc "$work/test_loops" "$work" || failed=1; }
 
+build_test test_stackvars "$here/test_stackvars.c" "$host/stackvars.c" \
+   "$host/frame.c" -lelf -ldwarf &&
+   { CC=$cc "$work/test_stackvars" "$work" "$build/cats-helper" ||
+     failed=1; }
+
 # --- the CLI on the trace written by test_trace ---------------------------
 cats="$build/cats"
 trace="$work/synth.cats"
@@ -152,5 +157,13 @@ if [ -x "$work/loops_O0" ]; then
    expect cli_loops_output out " loop$"
 fi
 check cli_loops_not_elf 1 "$cats" loops /etc/passwd
+
+if [ -x "$work/sv_O0_d5" ]; then
+   check cli_stackvars 0 "$cats" stackvars "$work/sv_O0_d5"
+   expect cli_stackvars_buf out "^0x[0-9a-f]* work -[0-9]* 512 buf$"
+   expect cli_stackvars_name out "^0x[0-9a-f]* work -[0-9]* 32 name$"
+fi
+check cli_stackvars_not_elf 1 "$cats" stackvars /etc/passwd
+check cli_stackvars_no_debug 0 "$cats" stackvars "$work/sv_nodebug"
 
 exit $failed

@@ -1,0 +1,209 @@
+"""Event records: one record per access site and container, folded into
+affine patterns over the enclosing loops, with exact counts."""
+from catslib import check, check_eq, traced
+
+
+def _one(events, what):
+    check_eq(len(events), 1, "number of %s records" % what)
+    return events[0]
+
+
+def _strides(e, n):
+    """The first N strides; the remaining ones must be 0."""
+    s = e["strides"]
+    check(all(x == 0 for x in s[n:]), "unused strides not 0: %r" % s)
+    return (s + [0] * n)[:n]
+
+
+def test_malloc_loop_inner_write_stride1():
+    # malloc_loop.c:11  p[i] = i + k, 10 x 10 iterations, 8-byte doubles.
+    t, _ = traced("malloc_loop.c")
+    p = t.alloc_by_name("main (malloc_loop.c:9)")
+    e = _one(t.events_where(11, "malloc_loop.c", "write", p["id"]), "p[i] write")
+    check_eq(e["pattern"], "stride-1", "pattern")
+    check_eq(e["size"], 8, "size")
+    check_eq(e["count"], 100, "count")
+    check_eq(e["strides"][0], 8, "innermost stride")
+    check_eq(e["base"], 0, "base")
+    check_eq((e["min_offset"], e["max_offset"]), (0, 72), "offset range")
+    check_eq([k for k, _ in t.kinds_path(e["ctx"], "malloc_loop.c")], ["function", "loop", "loop"],
+             "context kinds from main")
+    # p[3] read once per outer iteration, same offset every time
+    r = _one(t.events_where(12, "malloc_loop.c", "read", p["id"]), "p[3] read")
+    check_eq((r["pattern"], r["count"], r["base"]), ("constant", 10, 24), "p[3] read (pattern, count, base)")
+
+
+def test_stride1_O0_one_record():
+    # stride1.c:10  a[i] = i over N = 1000000 doubles.
+    t, _ = traced("stride1.c", ("-O0",))
+    a = t.alloc_by_name("main (stride1.c:8)")
+    check_eq(a["size"], 8000000, "container size")
+    e = _one(t.events_where(10, "stride1.c", "write", a["id"]), "line-10 write")
+    check_eq(len(t.events_where(10, "stride1.c", "write")), 1, "write records at line 10 (any container)")
+    check_eq(e["pattern"], "stride-1", "pattern")
+    check_eq(e["size"], 8, "size")
+    check_eq(e["count"], 1000000, "count")
+    check_eq(e["strides"][0], 8, "stride")
+    check_eq((e["base"], e["min_offset"], e["max_offset"]), (0, 0, 7999992), "base/min/max")
+    check_eq(e["extents"][0], 1000000, "innermost extent")
+
+
+def test_stride1_O2_covers_array_contiguously():
+    # stride1.c at -O2: gcc may vectorise (and unroll) the loop. Every
+    # write record at line 10 must be affine; together they must write the
+    # 8,000,000 bytes exactly once. One record: pattern stride-1 with stride
+    # == its access size. Several (one per store instruction of an unrolled
+    # body): equal size s and stride k*s for k records, bases 0, s, .. (k-1)s.
+    t, _ = traced("stride1.c", ("-O2",))
+    a = t.alloc_by_name("main (stride1.c:8)")
+    recs = t.events_where(10, "stride1.c", "write", a["id"])
+    check(recs, "no write records at line 10")
+    check_eq(len(t.events_where(10, "stride1.c", "write")), len(recs), "line-10 writes all go to the array")
+    check_eq(sum(e["count"] * e["size"] for e in recs), 8000000, "bytes written at line 10")
+    size = recs[0]["size"]
+    for e in recs:
+        check(e["pattern"] in ("stride-1", "stride-k"), "pattern %r not affine" % e["pattern"])
+        check_eq(e["size"], size, "access size of all records")
+        check_eq(e["strides"][0], size * len(recs), "stride of each of %d records" % len(recs))
+    check_eq(sorted(e["base"] for e in recs), [k * size for k in range(len(recs))], "bases")
+    if len(recs) == 1:
+        check_eq(recs[0]["pattern"], "stride-1", "single record pattern")
+    check_eq(min(e["min_offset"] for e in recs), 0, "lowest offset")
+    check_eq(max(e["max_offset"] + e["size"] for e in recs), 8000000, "end of the highest access")
+
+
+def test_colwalk_row_stride():
+    # colwalk.c:16  s += m[i * COLS + j]; inner i < 200, outer j < 300, doubles.
+    t, _ = traced("colwalk.c")
+    m = t.alloc_by_name("main (colwalk.c:10)")
+    e = _one(t.events_where(16, "colwalk.c", "read", m["id"]), "line-16 read")
+    check_eq(e["pattern"], "stride-k", "pattern")
+    check_eq(_strides(e, 2), [2400, 8], "strides (innermost first)")
+    check_eq(e["count"], 60000, "count")
+    check_eq(e["size"], 8, "size")
+    check_eq(e["extents"][:2], [200, 300], "extents")
+    check_eq((e["min_offset"], e["max_offset"]), (0, 479992), "offset range")
+    check_eq([k for k, _ in t.kinds_path(e["ctx"], "colwalk.c")], ["function", "loop", "loop"], "context")
+    w = _one(t.events_where(12, "colwalk.c", "write", m["id"]), "line-12 write")
+    check_eq((w["pattern"], w["count"], w["strides"][0]), ("stride-1", 60000, 8), "row-wise init")
+
+
+def _indirect_offsets():
+    """The x offsets indirect.c reads at line 18, computed as the program does."""
+    r, idx = 12345, []
+    for _ in range(1000):
+        r = (r * 1103515245 + 12345) & 0xFFFFFFFF
+        idx.append((r >> 8) % 1000)
+    return [i * 8 for i in idx]
+
+
+def test_indirect_gather_irregular():
+    # indirect.c:18  s += x[idx[i]]
+    t, _ = traced("indirect.c")
+    x = t.alloc_by_name("main (indirect.c:8)")
+    idx = t.alloc_by_name("main (indirect.c:9)")
+    ri = _one(t.events_where(18, "indirect.c", "read", idx["id"]), "idx read")
+    check_eq((ri["pattern"], ri["count"], ri["size"], ri["strides"][0]), ("stride-1", 1000, 4, 4),
+             "idx read (pattern, count, size, stride)")
+    rx = _one(t.events_where(18, "indirect.c", "read", x["id"]), "x read")
+    check_eq(rx["pattern"], "irregular", "x pattern")
+    check_eq(rx["count"], 1000, "x count")
+    check_eq(rx["size"], 8, "x size")
+    offs = _indirect_offsets()
+    first = []
+    for o in offs:
+        if o not in first:
+            first.append(o)
+    check(1 <= len(rx["distinct"]) <= 8, "distinct offsets kept: %d" % len(rx["distinct"]))
+    check_eq(rx["distinct"], first[:8], "first distinct offsets")
+    check_eq(len(rx["histogram"]), 16, "histogram buckets")
+    check_eq(sum(rx["histogram"]), 1000, "histogram total")
+    hist = [0] * 16
+    for o in offs:
+        hist[o * 16 // 8000] += 1
+    check_eq(rx["histogram"], hist, "histogram")
+    check_eq((rx["min_offset"], rx["max_offset"]), (min(offs), max(offs)), "offset range")
+
+
+def test_irregular_histogram_counts_every_access():
+    # named.c:28  field[i] = local_buf[i % 64] + step: 3 x 512 reads of
+    # local_buf, affine for the first 64 then wrapping around, so irregular.
+    # The summary must still count all 1536 accesses: 96 per bucket.
+    t, _ = traced("named.c")
+    lb = t.alloc_by_name("local_buf")
+    e = _one(t.events_where(28, "named.c", "read", lb["id"]), "local_buf read")
+    check_eq((e["pattern"], e["count"]), ("irregular", 1536), "(pattern, count)")
+    check_eq(sum(e["histogram"]), e["count"], "histogram total")
+    check_eq(e["histogram"], [96] * 16, "histogram")
+    check_eq(e["distinct"], [0, 8, 16, 24, 32, 40, 48, 56], "first distinct offsets in access order")
+
+
+def test_recursion_buf_accesses_exact():
+    # recursion.c: depth_sum(buf, 5000) runs lines 8-9 for n = 5000 .. 1:
+    # line 8 buf[n % 16] += n reads and writes, line 9 reads it again.
+    t, _ = traced("recursion.c")
+    buf = t.alloc_by_name("main (recursion.c:18)")
+    r8 = t.events_where(8, "recursion.c", "read", buf["id"])
+    w8 = t.events_where(8, "recursion.c", "write", buf["id"])
+    r9 = t.events_where(9, "recursion.c", "read", buf["id"])
+    check_eq(sum(e["count"] for e in r8), 5000, "reads at line 8")
+    check_eq(sum(e["count"] for e in w8), 5000, "writes at line 8")
+    check_eq(sum(e["count"] for e in r9), 5000, "reads at line 9")
+    check_eq(sum(e["count"] for e in t.events_of(buf["id"], "read")), 10000, "all reads of buf")
+    check_eq(sum(e["count"] for e in t.events_of(buf["id"], "write")), 5000, "all writes of buf")
+    # offsets n % 16 * 4: residues 1..8 occur 313 times, the others 312
+    hist = [313 if 1 <= b <= 8 else 312 for b in range(16)]
+    for e in r8 + w8 + r9:
+        check_eq(e["pattern"], "irregular", "pattern")
+        check_eq(e["histogram"], hist, "histogram")
+        check_eq(e["distinct"], [32, 28, 24, 20, 16, 12, 8, 4], "first distinct offsets")
+
+
+def test_threads_each_worker_writes_its_slice():
+    # threads.c:12  shared[t * 1000 + i] = t in 4 threads.
+    t, _ = traced("threads.c")
+    sh = t.alloc_by_name("main (threads.c:19)")
+    recs = t.events_where(12, "threads.c", "write", sh["id"])
+    check_eq(sum(e["count"] for e in recs), 4000, "writes at line 12 over all threads")
+    check_eq(len(recs), 4, "write records at line 12 (one per worker thread)")
+    for e in recs:
+        check_eq((e["pattern"], e["count"], e["strides"][0], e["size"]), ("stride-1", 1000, 8, 8),
+                 "worker record (pattern, count, stride, size)")
+    check_eq(sorted(e["base"] for e in recs), [0, 8000, 16000, 24000], "slice bases")
+    roots = {t.thread_root(e["ctx"]) for e in recs}
+    check_eq(len(roots), 4, "distinct thread roots of the 4 records")
+
+
+def test_timesteps_stencil_write_count():
+    # timesteps.c:9  out[i] = ... for i in 1..N-2 (N = 4096) per step; a and
+    # b swap roles, so each container takes half of the steps.
+    for steps in (10, 100):
+        t, _ = traced("timesteps.c", args=(str(steps),))
+        recs = t.events_where(9, "timesteps.c", "write")
+        check_eq(sum(e["count"] for e in recs), 4094 * steps, "stencil writes for %d steps" % steps)
+        for name in ("main (timesteps.c:15)", "main (timesteps.c:16)"):
+            a = t.alloc_by_name(name)
+            mine = [e for e in recs if e["alloc"] == a["id"]]
+            check_eq(sum(e["count"] for e in mine), 4094 * steps // 2, "writes into %s" % name)
+            for e in mine:
+                check_eq((e["pattern"], e["strides"][0], e["min_offset"], e["max_offset"]),
+                         ("stride-1", 8, 8, 8 * 4094), "record into %s" % name)
+
+
+def test_fortran_axpy_update_stride1():
+    # fortran_axpy.f90:14  y(i) = y(i) + 2.0d0 * x(i), k = 1..5, i = 1..1000.
+    t, _ = traced("fortran_axpy.f90")
+    x = t.writer_of(9, "fortran_axpy.f90")
+    y = t.writer_of(10, "fortran_axpy.f90")
+    check(x["id"] != y["id"], "x and y are different containers")
+    rx = _one(t.events_where(14, "fortran_axpy.f90", "read", x["id"]), "x read at line 14")
+    check_eq((rx["pattern"], rx["count"], rx["size"], rx["strides"][0]), ("stride-1", 5000, 8, 8),
+             "x read (pattern, count, size, stride)")
+    check_eq((rx["min_offset"], rx["max_offset"]), (0, 7992), "x offset range")
+    wy = t.events_where(14, "fortran_axpy.f90", "write", y["id"])
+    check_eq(sum(e["count"] for e in wy), 5000, "y writes at line 14")
+    ry = t.events_where(14, "fortran_axpy.f90", "read", y["id"])
+    check_eq(sum(e["count"] for e in ry), 5000, "y reads at line 14")
+    path = t.kinds_path(rx["ctx"], "fortran_axpy.f90")
+    check_eq(path[:2], [("function", "main"), ("function", "MAIN__")], "main, then the program unit")
+    check_eq([k for k, _ in path[2:]], ["loop", "loop"], "loops around line 14")
