@@ -131,10 +131,47 @@ static inline UInt top_ctx(const Thread* t)
    return t->depth > 0 ? t->frames[t->depth - 1].ctx : t->root;
 }
 
-static inline void sync_loop_top(const Thread* t)
+/* The state the instrumented code's inline fast path reads. While a
+   loop is the current thread's innermost loop, its iteration count
+   lives in CATS_(cur_iter0) (the fast path increments it there), so
+   every slow-path entry first flushes it into the frame, and publishes
+   the globals again when done. */
+UWord CATS_(top_key) = 1;
+Addr  CATS_(top_sp)  = 0;
+
+static inline void flush(Thread* t)
+{
+   if (t == CATS_(cur_thread) && t->loop_top >= 0)
+      t->frames[t->loop_top].iter = CATS_(cur_iter0);
+}
+
+/* What the innermost frame that is not a client region stands for: its
+   function or its static region. Signal frames match nothing. */
+static UWord frame_key(const Thread* t)
+{
+   Int i;
+   for (i = t->depth - 1; i >= 0; i--) {
+      const Frame* f = &t->frames[i];
+      switch (f->kind) {
+      case CATS_CTX_REGION:
+         continue;
+      case CATS_CTX_FUNCTION:
+         return (UWord)f->fn;
+      case CATS_CTX_LOOP:
+      case CATS_CTX_CONDITIONAL:
+         return (UWord)f->region;
+      default:
+         return 1;
+      }
+   }
+   return 1;
+}
+
+static void publish(Thread* t)
 {
    if (t != CATS_(cur_thread))
       return;
+   CATS_(cur_ctx) = top_ctx(t);
    if (t->loop_top >= 0) {
       CATS_(cur_inst0) = t->frames[t->loop_top].inst;
       CATS_(cur_iter0) = t->frames[t->loop_top].iter;
@@ -142,13 +179,16 @@ static inline void sync_loop_top(const Thread* t)
       CATS_(cur_inst0) = 0;
       CATS_(cur_iter0) = 0;
    }
+   CATS_(top_sp) = t->depth > 0 ? t->frames[t->depth - 1].sp : 0;
+   CATS_(top_key) = frame_key(t);
 }
 
 void CATS_(switch_thread)(ThreadId tid)
 {
+   if (CATS_(cur_thread) != NULL)
+      flush(CATS_(cur_thread));
    CATS_(cur_thread) = CATS_(thread)(tid);
-   CATS_(cur_ctx) = top_ctx(CATS_(cur_thread));
-   sync_loop_top(CATS_(cur_thread));
+   publish(CATS_(cur_thread));
 }
 
 Bool CATS_(in_conditional)(void)
@@ -219,8 +259,6 @@ static void pop_frame(Thread* t)
    t->fn_top = f->prev_fn;
    t->loop_top = f->prev_loop;
    t->depth--;
-   if (f->kind == CATS_CTX_LOOP)
-      sync_loop_top(t);
 }
 
 static void push_function(Thread* t, Func* fn, Addr sp)
@@ -238,10 +276,8 @@ static void push_region(Thread* t, Region* r, Addr addr)
    Frame* f = push_frame(t, r->kind, sp, r->loc, r->loc, name);
    f->region = r;
    f->fn = t->fn_top >= 0 ? t->frames[t->fn_top].fn : NULL;
-   if (r->kind == CATS_CTX_LOOP) {
+   if (r->kind == CATS_CTX_LOOP)
       f->iter = (addr == r->start) ? 1 : 0;
-      sync_loop_top(t);
-   }
 }
 
 /* Makes the static frames above the innermost function frame equal to
@@ -252,6 +288,18 @@ static void update_regions(Thread* t, const Point* p)
    Int i, r = 0, n = (Int)p->nregions;
    if (n == 0 && t->depth - 1 == t->fn_top)
       return;
+   /* Regions nest statically, so when the top frame is p's innermost
+      region the frames below it are p's other regions: the hot case of
+      a loop body re-entering its header. */
+   if (n > 0 && t->depth - 1 > t->fn_top) {
+      Frame* top = &t->frames[t->depth - 1];
+      Region* inner = p->regions[n - 1];
+      if (top->region == inner) {
+         if (inner->start == p->addr && inner->kind == CATS_CTX_LOOP)
+            top->iter++;
+         return;
+      }
+   }
    for (i = t->fn_top + 1; i < t->depth; i++) {
       Frame* f = &t->frames[i];
       if (f->kind == CATS_CTX_REGION)
@@ -268,10 +316,8 @@ static void update_regions(Thread* t, const Point* p)
       if (n > 0) {
          Region* inner = p->regions[n - 1];
          if (inner->kind == CATS_CTX_LOOP && inner->start == p->addr
-             && t->loop_top >= 0 && t->frames[t->loop_top].region == inner) {
+             && t->loop_top >= 0 && t->frames[t->loop_top].region == inner)
             t->frames[t->loop_top].iter++;
-            sync_loop_top(t);
-         }
       }
       return;
    }
@@ -284,6 +330,7 @@ VG_REGPARM(2) void CATS_(on_sb_entry)(Point* p, Addr sp)
    Thread* t = CATS_(cur_thread);
    UInt jk = CATS_(last_jk);
    CATS_(last_jk) = Ijk_Boring;
+   flush(t);
 
    /* Pop every frame that returned, but never past a signal frame that
       is still running: its handler runs below the interrupted SP. */
@@ -294,7 +341,7 @@ VG_REGPARM(2) void CATS_(on_sb_entry)(Point* p, Addr sp)
       pop_frame(t);
    }
    if (p->fn == NULL || p->fn->hidden) {
-      CATS_(cur_ctx) = top_ctx(t);
+      publish(t);
       return;
    }
    Frame* top = t->fn_top >= 0 ? &t->frames[t->fn_top] : NULL;
@@ -313,7 +360,7 @@ VG_REGPARM(2) void CATS_(on_sb_entry)(Point* p, Addr sp)
       push_function(t, p->fn, fsp);
    }
    update_regions(t, p);
-   CATS_(cur_ctx) = top_ctx(t);
+   publish(t);
 }
 
 VG_REGPARM(1) void CATS_(on_point)(Point* p)
@@ -321,24 +368,26 @@ VG_REGPARM(1) void CATS_(on_point)(Point* p)
    Thread* t = CATS_(cur_thread);
    if (t->fn_top < 0 || p->fn == NULL || t->frames[t->fn_top].fn != p->fn)
       return;
+   flush(t);
    update_regions(t, p);
-   CATS_(cur_ctx) = top_ctx(t);
+   publish(t);
 }
 
 void CATS_(region_begin)(ThreadId tid, const HChar* name)
 {
    Thread* t = CATS_(thread)(tid);
+   flush(t);
    Addr sp = t->fn_top >= 0 ? t->frames[t->fn_top].sp : ~(Addr)0;
    UInt s = CATS_(intern_str)(name);
    UInt loc = CATS_(loc_of_addr)(VG_(get_IP)(tid));
    push_frame(t, CATS_CTX_REGION, sp, s, loc, s);
-   if (t == CATS_(cur_thread))
-      CATS_(cur_ctx) = top_ctx(t);
+   publish(t);
 }
 
 void CATS_(region_end)(ThreadId tid, const HChar* name)
 {
    Thread* t = CATS_(thread)(tid);
+   flush(t);
    UInt s = CATS_(intern_str)(name);
    Int i;
    for (i = t->depth - 1; i > t->fn_top; i--) {
@@ -348,24 +397,24 @@ void CATS_(region_end)(ThreadId tid, const HChar* name)
          break;
       }
    }
-   if (t == CATS_(cur_thread))
-      CATS_(cur_ctx) = top_ctx(t);
+   publish(t);
 }
 
 void CATS_(signal_enter)(ThreadId tid, Int sig)
 {
    Thread* t = CATS_(thread)(tid);
+   flush(t);
    HChar name[32];
    VG_(snprintf)(name, sizeof(name), "signal %d", sig);
    UInt s = CATS_(intern_str)(name);
    push_frame(t, CATS_CTX_SIGNAL, VG_(get_SP)(tid), (UInt)sig, CATS_NONE, s);
-   if (t == CATS_(cur_thread))
-      CATS_(cur_ctx) = top_ctx(t);
+   publish(t);
 }
 
 void CATS_(signal_leave)(ThreadId tid, Int sig)
 {
    Thread* t = CATS_(thread)(tid);
+   flush(t);
    Int i;
    for (i = t->depth - 1; i >= 0; i--) {
       if (t->frames[i].kind == CATS_CTX_SIGNAL) {
@@ -374,8 +423,7 @@ void CATS_(signal_leave)(ThreadId tid, Int sig)
          break;
       }
    }
-   if (t == CATS_(cur_thread))
-      CATS_(cur_ctx) = top_ctx(t);
+   publish(t);
 }
 
 void CATS_(cflow_finish)(void)
@@ -385,6 +433,7 @@ void CATS_(cflow_finish)(void)
       Thread* t = threads[tid];
       if (t == NULL)
          continue;
+      flush(t);
       while (t->depth > 0)
          pop_frame(t);
       ctx_node(t->root)->last_time = CATS_(time);

@@ -38,7 +38,7 @@ struct _Event {
    UInt  ndistinct;
    Long  distinct[CATS_MAX_DISTINCT];
    UInt  hist[CATS_HIST_BUCKETS];
-   ULong csize;                       /* container size, for the histogram */
+   UInt  hist_shift;                  /* log2 of the histogram bucket width */
 };
 
 ULong CATS_(n_unattributed);
@@ -74,27 +74,40 @@ static inline UInt loop_vector(ULong* inst, ULong* iter)
    UInt n = 0;
    while (i >= 0 && n < CATS_MAX_DIMS) {
       inst[n] = t->frames[i].inst;
-      iter[n] = t->frames[i].iter;
+      /* The innermost loop's count lives in CATS_(cur_iter0). */
+      iter[n] = n == 0 ? CATS_(cur_iter0) : t->frames[i].iter;
       n++;
       i = t->frames[i].prev_loop;
    }
    return n;
 }
 
+/* Histogram buckets are a power of two wide, the smallest width for
+   which CATS_HIST_BUCKETS buckets cover the container: a shift, not a
+   division, on the path of every irregular access. */
+static UInt hist_shift(ULong csize)
+{
+   UInt sh = 0;
+   while (((ULong)CATS_HIST_BUCKETS << sh) < csize)
+      sh++;
+   return sh;
+}
+
 static void add_distinct(Event* e, Long off)
 {
    UInt i;
-   if (e->csize > 0) {
-      Long b = off < 0 ? 0 : (Long)(((ULong)off * CATS_HIST_BUCKETS) / e->csize);
-      if (b >= CATS_HIST_BUCKETS)
-         b = CATS_HIST_BUCKETS - 1;
-      e->hist[b]++;
+   if (off >= 0) {
+      ULong b = (ULong)off >> e->hist_shift;
+      e->hist[b < CATS_HIST_BUCKETS ? b : CATS_HIST_BUCKETS - 1]++;
+   } else {
+      e->hist[0]++;
    }
+   if (e->ndistinct == CATS_MAX_DISTINCT)
+      return;
    for (i = 0; i < e->ndistinct; i++)
       if (e->distinct[i] == off)
          return;
-   if (e->ndistinct < CATS_MAX_DISTINCT)
-      e->distinct[e->ndistinct++] = off;
+   e->distinct[e->ndistinct++] = off;
 }
 
 static void make_irregular(Event* e, Long off)
@@ -146,10 +159,6 @@ static void event_update_slow(Event* e, Long off)
       e->min_off = off;
    if (off > e->max_off)
       e->max_off = off;
-   if (e->irregular) {
-      add_distinct(e, off);
-      return;
-   }
    n = loop_vector(inst, iter);
    if (n != e->ndims) {
       /* A different loop nesting under the same context cannot happen;
@@ -215,7 +224,15 @@ static inline void event_update(Event* e, Long off, ULong now)
 {
    e->count++;
    e->last_time = now;
-   if (LIKELY(!e->irregular)) {
+   if (UNLIKELY(e->irregular)) {
+      if (off < e->min_off)
+         e->min_off = off;
+      if (off > e->max_off)
+         e->max_off = off;
+      add_distinct(e, off);
+      return;
+   }
+   {
       if (e->ndims == 0) {
          if (off == e->last_off)
             return;
@@ -248,7 +265,7 @@ static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
    e->count = 1;
    e->first_time = e->last_time = now;
    e->base = e->last_off = e->min_off = e->max_off = off;
-   e->csize = CATS_(alloc_size)(alloc);
+   e->hist_shift = hist_shift(CATS_(alloc_size)(alloc));
    CATS_(alloc_accessed)(alloc);
    e->ndims = (UChar)loop_vector(e->inst, e->iter);
    for (j = 0; j <= CATS_MAX_DIMS; j++) {

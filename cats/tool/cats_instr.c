@@ -2,10 +2,15 @@
 /*--- cats: instrumentation.                          cats_instr.c ---*/
 /*--------------------------------------------------------------------*/
 /* Each superblock gets:
-   - one call at its start that updates the control-flow stack, given
-     the guest SP (frames are popped by SP);
-   - a call at any instruction inside it where a loop or conditional
-     starts or ends, since a superblock runs through fall-through edges;
+   - at its start, a call that updates the control-flow stack, given the
+     guest SP (frames are popped by SP); and at any instruction inside it
+     where a loop or conditional starts or ends, since a superblock runs
+     through fall-through edges. Both calls are guarded by an inline
+     test of whether anything can change: the SP did not rise above the
+     innermost frame's, no call is pending, and the innermost frame is
+     already this point's innermost loop, conditional or function. When
+     the test holds at a loop header the iteration is counted inline, so
+     a hot loop body costs a few IR statements instead of a call;
    - before every exit that is a call, a store of the jump kind into
      CATS_(last_jk), read by the next superblock's entry call;
    - one call per memory operand, covering every IR statement that
@@ -121,6 +126,73 @@ static void instrument_stmt(IRSB* out, IRTypeEnv* tyenv, IRStmt* st,
    }
 }
 
+static IRTemp load_tmp(IRSB* sb, IRType ty, void* addr)
+{
+   IRTemp t = newIRTemp(sb->tyenv, ty);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Load(Iend_LE, ty,
+                                                 mkIRExpr_HWord((HWord)addr))));
+   return t;
+}
+
+static IRTemp bin_tmp(IRSB* sb, IROp op, IRTemp a, IRExpr* b)
+{
+   IRType dst, a1, a2, a3, a4;
+   typeOfPrimop(op, &dst, &a1, &a2, &a3, &a4);
+   IRTemp t = newIRTemp(sb->tyenv, dst);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Binop(op, IRExpr_RdTmp(a), b)));
+   return t;
+}
+
+/* Instruments a control-flow point: a superblock start (with the guest
+   SP in 'sp') or a region boundary inside one (sp == IRTemp_INVALID). */
+static void add_point(IRSB* out, Point* p, IRTemp sp)
+{
+   Bool sb_start = sp != IRTemp_INVALID;
+   IRExpr** args = sb_start
+      ? mkIRExprVec_2(mkIRExpr_HWord((HWord)p), IRExpr_RdTmp(sp))
+      : mkIRExprVec_1(mkIRExpr_HWord((HWord)p));
+   void* fn = sb_start ? (void*)CATS_(on_sb_entry) : (void*)CATS_(on_point);
+   const HChar* name = sb_start ? "cats_on_sb_entry" : "cats_on_point";
+   Int regparms = sb_start ? 2 : 1;
+
+   /* Function entries and code outside known functions always go the
+      slow way: they may push or replace frames. */
+   if (p->fn == NULL || p->fn->hidden || (sb_start && p->is_entry)) {
+      add_call(out, name, fn, regparms, args, NULL);
+      return;
+   }
+   Region* inner = p->nregions > 0 ? p->regions[p->nregions - 1] : NULL;
+   UWord key = inner ? (UWord)inner : (UWord)p->fn;
+   IRTemp fast = bin_tmp(out, Iop_CmpEQ64, load_tmp(out, Ity_I64,
+                                                    &CATS_(top_key)),
+                         mkIRExpr_HWord(key));
+   if (sb_start) {
+      IRTemp no_pop = bin_tmp(out, Iop_CmpLE64U, sp,
+                              IRExpr_RdTmp(load_tmp(out, Ity_I64,
+                                                    &CATS_(top_sp))));
+      IRTemp no_call = bin_tmp(out, Iop_CmpEQ32,
+                               load_tmp(out, Ity_I32, &CATS_(last_jk)),
+                               IRExpr_Const(IRConst_U32(Ijk_Boring)));
+      fast = bin_tmp(out, Iop_And1, fast, IRExpr_RdTmp(no_pop));
+      fast = bin_tmp(out, Iop_And1, fast, IRExpr_RdTmp(no_call));
+   }
+   if (inner != NULL && inner->kind == CATS_CTX_LOOP && inner->start == p->addr) {
+      IRTemp one = newIRTemp(out->tyenv, Ity_I64);
+      addStmtToIRSB(out, IRStmt_WrTmp(one, IRExpr_Unop(Iop_1Uto64,
+                                                       IRExpr_RdTmp(fast))));
+      IRTemp it = bin_tmp(out, Iop_Add64,
+                          load_tmp(out, Ity_I64, &CATS_(cur_iter0)),
+                          IRExpr_RdTmp(one));
+      addStmtToIRSB(out, IRStmt_Store(Iend_LE,
+                                      mkIRExpr_HWord((HWord)&CATS_(cur_iter0)),
+                                      IRExpr_RdTmp(it)));
+   }
+   IRTemp slow = newIRTemp(out->tyenv, Ity_I1);
+   addStmtToIRSB(out, IRStmt_WrTmp(slow, IRExpr_Unop(Iop_Not1,
+                                                     IRExpr_RdTmp(fast))));
+   add_call(out, name, fn, regparms, args, IRExpr_RdTmp(slow));
+}
+
 IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                         const VexGuestLayout* layout,
                         const VexGuestExtents* vge,
@@ -150,14 +222,10 @@ IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
             IRTemp sp = newIRTemp(out->tyenv, gWordTy);
             addStmtToIRSB(out, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP,
                                                            gWordTy)));
-            add_call(out, "cats_on_sb_entry", CATS_(on_sb_entry), 2,
-                     mkIRExprVec_2(mkIRExpr_HWord((HWord)CATS_(point_of)(ip, True)),
-                                   IRExpr_RdTmp(sp)), NULL);
+            add_point(out, CATS_(point_of)(ip, True), sp);
             first = False;
          } else if (CATS_(is_region_boundary)(ip)) {
-            add_call(out, "cats_on_point", CATS_(on_point), 1,
-                     mkIRExprVec_1(mkIRExpr_HWord((HWord)CATS_(point_of)(ip, False))),
-                     NULL);
+            add_point(out, CATS_(point_of)(ip, False), IRTemp_INVALID);
          }
          continue;
       }

@@ -156,6 +156,10 @@ extern UInt    CATS_(last_jk);   /* written by instrumented code */
    the access fast path. */
 extern ULong   CATS_(cur_inst0);
 extern ULong   CATS_(cur_iter0);
+/* Read by the inline fast path at superblock starts: the innermost
+   frame's SP, and what it stands for (a Func* or a Region*). */
+extern UWord   CATS_(top_key);
+extern Addr    CATS_(top_sp);
 
 void CATS_(cflow_init)(void);
 Thread* CATS_(thread)(ThreadId tid);
