@@ -203,8 +203,11 @@ Bool CATS_(in_conditional)(void)
    return False;
 }
 
+/* 'cache' points at a (parent, ctx) pair of the pushed function or
+   region, so that re-entering it under the same parent, as an inner
+   loop does once per outer iteration, skips the context-tree lookup. */
 static Frame* push_frame(Thread* t, UChar kind, Addr sp, UInt key, UInt loc,
-                         UInt name)
+                         UInt name, UInt* cache)
 {
    if (t->depth == t->cap) {
       t->cap *= 2;
@@ -214,13 +217,19 @@ static Frame* push_frame(Thread* t, UChar kind, Addr sp, UInt key, UInt loc,
    UInt parent = top_ctx(t);
    UInt ctx;
    CtxNode* pn = ctx_node(parent);
-   if (kind == CATS_CTX_FUNCTION && pn->kind == CATS_CTX_FUNCTION
-       && pn->loc == loc) {
+   if (cache != NULL && cache[0] == parent && cache[1] != CATS_NONE) {
+      ctx = cache[1];
+   } else if (kind == CATS_CTX_FUNCTION && pn->kind == CATS_CTX_FUNCTION
+              && pn->loc == loc) {
       /* Direct recursion: one node, so deep recursion stays small. */
       ctx = parent;
       pn->flags |= CATS_CTXFLAG_RECURSIVE;
    } else {
       ctx = ctx_child(parent, kind, key, loc, name);
+   }
+   if (cache != NULL) {
+      cache[0] = parent;
+      cache[1] = ctx;
    }
    Frame* f = &t->frames[t->depth];
    VG_(memset)(f, 0, sizeof(*f));
@@ -264,7 +273,7 @@ static void pop_frame(Thread* t)
 static void push_function(Thread* t, Func* fn, Addr sp)
 {
    Frame* f = push_frame(t, CATS_CTX_FUNCTION, sp, fn->loc, fn->loc,
-                         CATS_(loc_fn)(fn->loc));
+                         CATS_(loc_fn)(fn->loc), &fn->last_parent);
    f->fn = fn;
    CATS_(frame_pushed)(t, f);
 }
@@ -272,8 +281,14 @@ static void push_function(Thread* t, Func* fn, Addr sp)
 static void push_region(Thread* t, Region* r, Addr addr)
 {
    Addr sp = t->fn_top >= 0 ? t->frames[t->fn_top].sp : 0;
-   UInt name = CATS_(intern_str)(r->kind == CATS_CTX_LOOP ? "loop" : "if");
-   Frame* f = push_frame(t, r->kind, sp, r->loc, r->loc, name);
+   static UInt loop_name = CATS_NONE, if_name = CATS_NONE;
+   if (loop_name == CATS_NONE) {
+      loop_name = CATS_(intern_str)("loop");
+      if_name = CATS_(intern_str)("if");
+   }
+   Frame* f = push_frame(t, r->kind, sp, r->loc, r->loc,
+                         r->kind == CATS_CTX_LOOP ? loop_name : if_name,
+                         &r->last_parent);
    f->region = r;
    f->fn = t->fn_top >= 0 ? t->frames[t->fn_top].fn : NULL;
    if (r->kind == CATS_CTX_LOOP)
@@ -380,7 +395,7 @@ void CATS_(region_begin)(ThreadId tid, const HChar* name)
    Addr sp = t->fn_top >= 0 ? t->frames[t->fn_top].sp : ~(Addr)0;
    UInt s = CATS_(intern_str)(name);
    UInt loc = CATS_(loc_of_addr)(VG_(get_IP)(tid));
-   push_frame(t, CATS_CTX_REGION, sp, s, loc, s);
+   push_frame(t, CATS_CTX_REGION, sp, s, loc, s, NULL);
    publish(t);
 }
 
@@ -407,7 +422,8 @@ void CATS_(signal_enter)(ThreadId tid, Int sig)
    HChar name[32];
    VG_(snprintf)(name, sizeof(name), "signal %d", sig);
    UInt s = CATS_(intern_str)(name);
-   push_frame(t, CATS_CTX_SIGNAL, VG_(get_SP)(tid), (UInt)sig, CATS_NONE, s);
+   push_frame(t, CATS_CTX_SIGNAL, VG_(get_SP)(tid), (UInt)sig, CATS_NONE, s,
+              NULL);
    publish(t);
 }
 
@@ -496,6 +512,8 @@ Func* CATS_(func_of)(Addr a, Bool* is_entry)
       const HChar* obj;
       f->entry = entry;
       f->loc = CATS_(loc_of_fn_entry)(entry);
+      f->last_parent = CATS_NONE;
+      f->last_ctx = CATS_NONE;
       f->hidden = VG_(get_objname)(ep, entry, &obj)
                   && VG_(strstr)(obj, "vgpreload_") != NULL;
       *slot = (UWord)f;
@@ -536,6 +554,8 @@ static ObjRegions* obj_regions(Addr a)
       }
       o->ends[j] = e;
       o->regs[i].loc = CATS_(loc_of_addr)(o->regs[i].start);
+      o->regs[i].last_parent = CATS_NONE;
+      o->regs[i].last_ctx = CATS_NONE;
    }
    VG_(addToXA)(objs, &o);
    return o;

@@ -94,6 +94,8 @@ typedef struct {
    Addr  start, end;     /* [start, end) */
    UChar kind;           /* CATS_CTX_LOOP or CATS_CTX_CONDITIONAL */
    UInt  loc;            /* code location of start */
+   UInt  last_parent;    /* the last context it was entered under, and */
+   UInt  last_ctx;       /* the node that gave: a one-entry cache */
 } Region;
 
 /* An array in a function's stack frame, at a fixed offset from the
@@ -110,6 +112,8 @@ typedef struct {
    Bool   hidden;        /* our preload and code without symbols */
    UInt   n_svars;
    const StackVar* svars;
+   UInt   last_parent;   /* one-entry cache of the context node, as in */
+   UInt   last_ctx;      /* Region */
 } Func;
 
 /* What the tool knows about a code point where control flow is tracked:
