@@ -13,6 +13,7 @@ PROGRAMS = os.path.join(SRC, "programs")
 CATS = os.path.join(BUILD, "bin", "cats")
 VGLIB = os.path.join(BUILD, "vglib")
 WORK = tempfile.mkdtemp(prefix="cats-tests-")
+RUN_TIMEOUT = int(os.environ.get("CATS_TEST_TIMEOUT", "300"))   # seconds per guest run
 
 
 class TestFailure(AssertionError):
@@ -66,7 +67,12 @@ def run_cats(binary, args=(), tool_args=(), out=None, expect_rc=None, env=None, 
     full_env.update(env or {})
     cmd = ["valgrind", "--tool=cats"] + (["--cats-out-file=" + out] if out_option else [])
     cmd += list(tool_args) + [binary] + list(args)
-    proc = subprocess.run(cmd, env=full_env, capture_output=True, text=True, cwd=cwd)
+    try:
+        proc = subprocess.run(cmd, env=full_env, capture_output=True, text=True, cwd=cwd,
+                              timeout=RUN_TIMEOUT)
+    except subprocess.TimeoutExpired as exc:
+        raise TestFailure("valgrind did not finish within %ds: %s ... %s"
+                          % (RUN_TIMEOUT, " ".join(cmd), (exc.stderr or b"")[-1000:]))
     if expect_rc is not None and proc.returncode != expect_rc:
         raise TestFailure("valgrind exit %d (want %d): %s" % (proc.returncode, expect_rc, proc.stderr[-2000:]))
     return out, proc

@@ -88,6 +88,18 @@ def test_colwalk_row_stride():
     check_eq((w["pattern"], w["count"], w["strides"][0]), ("stride-1", 60000, 8), "row-wise init")
 
 
+def _bucket(offset, container_size):
+    """Histogram bucket of OFFSET (docs/FORMAT.md, EVENTS hist): offset >> s
+    with 2^s the smallest power of two such that 16 * 2^s >= the container
+    size; the last bucket takes the rest, negative offsets go to bucket 0."""
+    s = 0
+    while 16 * (1 << s) < container_size:
+        s += 1
+    if offset < 0:
+        return 0
+    return min(offset >> s, 15)
+
+
 def _indirect_offsets():
     """The x offsets indirect.c reads at line 18, computed as the program does."""
     r, idx = 12345, []
@@ -120,7 +132,7 @@ def test_indirect_gather_irregular():
     check_eq(sum(rx["histogram"]), 1000, "histogram total")
     hist = [0] * 16
     for o in offs:
-        hist[o * 16 // 8000] += 1
+        hist[_bucket(o, x["size"])] += 1
     check_eq(rx["histogram"], hist, "histogram")
     check_eq((rx["min_offset"], rx["max_offset"]), (min(offs), max(offs)), "offset range")
 
@@ -128,13 +140,16 @@ def test_indirect_gather_irregular():
 def test_irregular_histogram_counts_every_access():
     # named.c:28  field[i] = local_buf[i % 64] + step: 3 x 512 reads of
     # local_buf, affine for the first 64 then wrapping around, so irregular.
-    # The summary must still count all 1536 accesses: 96 per bucket.
+    # The summary must still count all 1536 accesses (96 per bucket).
     t, _ = traced("named.c")
     lb = t.alloc_by_name("local_buf")
     e = _one(t.events_where(28, "named.c", "read", lb["id"]), "local_buf read")
     check_eq((e["pattern"], e["count"]), ("irregular", 1536), "(pattern, count)")
     check_eq(sum(e["histogram"]), e["count"], "histogram total")
-    check_eq(e["histogram"], [96] * 16, "histogram")
+    hist = [0] * 16
+    for i in range(3 * 512):
+        hist[_bucket(i % 64 * 8, lb["size"])] += 1
+    check_eq(e["histogram"], hist, "histogram")
     check_eq(e["distinct"], [0, 8, 16, 24, 32, 40, 48, 56], "first distinct offsets in access order")
 
 
@@ -152,7 +167,10 @@ def test_recursion_buf_accesses_exact():
     check_eq(sum(e["count"] for e in t.events_of(buf["id"], "read")), 10000, "all reads of buf")
     check_eq(sum(e["count"] for e in t.events_of(buf["id"], "write")), 5000, "all writes of buf")
     # offsets n % 16 * 4: residues 1..8 occur 313 times, the others 312
-    hist = [313 if 1 <= b <= 8 else 312 for b in range(16)]
+    hist = [0] * 16
+    for n in range(1, 5001):
+        hist[_bucket(n % 16 * 4, buf["size"])] += 1
+    check_eq(hist, [313 if 1 <= b <= 8 else 312 for b in range(16)], "expected histogram (64-byte buf)")
     for e in r8 + w8 + r9:
         check_eq(e["pattern"], "irregular", "pattern")
         check_eq(e["histogram"], hist, "histogram")

@@ -110,6 +110,8 @@ static void json_allocs(const ctr_trace *t, FILE *fp)
       fputs(", ", fp);
       key_u64(fp, "max_live", a->max_live);
       fputs(", ", fp);
+      key_u64(fp, "total_bytes", a->total_bytes);
+      fputs(", ", fp);
       ref(fp, "alloc_ctx", a->alloc_ctx);
       fputs(", ", fp);
       ref(fp, "alloc_loc", a->alloc_loc);
@@ -157,12 +159,11 @@ static void json_event(const ctr_event *e, FILE *fp)
       fprintf(fp, "%s%llu", k ? ", " : "", (unsigned long long)e->extent[k]);
    fprintf(fp, "], \"min_offset\": %lld, \"max_offset\": %lld, ",
            (long long)e->min_offset, (long long)e->max_offset);
-   int irregular = e->pattern == CATS_PAT_IRREGULAR;
    fputs("\"distinct\": [", fp);
-   for (unsigned k = 0; irregular && k < e->ndistinct; k++)
+   for (unsigned k = 0; k < e->ndistinct; k++)
       fprintf(fp, "%s%lld", k ? ", " : "", (long long)e->distinct[k]);
    fputs("], \"histogram\": [", fp);
-   for (unsigned k = 0; irregular && k < CATS_HIST_BUCKETS; k++)
+   for (unsigned k = 0; k < CATS_HIST_BUCKETS; k++)
       fprintf(fp, "%s%u", k ? ", " : "", e->hist[k]);
    fputs("]", fp);
 }

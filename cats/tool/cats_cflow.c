@@ -50,7 +50,7 @@ ULong   CATS_(cur_iter0)  = 0;
 static XArray* ctxs;            /* of CtxNode */
 static CatsMap ctx_map;         /* (parent, kind|key) -> id + 1 */
 static Thread** threads;         /* VG_N_THREADS entries */
-static UInt    n_threads_seen;
+static UInt    n_threads_seen;  /* also the serial number of the last one */
 static ULong   inst_counter;
 static CatsMap func_map;        /* entry -> Func* */
 static CatsMap point_map;       /* (addr, sb_start) -> Point* */
@@ -60,8 +60,11 @@ static CatsMap point_map;       /* (addr, sb_start) -> Point* */
 typedef struct {
    Addr    text_lo, text_hi;
    Region* regs;
-   UInt    n;
-   Addr*   ends;            /* sorted region ends, for boundary tests */
+   UInt    n_regs;
+   RegionRange* ranges;     /* sorted, non-overlapping */
+   UInt    n_ranges;
+   Addr*   headers;         /* sorted loop headers, for boundary tests */
+   UInt    n_headers;
    FnStackVar* svars;       /* stack arrays, sorted by function entry */
    UInt    n_svars;
 } ObjRegions;
@@ -116,12 +119,14 @@ Thread* CATS_(thread)(ThreadId tid)
       t->fn_top = -1;
       t->loop_top = -1;
       t->stack_hi = VG_(thread_get_stack_max)(tid);
-      VG_(snprintf)(name, sizeof(name), "thread %u", tid);
-      t->root = ctx_child(CATS_NONE, CATS_CTX_THREAD, tid, CATS_NONE,
-                          CATS_(intern_str)(name));
+      /* Valgrind reuses thread ids, so roots are keyed by a serial
+         number: each guest thread gets its own. */
+      n_threads_seen++;
+      VG_(snprintf)(name, sizeof(name), "thread %u", n_threads_seen);
+      t->root = ctx_child(CATS_NONE, CATS_CTX_THREAD, n_threads_seen,
+                          CATS_NONE, CATS_(intern_str)(name));
       ctx_node(t->root)->entries = 1;
       threads[tid] = t;
-      n_threads_seen++;
    }
    return threads[tid];
 }
@@ -292,7 +297,7 @@ static void push_region(Thread* t, Region* r, Addr addr)
    f->region = r;
    f->fn = t->fn_top >= 0 ? t->frames[t->fn_top].fn : NULL;
    if (r->kind == CATS_CTX_LOOP)
-      f->iter = (addr == r->start) ? 1 : 0;
+      f->iter = (addr == r->header) ? 1 : 0;
 }
 
 /* Makes the static frames above the innermost function frame equal to
@@ -310,7 +315,7 @@ static void update_regions(Thread* t, const Point* p)
       Frame* top = &t->frames[t->depth - 1];
       Region* inner = p->regions[n - 1];
       if (top->region == inner) {
-         if (inner->start == p->addr && inner->kind == CATS_CTX_LOOP)
+         if (inner->header == p->addr && inner->kind == CATS_CTX_LOOP)
             top->iter++;
          return;
       }
@@ -330,7 +335,7 @@ static void update_regions(Thread* t, const Point* p)
    if (r == n) {
       if (n > 0) {
          Region* inner = p->regions[n - 1];
-         if (inner->kind == CATS_CTX_LOOP && inner->start == p->addr
+         if (inner->kind == CATS_CTX_LOOP && inner->header == p->addr
              && t->loop_top >= 0 && t->frames[t->loop_top].region == inner)
             t->frames[t->loop_top].iter++;
       }
@@ -442,17 +447,34 @@ void CATS_(signal_leave)(ThreadId tid, Int sig)
    publish(t);
 }
 
+static void retire(Thread* t)
+{
+   flush(t);
+   while (t->depth > 0)
+      pop_frame(t);
+   ctx_node(t->root)->last_time = CATS_(time);
+}
+
+void CATS_(thread_exit)(ThreadId tid)
+{
+   Thread* t = threads[tid];
+   if (t == NULL)
+      return;
+   retire(t);
+   if (CATS_(cur_thread) == t)
+      CATS_(cur_thread) = NULL;
+   threads[tid] = NULL;
+   VG_(free)(t->frames);
+   VG_(free)(t);
+}
+
 void CATS_(cflow_finish)(void)
 {
    UInt tid;
    for (tid = 0; tid < VG_N_THREADS; tid++) {
       Thread* t = threads[tid];
-      if (t == NULL)
-         continue;
-      flush(t);
-      while (t->depth > 0)
-         pop_frame(t);
-      ctx_node(t->root)->last_time = CATS_(time);
+      if (t != NULL)
+         retire(t);
    }
 }
 
@@ -541,61 +563,76 @@ static ObjRegions* obj_regions(Addr a)
    o->text_lo = lo;
    o->text_hi = lo + sz;
    CATS_(regions_of_object)(lo, sz, VG_(DebugInfo_get_filename)(di),
-                            &o->regs, &o->n);
+                            &o->regs, &o->n_regs, &o->ranges, &o->n_ranges);
    CATS_(stackvars_of_object)(lo, sz, VG_(DebugInfo_get_filename)(di),
                               &o->svars, &o->n_svars);
-   o->ends = VG_(malloc)("cats.objregions.ends", (o->n + 1) * sizeof(Addr));
-   for (i = 0; i < (Word)o->n; i++) {
-      Word j = i;
-      Addr e = o->regs[i].end;
-      while (j > 0 && o->ends[j - 1] > e) {
-         o->ends[j] = o->ends[j - 1];
+   o->headers = VG_(malloc)("cats.objregions.headers",
+                            (o->n_regs + 1) * sizeof(Addr));
+   for (i = 0; i < (Word)o->n_regs; i++) {
+      Region* r = &o->regs[i];
+      r->loc = CATS_(loc_of_addr)(r->header);
+      if (r->kind != CATS_CTX_LOOP)
+         continue;
+      /* Insertion into the sorted header list. */
+      Word j = o->n_headers++;
+      while (j > 0 && o->headers[j - 1] > r->header) {
+         o->headers[j] = o->headers[j - 1];
          j--;
       }
-      o->ends[j] = e;
-      o->regs[i].loc = CATS_(loc_of_addr)(o->regs[i].start);
-      o->regs[i].last_parent = CATS_NONE;
-      o->regs[i].last_ctx = CATS_NONE;
+      o->headers[j] = r->header;
    }
    VG_(addToXA)(objs, &o);
    return o;
 }
 
-/* Index of the last region with start <= a, or -1. */
-static Int last_start_at_or_before(const ObjRegions* o, Addr a)
+/* The range holding a, or NULL. */
+static const RegionRange* range_of(const ObjRegions* o, Addr a)
 {
-   Int lo = 0, hi = (Int)o->n - 1, res = -1;
+   Int lo = 0, hi = (Int)o->n_ranges - 1;
    while (lo <= hi) {
       Int mid = (lo + hi) / 2;
-      if (o->regs[mid].start <= a) {
-         res = mid;
-         lo = mid + 1;
-      } else {
+      const RegionRange* g = &o->ranges[mid];
+      if (a < g->start)
          hi = mid - 1;
-      }
+      else if (a >= g->end)
+         lo = mid + 1;
+      else
+         return g;
    }
-   return res;
+   return NULL;
 }
 
-Bool CATS_(is_region_boundary)(Addr a)
+static Bool is_header(const ObjRegions* o, Addr a)
 {
-   ObjRegions* o = obj_regions(a);
-   if (o == NULL || o->n == 0)
-      return False;
-   Int i = last_start_at_or_before(o, a);
-   if (i >= 0 && o->regs[i].start == a)
-      return True;
-   Int lo = 0, hi = (Int)o->n - 1;
+   Int lo = 0, hi = (Int)o->n_headers - 1;
    while (lo <= hi) {
       Int mid = (lo + hi) / 2;
-      if (o->ends[mid] == a)
+      if (o->headers[mid] == a)
          return True;
-      if (o->ends[mid] < a)
+      if (o->headers[mid] < a)
          lo = mid + 1;
       else
          hi = mid - 1;
    }
    return False;
+}
+
+/* Control flow must be looked at where the innermost region changes
+   (a range starts or ends) and at loop headers, even in the middle of
+   a superblock. */
+Bool CATS_(is_region_boundary)(Addr a)
+{
+   ObjRegions* o = obj_regions(a);
+   if (o == NULL || o->n_ranges == 0)
+      return False;
+   if (is_header(o, a))
+      return True;
+   const RegionRange* g = range_of(o, a);
+   if (g != NULL)
+      return g->start == a;
+   /* Outside every range: a boundary if a range ends here. */
+   g = range_of(o, a - 1);
+   return g != NULL && g->end == a;
 }
 
 Point* CATS_(point_of)(Addr a, Bool sb_start)
@@ -608,20 +645,14 @@ Point* CATS_(point_of)(Addr a, Bool sb_start)
    p->addr = a;
    p->fn = CATS_(func_of)(a, &p->is_entry);
    ObjRegions* o = (p->fn && !p->fn->hidden) ? obj_regions(a) : NULL;
-   if (o && o->n > 0) {
-      Region* chain[64];
-      Int n = 0, i = last_start_at_or_before(o, a);
-      /* Walk back over the regions of this function; nested regions
-         that contain a come out innermost first. */
-      for (; i >= 0 && o->regs[i].start >= p->fn->entry && n < 64; i--) {
-         if (a < o->regs[i].end)
-            chain[n++] = &o->regs[i];
-      }
-      p->nregions = (UInt)n;
-      p->regions = VG_(malloc)("cats.point.regions",
-                               (n + 1) * sizeof(Region*));
-      for (i = 0; i < n; i++)
-         p->regions[i] = chain[n - 1 - i];
+   const RegionRange* g = o ? range_of(o, a) : NULL;
+   if (g != NULL) {
+      Region* r;
+      UInt n = g->region->depth + 1, i = n;
+      p->nregions = n;
+      p->regions = VG_(malloc)("cats.point.regions", n * sizeof(Region*));
+      for (r = g->region; r != NULL && i > 0; r = r->parent)
+         p->regions[--i] = r;
    }
    /* The map may have grown while describing the point. */
    *CATS_(map_slot)(&point_map, a, sb_start ? 2 : 1, &found) = (UWord)p;

@@ -14,9 +14,12 @@
    level moves its stride is learnt. A loop that is entered anew counts
    as one step of the next outer level, so a kernel called from a
    time-step loop stays affine. The first offset that does not fit turns
-   the record irregular: it then keeps a bounded summary (a few distinct
-   offsets and a histogram over the container) and costs almost nothing
-   more per access. So a loop over a million elements is one record, and
+   the record irregular.
+
+   Every record also keeps a bounded summary: its first distinct offsets
+   and a histogram over the container. The fast path does not touch
+   them: it only extends a *run* (an arithmetic progression of offsets),
+   and a run is added to the summary in O(buckets) when it ends. So a loop over a million elements is one record, and
    records grow with the program, not with its run time. */
 
 #include "cats_tool.h"
@@ -39,6 +42,10 @@ struct _Event {
    Long  distinct[CATS_MAX_DISTINCT];
    UInt  hist[CATS_HIST_BUCKETS];
    UInt  hist_shift;                  /* log2 of the histogram bucket width */
+   /* The current run: the accesses since the last slow-path update,
+      run_off + k * run_stride for k < count - run_count0. */
+   Long  run_off, run_stride;
+   ULong run_count0;
 };
 
 ULong CATS_(n_unattributed);
@@ -93,15 +100,17 @@ static UInt hist_shift(ULong csize)
    return sh;
 }
 
+static inline UInt bucket_of(const Event* e, Long off)
+{
+   if (off < 0)
+      return 0;
+   ULong b = (ULong)off >> e->hist_shift;
+   return b < CATS_HIST_BUCKETS ? (UInt)b : CATS_HIST_BUCKETS - 1;
+}
+
 static void add_distinct(Event* e, Long off)
 {
    UInt i;
-   if (off >= 0) {
-      ULong b = (ULong)off >> e->hist_shift;
-      e->hist[b < CATS_HIST_BUCKETS ? b : CATS_HIST_BUCKETS - 1]++;
-   } else {
-      e->hist[0]++;
-   }
    if (e->ndistinct == CATS_MAX_DISTINCT)
       return;
    for (i = 0; i < e->ndistinct; i++)
@@ -110,13 +119,50 @@ static void add_distinct(Event* e, Long off)
    e->distinct[e->ndistinct++] = off;
 }
 
-static void make_irregular(Event* e, Long off)
+/* Number of k in [0, len) with lo <= a + k*s < hi, for s > 0. */
+static ULong terms_in(Long a, Long s, ULong len, Long lo, Long hi)
+{
+   Long first = a >= lo ? 0 : (lo - a + s - 1) / s;
+   Long end = a >= hi ? 0 : (hi - a + s - 1) / s;
+   if (end > (Long)len)
+      end = (Long)len;
+   return end > first ? (ULong)(end - first) : 0;
+}
+
+/* Adds the progression a + k*s, k < len, to the summary. */
+static void add_progression(Event* e, Long a, Long s, ULong len)
+{
+   ULong k;
+   UInt b;
+   if (len == 0)
+      return;
+   for (k = 0; k < len && e->ndistinct < CATS_MAX_DISTINCT; k++) {
+      add_distinct(e, a + (Long)k * s);
+      if (s == 0)
+         break;
+   }
+   if (s == 0) {
+      e->hist[bucket_of(e, a)] += (UInt)len;
+      return;
+   }
+   if (s < 0) {               /* the same set of offsets, ascending */
+      a += (Long)(len - 1) * s;
+      s = -s;
+   }
+   Long w = (Long)1 << e->hist_shift;
+   /* The first bucket also takes negative offsets, the last everything
+      beyond it: their open ends become the progression's own ends. */
+   for (b = 0; b < CATS_HIST_BUCKETS; b++) {
+      Long lo = b == 0 ? a : (Long)b * w;
+      Long hi = b == CATS_HIST_BUCKETS - 1 ? a + (Long)len * s
+                                           : (Long)(b + 1) * w;
+      e->hist[b] += (UInt)terms_in(a, s, len, lo, hi);
+   }
+}
+
+static void make_irregular(Event* e)
 {
    e->irregular = 1;
-   add_distinct(e, e->base);
-   if (e->last_off != e->base)
-      add_distinct(e, e->last_off);
-   add_distinct(e, off);
 }
 
 /* Checks that moving 'delta' steps at level k lands on 'off'. */
@@ -133,15 +179,24 @@ static Bool step_fits(Event* e, UInt k, ULong delta, Long off)
    return moved == e->stride[k] * (Long)delta;
 }
 
-/* Folds the run of fast-path updates (which touch only iter[0] and
-   last_off) into the extents and the offset range. */
+/* Folds the current run (fast-path updates touch only iter[0],
+   last_off and count) into the extents, the offset range and the
+   summary, and leaves an empty run. */
 static void fold_run(Event* e)
 {
    UInt j;
-   if (e->last_off < e->min_off)
-      e->min_off = e->last_off;
-   if (e->last_off > e->max_off)
-      e->max_off = e->last_off;
+   ULong len = e->count - e->run_count0;
+   if (len == 0)
+      return;
+   Long last = e->run_off + (Long)(len - 1) * e->run_stride;
+   Long lo = e->run_off < last ? e->run_off : last;
+   Long hi = e->run_off < last ? last : e->run_off;
+   if (lo < e->min_off)
+      e->min_off = lo;
+   if (hi > e->max_off)
+      e->max_off = hi;
+   add_progression(e, e->run_off, e->run_stride, len);
+   e->run_count0 = e->count;
    for (j = 0; j < e->ndims; j++) {
       ULong span = e->iter[j] - e->span_start[j] + 1;
       if (span > e->extent[j])
@@ -149,21 +204,33 @@ static void fold_run(Event* e)
    }
 }
 
+/* The access just counted starts a new run. */
+static inline void start_run(Event* e, Long off)
+{
+   e->run_off = off;
+   e->run_stride = (e->ndims > 0 && (e->known & 1)) ? e->stride[0] : 0;
+   e->run_count0 = e->count - 1;
+}
+
 static void event_update_slow(Event* e, Long off)
 {
    ULong inst[CATS_MAX_DIMS], iter[CATS_MAX_DIMS];
    UInt n, k, j;
 
+   /* The current access is not part of the run being folded. */
+   e->count--;
    fold_run(e);
-   if (off < e->min_off)
-      e->min_off = off;
-   if (off > e->max_off)
-      e->max_off = off;
+   e->count++;
+   if (e->irregular) {
+      start_run(e, off);
+      return;
+   }
    n = loop_vector(inst, iter);
    if (n != e->ndims) {
       /* A different loop nesting under the same context cannot happen;
          be safe anyway. */
-      make_irregular(e, off);
+      make_irregular(e);
+      start_run(e, off);
       return;
    }
    /* Outermost level whose loop instance or iteration moved. */
@@ -182,7 +249,8 @@ static void event_update_slow(Event* e, Long off)
    }
    if (moved < 0) {
       if (off != e->last_off)
-         make_irregular(e, off);
+         make_irregular(e);
+      start_run(e, off);
       return;
    }
    UInt level = (UInt)moved;
@@ -198,7 +266,8 @@ static void event_update_slow(Event* e, Long off)
       delta = iter[level] - e->iter[level];
    }
    if (!step_fits(e, level, delta, off)) {
-      make_irregular(e, off);
+      make_irregular(e);
+      start_run(e, off);
       return;
    }
    for (j = 0; j <= level; j++)
@@ -215,6 +284,7 @@ static void event_update_slow(Event* e, Long off)
    if (e->entries + 1 > e->extent[n])
       e->extent[n] = e->entries + 1;
    e->last_off = off;
+   start_run(e, off);
 }
 
 /* The common cases inline: the innermost loop moved one iteration and
@@ -225,28 +295,29 @@ static inline void event_update(Event* e, Long off, ULong now)
    e->count++;
    e->last_time = now;
    if (UNLIKELY(e->irregular)) {
+      /* Runs of one access: every offset goes to the summary. */
       if (off < e->min_off)
          e->min_off = off;
       if (off > e->max_off)
          e->max_off = off;
       add_distinct(e, off);
+      e->hist[bucket_of(e, off)]++;
+      e->run_count0 = e->count;
       return;
    }
-   {
-      if (e->ndims == 0) {
-         if (off == e->last_off)
-            return;
-      } else if (CATS_(cur_inst0) == e->inst[0]) {
-         ULong it = CATS_(cur_iter0);
-         if (it == e->iter[0] + 1 && (e->known & 1)
-             && off == e->last_off + e->stride[0]) {
-            e->iter[0] = it;
-            e->last_off = off;
-            return;
-         }
-         if (it == e->iter[0] && off == e->last_off)
-            return;
+   if (e->ndims == 0) {
+      if (off == e->last_off)
+         return;
+   } else if (CATS_(cur_inst0) == e->inst[0]) {
+      ULong it = CATS_(cur_iter0);
+      if (it == e->iter[0] + 1 && off == e->last_off + e->run_stride
+          && (e->known & 1)) {
+         e->iter[0] = it;
+         e->last_off = off;
+         return;
       }
+      if (it == e->iter[0] && off == e->last_off && e->run_stride == 0)
+         return;
    }
    event_update_slow(e, off);
 }
@@ -274,6 +345,7 @@ static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
    }
    for (j = 0; j < e->ndims; j++)
       e->span_start[j] = e->iter[j];
+   start_run(e, off);
    VG_(addToXA)(events, &e);
    return e;
 }
@@ -379,7 +451,7 @@ void CATS_(write_events)(CatsBuf* b)
       CATS_(put_u8)(b, e->irregular ? 0 : nd);
       CATS_(put_u8)(b, e->flags);
       CATS_(put_u32)(b, e->size);
-      CATS_(put_u32)(b, e->irregular ? e->ndistinct : 0);
+      CATS_(put_u32)(b, e->ndistinct);
       CATS_(put_u64)(b, e->count);
       CATS_(put_u64)(b, e->first_time);
       CATS_(put_u64)(b, e->last_time);
@@ -393,9 +465,8 @@ void CATS_(write_events)(CatsBuf* b)
       CATS_(put_u64)(b, (ULong)e->min_off);
       CATS_(put_u64)(b, (ULong)e->max_off);
       for (k = 0; k < CATS_MAX_DISTINCT; k++)
-         CATS_(put_u64)(b, (e->irregular && k < e->ndistinct)
-                              ? (ULong)e->distinct[k] : 0);
+         CATS_(put_u64)(b, k < e->ndistinct ? (ULong)e->distinct[k] : 0);
       for (k = 0; k < CATS_HIST_BUCKETS; k++)
-         CATS_(put_u32)(b, e->irregular ? e->hist[k] : 0);
+         CATS_(put_u32)(b, e->hist[k]);
    }
 }

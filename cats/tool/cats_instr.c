@@ -176,7 +176,7 @@ static void add_point(IRSB* out, Point* p, IRTemp sp)
       fast = bin_tmp(out, Iop_And1, fast, IRExpr_RdTmp(no_pop));
       fast = bin_tmp(out, Iop_And1, fast, IRExpr_RdTmp(no_call));
    }
-   if (inner != NULL && inner->kind == CATS_CTX_LOOP && inner->start == p->addr) {
+   if (inner != NULL && inner->kind == CATS_CTX_LOOP && inner->header == p->addr) {
       IRTemp one = newIRTemp(out->tyenv, Ity_I64);
       addStmtToIRSB(out, IRStmt_WrTmp(one, IRExpr_Unop(Iop_1Uto64,
                                                        IRExpr_RdTmp(fast))));

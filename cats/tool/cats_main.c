@@ -100,9 +100,17 @@ static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret)
 /*--- Memory events from the core                          ---*/
 /*------------------------------------------------------------*/
 
+/* A guest that ends without exit_group died of a signal: Valgrind's
+   fini callback does not say which, its log does. */
+static Bool exit_called = False;
+
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
 {
-   (void)tid; (void)sysno; (void)args; (void)nArgs;
+   (void)tid; (void)nArgs;
+   if (sysno == __NR_exit_group) {
+      exit_called = True;
+      CATS_(exit_code) = (Int)args[0];
+   }
 }
 
 /* Anonymous mappings are containers; file mappings are code and data of
@@ -191,7 +199,10 @@ static void post_clo_init(void)
 
 static void fini(Int exitcode)
 {
-   CATS_(exit_code) = exitcode;
+   if (!exit_called)
+      CATS_(fatal_signal) = -1;
+   else if (CATS_(exit_code) == 0)
+      CATS_(exit_code) = exitcode;
    CATS_(cflow_finish)();
    CATS_(mem_finish)();
    Bool ok = CATS_(write_trace)();
@@ -238,6 +249,7 @@ static void pre_clo_init(void)
                                  0);
 
    VG_(track_start_client_code)(on_start_client_code);
+   VG_(track_pre_thread_ll_exit)(CATS_(thread_exit));
    VG_(track_pre_deliver_signal)(on_pre_signal);
    VG_(track_post_deliver_signal)(on_post_signal);
 

@@ -212,21 +212,28 @@ static void remove_block(Block* b)
 /*------------------------------------------------------------*/
 
 /* The client code address that called into the allocator: the first
-   frame outside our preload library. */
-static Addr alloc_site(ThreadId tid)
+   frame outside our preload library and, for system calls, outside the
+   object whose wrapper made the call (libc's mmap, say). */
+static Addr alloc_site(ThreadId tid, Bool via_syscall)
 {
-   Addr ips[6];
-   UInt n = VG_(get_StackTrace)(tid, ips, 6, NULL, NULL, 0);
+   Addr ips[8];
+   UInt n = VG_(get_StackTrace)(tid, ips, 8, NULL, NULL, 0);
    DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar* first_obj = NULL;
+   HChar wrapper_obj[256] = "";
    UInt i;
+   if (via_syscall && n > 0 && VG_(get_objname)(ep, ips[0], &first_obj))
+      VG_(strncpy)(wrapper_obj, first_obj, sizeof(wrapper_obj) - 1);
    for (i = 0; i < n; i++) {
       const HChar* obj;
-      if (VG_(get_objname)(ep, ips[i], &obj)
-          && VG_(strstr)(obj, "vgpreload_") != NULL)
+      Bool known = VG_(get_objname)(ep, ips[i], &obj);
+      if (known && VG_(strstr)(obj, "vgpreload_") != NULL)
+         continue;
+      if (known && wrapper_obj[0] && VG_(strcmp)(obj, wrapper_obj) == 0)
          continue;
       return i == 0 ? ips[i] : ips[i] - 1;
    }
-   return n > 0 ? ips[n - 1] : 0;
+   return n > 0 ? ips[0] : 0;
 }
 
 static UInt ctx_of(ThreadId tid)
@@ -238,7 +245,7 @@ static UInt ctx_of(ThreadId tid)
 void CATS_(new_heap_block)(ThreadId tid, Addr p, SizeT n, UChar kind,
                            UInt realloc_from)
 {
-   UInt loc = CATS_(loc_of_addr)(alloc_site(tid));
+   UInt loc = CATS_(loc_of_addr)(alloc_site(tid, kind == CATS_ALLOC_MMAP));
    UInt id = get_rec(kind, ctx_of(tid), loc, n, CATS_(loc_label)(loc), loc);
    if (realloc_from != CATS_NONE)
       rec(id)->realloc_from = realloc_from;
@@ -258,7 +265,9 @@ UInt CATS_(release_heap_block)(ThreadId tid, Addr p)
    UInt id = b->alloc;
    footprint_add(-(Long)(b->hi - b->lo == 1 && rec(id)->size == 0
                             ? 0 : b->hi - b->lo));
-   rec_instance_died(id, ctx_of(tid), CATS_(loc_of_addr)(alloc_site(tid)));
+   rec_instance_died(id, ctx_of(tid),
+                     CATS_(loc_of_addr)(alloc_site(tid, rec(id)->kind
+                                                        == CATS_ALLOC_MMAP)));
    remove_block(b);
    return id;
 }

@@ -23,6 +23,11 @@ extern Int VG_(safe_fd)(Int oldfd);
 extern Int VG_(sigaction)(Int signum, const vki_sigaction_toK_t* act,
                           vki_sigaction_fromK_t* oldact);
 
+#ifndef CATS_REGION_ENTRY_SIZE   /* until the format header has them */
+#define CATS_REGION_ENTRY_SIZE 16
+#define CATS_RANGE_ENTRY_SIZE  24
+#endif
+
 const HChar* CATS_(out_path) = NULL;
 static Int to_helper = -1;
 static Int from_helper = -1;
@@ -42,10 +47,21 @@ static Bool write_all(Int fd, const void* p, SizeT n)
    return True;
 }
 
+/* The helper answers within seconds (its DWARF reader has its own 60 s
+   alarm); a helper that stops answering must not hang the guest. */
+#define HELPER_TIMEOUT_MS (180 * 1000)
+
 static Bool read_all(Int fd, void* p, SizeT n)
 {
    UChar* c = p;
    while (n > 0) {
+      struct vki_pollfd pfd;
+      pfd.fd = fd;
+      pfd.events = VKI_POLLIN;
+      pfd.revents = 0;
+      SysRes pr = VG_(poll)(&pfd, 1, HELPER_TIMEOUT_MS);
+      if (sr_isError(pr) || sr_Res(pr) == 0)
+         return False;
       Int chunk = n > (1 << 20) ? (1 << 20) : (Int)n;
       Int r = VG_(read)(fd, c, chunk);
       if (r <= 0)
@@ -193,10 +209,12 @@ static Bool send_object_query(UInt type, Addr text_avma, SizeT text_size,
 }
 
 void CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
-                              const HChar* path, Region** regs, UInt* n)
+                              const HChar* path, Region** regs, UInt* n_regs,
+                              RegionRange** ranges, UInt* n_ranges)
 {
    *regs = NULL;
-   *n = 0;
+   *ranges = NULL;
+   *n_regs = *n_ranges = 0;
    if (to_helper < 0 || path == NULL)
       return;
    SizeT len;
@@ -207,26 +225,49 @@ void CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
       helper_lost("no answer to a loop query");
       return;
    }
-   UInt count = len >= 4 ? (UInt)get_le(a, 4) : 0;
-   if (4 + (SizeT)count * CATS_LOOP_ENTRY_SIZE > len)
-      count = 0;
-   Region* r = VG_(calloc)("cats.regions", count + 1, sizeof(Region));
+   /* Region table, then ranges; anything inconsistent is dropped whole,
+      leaving the object without loops rather than with wrong ones. */
+   UInt nr = len >= 4 ? (UInt)get_le(a, 4) : 0;
+   SizeT at = 4 + (SizeT)nr * CATS_REGION_ENTRY_SIZE;
+   UInt ng = at + 4 <= len ? (UInt)get_le(a + at, 4) : 0;
+   if (at + 4 + (SizeT)ng * CATS_RANGE_ENTRY_SIZE > len) {
+      VG_(free)(a);
+      return;
+   }
+   Region* r = VG_(calloc)("cats.regions", nr + 1, sizeof(Region));
+   RegionRange* g = VG_(calloc)("cats.ranges", ng + 1, sizeof(RegionRange));
    UInt i, m = 0;
-   for (i = 0; i < count; i++) {
-      const UChar* e = a + 4 + (SizeT)i * CATS_LOOP_ENTRY_SIZE;
+   for (i = 0; i < nr; i++) {
+      const UChar* e = a + 4 + (SizeT)i * CATS_REGION_ENTRY_SIZE;
+      UInt parent = (UInt)get_le(e + 8, 4);
+      UChar kind = e[12];
+      r[i].header = (Addr)get_le(e, 8);
+      r[i].kind = kind == CATS_CTX_CONDITIONAL ? CATS_CTX_CONDITIONAL
+                                               : CATS_CTX_LOOP;
+      r[i].parent = parent < i ? &r[parent] : NULL;
+      r[i].depth = r[i].parent ? r[i].parent->depth + 1 : 0;
+      r[i].loc = CATS_NONE;
+      r[i].last_parent = CATS_NONE;
+      r[i].last_ctx = CATS_NONE;
+   }
+   Addr prev_end = 0;
+   for (i = 0; i < ng; i++) {
+      const UChar* e = a + at + 4 + (SizeT)i * CATS_RANGE_ENTRY_SIZE;
       Addr s = (Addr)get_le(e, 8), t = (Addr)get_le(e + 8, 8);
-      UChar kind = e[16];
-      if (t <= s || (kind != CATS_CTX_LOOP && kind != CATS_CTX_CONDITIONAL))
+      UInt reg = (UInt)get_le(e + 16, 4);
+      if (t <= s || s < prev_end || reg >= nr)
          continue;
-      r[m].start = s;
-      r[m].end = t;
-      r[m].kind = kind;
-      r[m].loc = CATS_NONE;
+      g[m].start = s;
+      g[m].end = t;
+      g[m].region = &r[reg];
+      prev_end = t;
       m++;
    }
    VG_(free)(a);
    *regs = r;
-   *n = m;
+   *n_regs = nr;
+   *ranges = g;
+   *n_ranges = m;
 }
 
 void CATS_(stackvars_of_object)(Addr text_avma, SizeT text_size,
@@ -309,8 +350,10 @@ static void write_meta(CatsBuf* b)
    meta(b, &count, "tool_version", "0.1.0");
    meta(b, &count, "command", cmd);
    meta_u64(b, &count, "pid", (ULong)VG_(getpid)());
-   if (CATS_(fatal_signal) != 0)
+   if (CATS_(fatal_signal) > 0)
       VG_(snprintf)(buf, sizeof(buf), "signal %d", CATS_(fatal_signal));
+   else if (CATS_(fatal_signal) < 0)
+      VG_(snprintf)(buf, sizeof(buf), "signal");
    else
       VG_(snprintf)(buf, sizeof(buf), "exit %d", CATS_(exit_code));
    meta(b, &count, "exit", buf);

@@ -89,14 +89,24 @@ void CATS_(locs_init)(void);
 
 typedef struct _StackInfo StackInfo;
 
-/* A static region of code: a loop or a conditional. */
-typedef struct {
-   Addr  start, end;     /* [start, end) */
+/* A static region of code: a natural loop or a conditional scope, as
+   the helper finds them from each function's control-flow graph. Its
+   code may be spread over several address ranges. */
+typedef struct _Region {
+   Addr  header;         /* loops: the header; conditionals: first address */
    UChar kind;           /* CATS_CTX_LOOP or CATS_CTX_CONDITIONAL */
-   UInt  loc;            /* code location of start */
+   UInt  loc;            /* code location of the header */
+   struct _Region* parent;  /* enclosing region of the same function */
+   UInt  depth;          /* number of enclosing regions */
    UInt  last_parent;    /* the last context it was entered under, and */
    UInt  last_ctx;       /* the node that gave: a one-entry cache */
 } Region;
+
+/* A run of code whose innermost region is 'region'. */
+typedef struct {
+   Addr    start, end;   /* [start, end) */
+   Region* region;
+} RegionRange;
 
 /* An array in a function's stack frame, at a fixed offset from the
    frame's canonical frame address (CFA). */
@@ -168,6 +178,7 @@ extern Addr    CATS_(top_sp);
 void CATS_(cflow_init)(void);
 Thread* CATS_(thread)(ThreadId tid);
 void CATS_(switch_thread)(ThreadId tid);
+void CATS_(thread_exit)(ThreadId tid);
 Func* CATS_(func_of)(Addr a, Bool* is_entry);
 Point* CATS_(point_of)(Addr a, Bool sb_start);
 Bool CATS_(is_region_boundary)(Addr a);
@@ -285,10 +296,13 @@ extern Bool CATS_(instr_on);
 
 Bool  CATS_(helper_start)(const HChar* out_path);
 void  CATS_(out_init)(void);
-/* Loop and conditional ranges of the object holding 'a', sorted. */
+/* Loops and conditionals of an object: a region table and the
+   non-overlapping ranges labelled with their innermost region, sorted. */
 void  CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
                                 const HChar* path,
-                                /*OUT*/Region** regs, /*OUT*/UInt* n);
+                                /*OUT*/Region** regs, /*OUT*/UInt* n_regs,
+                                /*OUT*/RegionRange** ranges,
+                                /*OUT*/UInt* n_ranges);
 /* Stack arrays of the object's functions, sorted by function entry. */
 typedef struct { Addr fn_entry; StackVar var; } FnStackVar;
 void  CATS_(stackvars_of_object)(Addr text_avma, SizeT text_size,

@@ -1,0 +1,73 @@
+"""Options and errors of the Valgrind tool itself."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from catslib import VGLIB, WORK, Trace, check, check_eq, compile_program, run_cats
+
+
+def _own_lines(stderr):
+    """stderr lines that are not Valgrind's '==PID==' commentary."""
+    return [l for l in stderr.splitlines() if l.strip() and not re.match(r"^==\d+==", l)]
+
+
+def test_unwritable_out_file():
+    out = "/nonexistent-dir/x.cats"
+    check(not os.path.exists("/nonexistent-dir"), "/nonexistent-dir must not exist for this test")
+    _, proc = run_cats("/bin/true", out=out)
+    check(proc.returncode > 0, "valgrind exit %d, want non-zero" % proc.returncode)
+    lines = _own_lines(proc.stderr)
+    check_eq(len(lines), 1, "error lines (%r)" % lines)
+    check(out in lines[0], "the message names the file: %r" % lines[0])
+    check("Traceback" not in proc.stderr and "assertion" not in proc.stderr.lower(),
+          "no crash report: %r" % proc.stderr[-500:])
+    check(not os.path.exists(out), "no trace file")
+
+
+def test_out_file_pid_expansion():
+    binary = compile_program("malloc_loop.c")
+    d = tempfile.mkdtemp(prefix="pid-", dir=WORK)
+    _, proc = run_cats(binary, tool_args=["--cats-out-file=trace.%p.cats"], cwd=d, out_option=False)
+    check_eq(proc.returncode, 0, "valgrind exit")
+    files = os.listdir(d)
+    check_eq(len(files), 1, "files written (%r)" % files)
+    m = re.match(r"^trace\.(\d+)\.cats$", files[0])
+    check(m is not None, "file name %r has the pid in place of %%p" % files[0])
+    pid = m.group(1)
+    vg = re.search(r"^==(\d+)==", proc.stderr, re.M)
+    check(vg is not None, "valgrind's pid prefix on stderr")
+    check_eq(pid, vg.group(1), "pid in the file name vs valgrind's pid")
+    t = Trace(os.path.join(d, files[0]))
+    check_eq(t.meta.get("pid"), pid, "META pid")
+    shutil.rmtree(d)
+
+
+def test_instr_atstart_no_records_no_accesses():
+    # malloc_loop.c has no client requests, so instrumentation never starts.
+    binary = compile_program("malloc_loop.c")
+    out = os.path.join(WORK, "malloc_loop.atstart-no.cats")
+    path, proc = run_cats(binary, tool_args=["--instr-atstart=no"], out=out)
+    check_eq(proc.returncode, 0, "valgrind exit")
+    t = Trace(path)
+    check_eq(t.meta.get("accesses_total"), "0", "META accesses_total")
+    check_eq(t.meta.get("instr_atstart"), "no", "META instr_atstart")
+    check_eq(len(t.events), 0, "event records")
+    check_eq(t.meta.get("exit"), "exit 0", "META exit")
+
+
+def test_missing_program():
+    out = os.path.join(WORK, "missing-program.cats")
+    _, proc = run_cats(os.path.join(WORK, "no-such-program"), out=out)
+    check(proc.returncode > 0, "valgrind exit %d, want non-zero" % proc.returncode)
+    check("no-such-program" in proc.stderr and "No such file" in proc.stderr,
+          "valgrind's error names the program: %r" % proc.stderr[-500:])
+
+
+def test_help_lists_options():
+    env = dict(os.environ, VALGRIND_LIB=VGLIB)
+    p = subprocess.run(["valgrind", "--tool=cats", "--help"], env=env, capture_output=True, text=True, timeout=60)
+    check_eq(p.returncode, 0, "valgrind --help exit")
+    for opt in ("--cats-out-file", "--instr-atstart"):
+        check(opt in p.stdout, "--help mentions %s" % opt)
