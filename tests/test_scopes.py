@@ -56,12 +56,13 @@ def test_conditional_scope_inside_loop():
         kinds = [k for k, _ in t.kinds_path(e["ctx"], "conditional.c")]
         check_eq(kinds[:2], ["function", "loop"], "under main's loop")
         check("conditional" in kinds[2:], "a conditional scope inside the loop: %r" % kinds)
-    # the flag test itself is executed every iteration, outside the scope
-    flag = t.writer_of(19, "conditional.c", kind="read") if t.events_where(19, "conditional.c", "read") else None
-    if flag is not None:
-        for e in t.events_where(19, "conditional.c", "read", flag["id"]):
-            check("conditional" not in [k for k, _ in t.kinds_path(e["ctx"], "conditional.c")],
-                  "the branch condition is not inside its own scope")
+    # the flag test (line 20) runs every iteration, outside the scope
+    flag = t.writer_of(20, "conditional.c", kind="read")
+    reads = t.events_where(20, "conditional.c", "read", flag["id"])
+    check_eq(sum(e["count"] for e in reads), 1000, "flag reads")
+    for e in reads:
+        check("conditional" not in [k for k, _ in t.kinds_path(e["ctx"], "conditional.c")],
+              "the branch condition is not inside its own scope")
 
 
 def test_tail_call_replaces_the_frame():

@@ -88,6 +88,8 @@ enum cats_frame {
    CATS_FRAME_COMMITTED    = 201
 };
 #define CATS_FRAME_HEADER_SIZE 16
-#define CATS_LOOP_ENTRY_SIZE   24
+/* LOOPS answer: region table entry, then range entry (docs/FORMAT.md). */
+#define CATS_REGION_ENTRY_SIZE 16
+#define CATS_RANGE_ENTRY_SIZE  24
 
 #endif /* CATS_FORMAT_H */

@@ -1,6 +1,8 @@
 /* cmd_loops.c: `cats loops OBJ`: what the helper answers to a LOOPS query
- * for OBJ, with ELF addresses (bias 0). One range per line:
- * "START END KIND", hex addresses, [START, END). */
+ * for OBJ, with ELF addresses (bias 0). First the region table, one line
+ * per region: "ID KIND HEADER PARENT FUNCTION" (PARENT "-" for none);
+ * then "ranges", one line per range: "START END REGION", [START, END).
+ * Addresses in hex. */
 #include <stdlib.h>
 
 #include "cli.h"
@@ -13,16 +15,28 @@ int cli_cmd_loops(int argc, char **argv)
    int rc = cli_parse(argc, argv, opts, &obj, 1, "cats loops OBJ");
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
-   clp_range *r;
-   size_t n;
+   clp_result res;
    char err[CLP_ERRLEN];
-   if (clp_find(obj, 0, CLP_NO_BIAS, &r, &n, err, sizeof err) != CLP_OK)
+   if (clp_find(obj, 0, CLP_NO_BIAS, &res, err, sizeof err) != CLP_OK)
       return cli_error(CLI_EFILE, "%s: %s", obj, err);
-   for (size_t i = 0; i < n; i++)
-      printf("0x%llx 0x%llx %s\n", (unsigned long long)r[i].start,
-             (unsigned long long)r[i].end,
-             r[i].kind == CLP_LOOP ? "loop" : "conditional");
-   free(r);
+   printf("regions %zu\n", res.nregions);
+   for (size_t i = 0; i < res.nregions; i++) {
+      const clp_region *g = &res.regions[i];
+      const char *name = g->name < res.names_len ? res.names + g->name : "";
+      printf("%zu %s 0x%llx ", i,
+             g->kind == CLP_LOOP ? "loop" : "conditional",
+             (unsigned long long)g->header);
+      if (g->parent == CLP_NONE)
+         printf("- ");
+      else
+         printf("%u ", g->parent);
+      printf("%s\n", name[0] ? name : "?");
+   }
+   printf("ranges %zu\n", res.nranges);
+   for (size_t i = 0; i < res.nranges; i++)
+      printf("0x%llx 0x%llx %u\n", (unsigned long long)res.ranges[i].start,
+             (unsigned long long)res.ranges[i].end, res.ranges[i].region);
+   clp_result_free(&res);
    if (fflush(stdout) != 0 || ferror(stdout))
       return cli_error(CLI_EFILE, "stdout: write error");
    return CLI_OK;

@@ -146,35 +146,53 @@ static int send_answer(const char *what, uint32_t type, const void *data,
    return 0;
 }
 
-/* Answer a LOOPS query; any problem with the object yields n = 0. */
+/* The LOOPS answer for res: u32 nregions, then per region u64 header,
+ * u32 parent, u8 kind, 3 bytes pad; u32 nranges, then per range u64 start,
+ * u64 end, u32 region, u32 pad. -1 if out of memory. */
+static int put_loops(cbuf *ans, const clp_result *res)
+{
+   if (res->nregions > UINT32_MAX || res->nranges > UINT32_MAX ||
+       cbuf_reserve(ans, 8 + res->nregions * CATS_REGION_ENTRY_SIZE +
+                            res->nranges * CATS_RANGE_ENTRY_SIZE) != 0)
+      return -1;
+   int bad = cbuf_put32(ans, (uint32_t)res->nregions) != 0;
+   for (size_t i = 0; !bad && i < res->nregions; i++) {
+      const clp_region *g = &res->regions[i];
+      bad = cbuf_put64(ans, g->header) != 0 ||
+            cbuf_put32(ans, g->parent) != 0 ||
+            cbuf_put8(ans, g->kind) != 0 || cbuf_zero(ans, 3) != 0;
+   }
+   bad = bad || cbuf_put32(ans, (uint32_t)res->nranges) != 0;
+   for (size_t i = 0; !bad && i < res->nranges; i++) {
+      const clp_range *r = &res->ranges[i];
+      bad = cbuf_put64(ans, r->start) != 0 || cbuf_put64(ans, r->end) != 0 ||
+            cbuf_put32(ans, r->region) != 0 || cbuf_zero(ans, 4) != 0;
+   }
+   return bad ? -1 : 0;
+}
+
+/* Answer a LOOPS query; any problem with the object yields no regions. */
 static int on_loops_query(uint64_t len)
 {
    static hlp_query q;   /* 64 KiB: not on the stack */
    if (read_query("LOOPS", len, &q) != 0)
       return -1;
-   clp_range *r = NULL;
-   size_t n = 0;
+   clp_result res = { 0 };
    char err[CLP_ERRLEN];
-   if (q.path[0] &&
-       clp_find(q.path, q.avma, 0, &r, &n, err, sizeof err) != CLP_OK) {
-      r = NULL;
-      n = 0;
-   }
+   if (q.path[0] && clp_find(q.path, q.avma, 0, &res, err, sizeof err) !=
+                       CLP_OK)
+      memset(&res, 0, sizeof res);
    cbuf ans = CBUF_INIT;
-   if (n > UINT32_MAX)
-      n = 0;
-   if (cbuf_reserve(&ans, 4 + n * CATS_LOOP_ENTRY_SIZE) != 0)
-      n = 0;
-   cbuf_put32(&ans, (uint32_t)n);
-   for (size_t i = 0; i < n; i++) {
-      cbuf_put64(&ans, r[i].start);
-      cbuf_put64(&ans, r[i].end);
-      cbuf_put8(&ans, r[i].kind);
-      cbuf_zero(&ans, 7);
+   if (put_loops(&ans, &res) != 0) {
+      static const uint8_t empty[8];   /* no regions, no ranges */
+      clp_result_free(&res);
+      cbuf_free(&ans);
+      return send_answer("LOOPS", CATS_FRAME_LOOPS_ANSWER, empty,
+                         sizeof empty);
    }
    int rc = send_answer("LOOPS", CATS_FRAME_LOOPS_ANSWER, ans.data,
                         ans.len);
-   free(r);
+   clp_result_free(&res);
    cbuf_free(&ans);
    return rc;
 }

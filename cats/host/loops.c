@@ -1,11 +1,19 @@
 /* loops.c: static loop and conditional finder (see loops.h).
  *
- * Cost: one linear disassembly of every function (capstone with details,
- * needed for the jump group and the immediate target), then per function
- * O(J log J) in its number of jumps J: candidates are sorted and filtered
- * for proper nesting with a stack sweep. Scratch arrays are reused across
- * functions so a large object (libc: ~2 MB of text) costs few allocations.
- * Nothing is cached between calls. */
+ * Per function: one linear disassembly (capstone with details, for the
+ * jump group and the immediate target), basic blocks and edges, dominators
+ * (Cooper-Harvey-Kennedy over reverse postorder), natural loops by reverse
+ * walks from their back edges, and for each loop with two-way branches the
+ * post-dominators inside it. Every step is linear in the function's blocks
+ * except the dominator iteration (a few passes in practice) and the
+ * per-loop work, which is linear in the loop's body, so a block is visited
+ * once per loop around it. Scratch arrays live in the context and are
+ * reused across functions: libc (~2 MB of text) costs few allocations.
+ * Nothing is cached between calls.
+ *
+ * Sections: ELF scan and noreturn callees; disassembly; the control-flow
+ * graph; dominators; loops; conditionals; the region tree and its ranges;
+ * the driver. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "loops.h"
@@ -21,24 +29,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Loop candidates remember whether their back edge is conditional in the
- * kind field until nesting is settled (see keep_nested). */
-#define CLP_LOOP_UNCOND (0x80 | CLP_LOOP)
+#define NONE UINT32_MAX
 
-/* A direct jump inside the function being analysed. */
-typedef struct clp_jump {
-   uint64_t addr;    /* address of the jump */
-   uint64_t next;    /* address after it */
-   uint64_t target;
-   int cond;         /* conditional (jcc, jrcxz, loop*) */
-} clp_jump;
-
-/* A function: [start, start + size) with its bytes. */
-typedef struct clp_func {
-   uint64_t start;
-   uint64_t size;
-   const uint8_t *code;
-} clp_func;
+/* ======================================================================
+ * Data structures
+ * ====================================================================== */
 
 /* A growable array of some element type; kept generic by size. */
 typedef struct clp_vec {
@@ -46,17 +41,121 @@ typedef struct clp_vec {
    size_t n, cap, elem;
 } clp_vec;
 
+#define AT(vec, type) ((type *)(vec).v)
+
+/* What ends an instruction's block, and where control goes next. */
+enum clp_ik {
+   IK_PLAIN,   /* falls through (calls included) */
+   IK_JMP,     /* direct jmp to target */
+   IK_JCC,     /* direct conditional jump (jcc, jrcxz, loop*) */
+   IK_IJMP,    /* indirect jump: unknown targets */
+   IK_END      /* ret, hlt, ud2, int3, noreturn call, undecodable bytes */
+};
+
+typedef struct clp_insn {
+   uint64_t addr;
+   uint64_t target;   /* IK_JMP, IK_JCC */
+   uint32_t size;     /* undecodable bytes: the whole run */
+   uint8_t kind;      /* enum clp_ik */
+} clp_insn;
+
+/* A function symbol: [start, start + size) with its bytes. */
+typedef struct clp_func {
+   uint64_t start;
+   uint64_t size;
+   const uint8_t *code;
+   const char *name;   /* in the ELF string table; "" if unknown */
+   int cold;           /* a gcc ".cold" part of another function */
+   int done;           /* analysed as part of another function */
+} clp_func;
+
+/* An allocated section with its bytes (for PLT stubs). */
+typedef struct clp_sec {
+   uint64_t addr, size;
+   const uint8_t *data;   /* NULL unless executable PROGBITS */
+   size_t data_size;
+   const char *name;
+} clp_sec;
+
+typedef struct clp_edge {
+   uint32_t from, to;
+} clp_edge;
+
+/* Successor and predecessor lists of a graph in compressed form: the
+ * neighbours of node i are adj[off[i] .. off[i + 1]). */
+typedef struct clp_graph {
+   uint32_t n;
+   clp_vec soff, sadj;   /* u32: successors */
+   clp_vec poff, padj;   /* u32: predecessors */
+} clp_graph;
+
+/* Dominator tree and DFS numbering of one graph from one root. */
+typedef struct clp_dom {
+   clp_vec idom;     /* u32 per node; NONE if unreached, root for root */
+   clp_vec rponum;   /* u32 per node: reverse postorder number or NONE */
+   clp_vec rpo;      /* u32: reached nodes in reverse postorder */
+   clp_vec pre, post;   /* u32 per node: DFS entry and exit times */
+   clp_vec stack;    /* u32 pairs: node, next edge */
+} clp_dom;
+
+/* A loop or conditional of the function being analysed. */
+typedef struct clp_reg {
+   uint64_t header;   /* address */
+   uint32_t hblock;   /* loop: header block; conditional: branch block */
+   uint32_t off, n;   /* its blocks: pool[off .. off + n) */
+   uint32_t parent;   /* local index, or NONE */
+   uint32_t id;       /* global index once emitted */
+   uint8_t kind;
+} clp_reg;
+
+typedef struct clp_loopedge {
+   uint32_t header, src;
+   int natural;       /* header dominates src */
+} clp_loopedge;
+
 /* Everything one clp_find call works with. */
 typedef struct clp_ctx {
    csh cs;
    cs_insn *insn;
-   clp_vec funcs;    /* clp_func */
-   clp_vec jumps;    /* clp_jump of the current function */
-   clp_vec loops;    /* clp_range candidates, then accepted loops */
-   clp_vec conds;    /* clp_range candidates, then accepted conditionals */
-   clp_vec stack;    /* size_t scratch stack of keep_nested */
-   clp_vec open;     /* clp_range: loops around the current jump */
-   clp_vec out;      /* clp_range results */
+   uint64_t bias;
+   clp_vec funcs;      /* clp_func, sorted by start */
+   clp_vec secs;       /* clp_sec by section index */
+   clp_vec noret;      /* u64: sorted addresses of noreturn functions */
+   clp_vec noret_got;  /* u64: sorted GOT slots of noreturn functions */
+
+   /* the function being analysed */
+   clp_vec chunks;     /* size_t: indices of its clp_func parts */
+   clp_vec insns;      /* clp_insn, by address */
+   clp_vec blk_first;  /* u32 per block: first insn; one extra at the end */
+   uint32_t entry;     /* the block at the function's start */
+   clp_vec insn_blk;   /* u32 per insn: its block */
+   clp_vec edges;      /* clp_edge: control-flow edges (G) */
+   clp_vec edges2;     /* clp_edge: scratch (G', local graphs) */
+   clp_graph g;        /* the control-flow graph */
+   clp_graph g2;       /* G' (see find_loops), then local graphs */
+   clp_dom dom;        /* of G' */
+   clp_dom pdom;       /* post-dominators of one loop */
+   clp_vec reach;      /* u8 per block: 1 from the entry, 2 extra root */
+   clp_vec mark, mark2;   /* u32 per block: stamps */
+   clp_vec loc;        /* u32 per block: index in the local graph */
+   clp_vec work;       /* u32 worklist */
+   clp_vec inner;      /* u32 per block: innermost loop / region */
+   clp_vec cond_of;    /* u32 per block: innermost conditional */
+   clp_vec cond_st;    /* u32 per block: loop whose cond_of is valid */
+   clp_vec loop_at;    /* u32 per block: loop headed here */
+   clp_vec ijmp;       /* u32: blocks ending in an indirect jump */
+   clp_vec ij_head, ij_next;   /* u32 per block: see add_dispatch_blocks */
+   clp_vec ledges;     /* clp_loopedge */
+   clp_vec regs;       /* clp_reg */
+   clp_vec pool;       /* u32: blocks of the regions */
+   clp_vec order;      /* u32: branch blocks of one loop */
+   clp_vec keys;       /* clp_key: regions in preorder */
+   uint32_t stamp;
+
+   /* results */
+   clp_vec out_regions;   /* clp_region */
+   clp_vec out_ranges;    /* clp_range */
+   clp_vec names;         /* char */
 } clp_ctx;
 
 static clp_status fail(char *err, size_t errlen, clp_status st,
@@ -75,27 +174,54 @@ static clp_status fail(char *err, size_t errlen, clp_status st,
    return st;
 }
 
+static int vec_reserve(clp_vec *a, size_t n)
+{
+   if (n <= a->cap)
+      return 0;
+   size_t cap = a->cap ? a->cap : 64;
+   while (cap < n)
+      cap *= 2;
+   void *p = realloc(a->v, cap * a->elem);
+   if (!p)
+      return -1;
+   a->v = p;
+   a->cap = cap;
+   return 0;
+}
+
 static void *vec_push(clp_vec *a)
 {
-   if (a->n == a->cap) {
-      size_t cap = a->cap ? a->cap * 2 : 64;
-      void *p = realloc(a->v, cap * a->elem);
-      if (!p)
-         return NULL;
-      a->v = p;
-      a->cap = cap;
-   }
+   if (vec_reserve(a, a->n + 1) != 0)
+      return NULL;
    return (char *)a->v + a->elem * a->n++;
 }
 
-static int cmp_range(const void *pa, const void *pb)
+/* Set the length to n (contents of new elements undefined). */
+static int vec_resize(clp_vec *a, size_t n)
 {
-   const clp_range *a = pa, *b = pb;
-   if (a->start != b->start)
-      return a->start < b->start ? -1 : 1;
-   if (a->end != b->end)
-      return a->end > b->end ? -1 : 1;   /* outer first */
-   return (a->kind > b->kind) - (a->kind < b->kind);
+   if (vec_reserve(a, n) != 0)
+      return -1;
+   a->n = n;
+   return 0;
+}
+
+/* Set the length to n with every byte of every element = byte. */
+static int vec_fill(clp_vec *a, size_t n, int byte)
+{
+   if (vec_resize(a, n) != 0)
+      return -1;
+   if (n)
+      memset(a->v, byte, n * a->elem);
+   return 0;
+}
+
+static int push_u32(clp_vec *a, uint32_t x)
+{
+   uint32_t *p = vec_push(a);
+   if (!p)
+      return -1;
+   *p = x;
+   return 0;
 }
 
 /* qsort of a vector; an empty vector may have no storage (NULL), which
@@ -106,75 +232,159 @@ static void vec_sort(clp_vec *a, int (*cmp)(const void *, const void *))
       qsort(a->v, a->n, a->elem, cmp);
 }
 
-static int cmp_func(const void *pa, const void *pb)
+static int cmp_u64(const void *pa, const void *pb)
 {
-   const clp_func *a = pa, *b = pb;
-   if (a->start != b->start)
-      return a->start < b->start ? -1 : 1;
-   return (a->size < b->size) - (a->size > b->size); /* largest first */
+   uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+   return (a > b) - (a < b);
 }
 
-static int nests(const clp_range *a, const clp_range *b)
+static int has_u64(const clp_vec *a, uint64_t x)
 {
-   return a->end <= b->start || b->end <= a->start ||
-          (a->start <= b->start && b->end <= a->end) ||
-          (b->start <= a->start && a->end <= b->end);
-}
-
-/* Make sorted `v` properly nested. Exact duplicates are dropped. A range
- * partially overlapping an earlier one is dropped too, unless `merge` and
- * it is a loop closed by a conditional back edge: then the earlier range is
- * extended to cover it. Two conditional back edges whose ranges interleave
- * belong to one loop laid out around its header (e.g. a latch the compiler
- * copied into both arms of an if); an unconditional backward jmp that
- * interleaves is usually the way back from an out-of-line cold block, and
- * merging it would swallow unrelated code. The stack holds
- * the indices of kept ranges that contain the current start, innermost on
- * top; extending a range extends its enclosing ones as needed, so the kept
- * set stays nested. */
-static clp_status keep_nested(clp_vec *v, clp_vec *stack, int merge)
-{
-   clp_range *r = v->v;
-   size_t kept = 0;
-   stack->n = 0;
-   for (size_t i = 0; i < v->n; i++) {
-      clp_range c = r[i];
-      size_t *st = stack->v;
-      while (stack->n > 0 && r[st[stack->n - 1]].end <= c.start)
-         stack->n--;
-      if (stack->n > 0) {
-         clp_range *top = &r[st[stack->n - 1]];
-         if (c.start == top->start && c.end == top->end)
-            continue;
-         if (c.end > top->end) {
-            if (!merge || c.kind == CLP_LOOP_UNCOND)
-               continue;   /* partial overlap: the earlier range wins */
-            top->end = c.end;
-            for (size_t k = stack->n - 1; k-- > 0;)
-               if (r[st[k]].end < r[st[k + 1]].end)
-                  r[st[k]].end = r[st[k + 1]].end;
-            continue;
-         }
-      }
-      size_t *slot = vec_push(stack);
-      if (!slot)
-         return CLP_ENOMEM;
-      *slot = kept;
-      r[kept++] = c;
+   const uint64_t *v = a->v;
+   size_t lo = 0, hi = a->n;
+   while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (v[mid] < x)
+         lo = mid + 1;
+      else
+         hi = mid;
    }
-   v->n = kept;
+   return lo < a->n && v[lo] == x;
+}
+
+/* ======================================================================
+ * ELF scan: sections, function symbols, noreturn callees
+ *
+ * A call that does not return ends its block; if it fell through, the
+ * next block (often unrelated code of a loop) would gain a predecessor,
+ * which can break the dominance of a loop header. Callees are recognised
+ * by name: defined symbols, PLT stubs (through the GOT slot their
+ * relocation names) and -fno-plt calls through the GOT.
+ * ====================================================================== */
+
+static int is_noreturn_name(const char *s)
+{
+   static const char *const names[] = {
+      "abort", "exit", "_exit", "_Exit", "quick_exit", "__stack_chk_fail",
+      "__stack_chk_fail_local", "__assert_fail", "__assert_perror_fail",
+      "__cxa_throw", "__cxa_rethrow", "__cxa_bad_cast", "__cxa_bad_typeid",
+      "__cxa_throw_bad_array_new_length", "__cxa_call_unexpected",
+      "__cxa_call_terminate", "__cxa_pure_virtual", "_Unwind_Resume",
+      "__fortify_fail", "__chk_fail", "__libc_fatal", "longjmp", "_longjmp",
+      "siglongjmp", "__longjmp_chk", "__libc_longjmp", "__libc_siglongjmp",
+      "pthread_exit", "err", "errx", "verr", "verrx", "_ZSt9terminatev",
+   };
+   if (strncmp(s, "__GI_", 5) == 0)
+      s += 5;
+   size_t len = strcspn(s, "@");
+   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+      if (strlen(names[i]) == len && strncmp(s, names[i], len) == 0)
+         return 1;
+   /* std::__throw_length_error and friends: _ZSt<len>__throw_... */
+   if (strncmp(s, "_ZSt", 4) == 0) {
+      s += 4;
+      while (*s >= '0' && *s <= '9')
+         s++;
+      return strncmp(s, "__throw_", 8) == 0;
+   }
+   return 0;
+}
+
+/* Add the functions of one symbol table that lie in executable code, and
+ * the addresses of noreturn ones. */
+static clp_status add_symbols(clp_ctx *x, Elf *elf, Elf_Scn *scn,
+                              const GElf_Shdr *sh)
+{
+   Elf_Data *d = elf_getdata(scn, NULL);
+   if (!d || sh->sh_entsize == 0)
+      return CLP_OK;
+   const clp_sec *secs = x->secs.v;
+   size_t nsecs = x->secs.n;
+   size_t n = sh->sh_size / sh->sh_entsize;
+   for (size_t i = 0; i < n; i++) {
+      GElf_Sym sym;
+      if (!gelf_getsym(d, (int)i, &sym))
+         break;
+      int type = GELF_ST_TYPE(sym.st_info);
+      if (type != STT_FUNC && type != STT_GNU_IFUNC)
+         continue;
+      size_t si = sym.st_shndx;
+      if (si == SHN_UNDEF || si >= SHN_LORESERVE || si >= nsecs ||
+          !secs[si].data)
+         continue;
+      const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
+      if (!name)
+         name = "";
+      if (is_noreturn_name(name)) {
+         uint64_t *a = vec_push(&x->noret);
+         if (!a)
+            return CLP_ENOMEM;
+         *a = sym.st_value;
+      }
+      const clp_sec *s = &secs[si];
+      if (sym.st_size == 0 || sym.st_value < s->addr ||
+          sym.st_size > s->size || sym.st_value - s->addr > s->size -
+          sym.st_size || sym.st_value - s->addr + sym.st_size > s->data_size)
+         continue;
+      clp_func *f = vec_push(&x->funcs);
+      if (!f)
+         return CLP_ENOMEM;
+      *f = (clp_func){ sym.st_value, sym.st_size,
+                       s->data + (sym.st_value - s->addr), name,
+                       strstr(name, ".cold") != NULL, 0 };
+   }
    return CLP_OK;
 }
 
-/* Disassemble one function and record its direct jumps that stay inside
- * it. Undecodable bytes are skipped one at a time. */
-static clp_status collect_jumps(clp_ctx *x, const clp_func *f)
+/* GOT slots whose relocation names a noreturn function. */
+static clp_status add_noreturn_slots(clp_ctx *x, Elf *elf, Elf_Scn *scn,
+                                     const GElf_Shdr *sh)
 {
-   x->jumps.n = 0;
-   uint64_t fend = f->start + f->size;
-   const uint8_t *code = f->code;
-   size_t size = (size_t)f->size;
-   uint64_t addr = f->start;
+   Elf_Scn *symscn = elf_getscn(elf, sh->sh_link);
+   GElf_Shdr symsh;
+   Elf_Data *d = elf_getdata(scn, NULL);
+   Elf_Data *sd = symscn ? elf_getdata(symscn, NULL) : NULL;
+   if (!d || !sd || !gelf_getshdr(symscn, &symsh) || sh->sh_entsize == 0)
+      return CLP_OK;
+   size_t n = sh->sh_size / sh->sh_entsize;
+   for (size_t i = 0; i < n; i++) {
+      GElf_Rela r;
+      GElf_Sym sym;
+      if (!gelf_getrela(d, (int)i, &r))
+         break;
+      size_t si = GELF_R_SYM(r.r_info);
+      if (si == 0 || !gelf_getsym(sd, (int)si, &sym))
+         continue;
+      const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+      if (!name || !is_noreturn_name(name))
+         continue;
+      uint64_t *a = vec_push(&x->noret_got);
+      if (!a)
+         return CLP_ENOMEM;
+      *a = r.r_offset;
+   }
+   return CLP_OK;
+}
+
+/* The GOT slot read by `jmp/call [rip + disp]`, or 0. */
+static uint64_t rip_slot(const cs_insn *in)
+{
+   const cs_x86 *d = &in->detail->x86;
+   if (d->op_count != 1 || d->operands[0].type != X86_OP_MEM ||
+       d->operands[0].mem.base != X86_REG_RIP ||
+       d->operands[0].mem.index != X86_REG_INVALID)
+      return 0;
+   return in->address + in->size + (uint64_t)d->operands[0].mem.disp;
+}
+
+/* PLT stubs that jump through a noreturn GOT slot are noreturn callees:
+ * the jmp itself, or the endbr64 before it (.plt.sec). */
+static clp_status scan_plt(clp_ctx *x, const clp_sec *s)
+{
+   const uint8_t *code = s->data;
+   size_t size = s->data_size < s->size ? s->data_size : s->size;
+   uint64_t addr = s->addr;
+   static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
    while (size > 0) {
       if (!cs_disasm_iter(x->cs, &code, &size, &addr, x->insn)) {
          code++;
@@ -183,182 +393,34 @@ static clp_status collect_jumps(clp_ctx *x, const clp_func *f)
          continue;
       }
       const cs_insn *in = x->insn;
-      const cs_detail *d = in->detail;
-      int is_jump = 0;
-      for (uint8_t g = 0; g < d->groups_count; g++)
-         if (d->groups[g] == CS_GRP_JUMP)
-            is_jump = 1;
-      if (!is_jump || d->x86.op_count != 1 ||
-          d->x86.operands[0].type != X86_OP_IMM)
+      if (in->id != X86_INS_JMP)
          continue;
-      uint64_t t = (uint64_t)d->x86.operands[0].imm;
-      if (t < f->start || t > fend)
-         continue;   /* tail call or jump elsewhere: no structure here */
-      clp_jump *j = vec_push(&x->jumps);
-      if (!j)
+      uint64_t slot = rip_slot(in);
+      if (!slot || !has_u64(&x->noret_got, slot))
+         continue;
+      uint64_t *a = vec_push(&x->noret);
+      if (!a)
          return CLP_ENOMEM;
-      j->addr = in->address;
-      j->next = in->address + in->size;
-      j->target = t;
-      j->cond = in->id != X86_INS_JMP && in->id != X86_INS_LJMP;
+      *a = in->address;
+      uint64_t off = in->address - s->addr;
+      if (off >= 4 && memcmp(s->data + off - 4, endbr64, 4) == 0) {
+         if (!(a = vec_push(&x->noret)))
+            return CLP_ENOMEM;
+         *a = in->address - 4;
+      }
    }
    return CLP_OK;
 }
 
-static clp_status find_loops(clp_ctx *x, const clp_func *f)
+static int cmp_func(const void *pa, const void *pb)
 {
-   x->loops.n = 0;
-   const clp_jump *j = x->jumps.v;
-   for (size_t i = 0; i < x->jumps.n; i++) {
-      if (j[i].target < f->start || j[i].target > j[i].addr)
-         continue;
-      clp_range *r = vec_push(&x->loops);
-      if (!r)
-         return CLP_ENOMEM;
-      *r = (clp_range){ j[i].target, j[i].next,
-                        j[i].cond ? CLP_LOOP : CLP_LOOP_UNCOND };
-   }
-   vec_sort(&x->loops, cmp_range);
-   /* Merge loops sharing a header: sorted by end descending, the first of
-    * each header already has the largest end. */
-   clp_range *r = x->loops.v;
-   size_t m = 0;
-   for (size_t i = 0; i < x->loops.n; i++)
-      if (m == 0 || r[m - 1].start != r[i].start)
-         r[m++] = r[i];
-   x->loops.n = m;
-   clp_status st = keep_nested(&x->loops, &x->stack, 1);
-   for (size_t i = 0; i < x->loops.n; i++)
-      r[i].kind = CLP_LOOP;
-   return st;
+   const clp_func *a = pa, *b = pb;
+   if (a->start != b->start)
+      return a->start < b->start ? -1 : 1;
+   return (a->size < b->size) - (a->size > b->size); /* largest first */
 }
 
-/* Index of the first accepted loop with start >= a (loops are sorted). */
-static size_t loops_lower_bound(const clp_vec *loops, uint64_t a)
-{
-   const clp_range *r = loops->v;
-   size_t lo = 0, hi = loops->n;
-   while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (r[mid].start < a)
-         lo = mid + 1;
-      else
-         hi = mid;
-   }
-   return lo;
-}
-
-static clp_status find_conds(clp_ctx *x)
-{
-   x->conds.n = 0;
-   const clp_jump *j = x->jumps.v;
-   const clp_range *loops = x->loops.v;
-   size_t nl = x->loops.n, li = 0;
-   x->open.n = 0;
-   /* Jumps are in address order, so one sweep over the sorted, nested
-    * loops finds the innermost loop around each jump. */
-   for (size_t i = 0; i < x->jumps.n; i++) {
-      while (li < nl && loops[li].start <= j[i].addr) {
-         clp_range *st = x->open.v;
-         while (x->open.n > 0 && st[x->open.n - 1].end <= loops[li].start)
-            x->open.n--;
-         clp_range *slot = vec_push(&x->open);
-         if (!slot)
-            return CLP_ENOMEM;
-         *slot = loops[li++];
-      }
-      clp_range *st = x->open.v;
-      while (x->open.n > 0 && st[x->open.n - 1].end <= j[i].addr)
-         x->open.n--;
-      if (!j[i].cond || x->open.n == 0)
-         continue;
-      const clp_range *inner = &st[x->open.n - 1];
-      clp_range c = { j[i].next, j[i].target, CLP_CONDITIONAL };
-      /* A target at the loop's end skips the back edge: that is a loop
-       * exit (break, rotated loop test), not an if. */
-      if (c.end <= c.start || c.end >= inner->end)
-         continue;
-      /* Loops starting after the jump must nest with the region and may
-       * not coincide with it. */
-      int ok = 1;
-      for (size_t k = loops_lower_bound(&x->loops, j[i].addr + 1);
-           ok && k < nl && loops[k].start < c.end; k++)
-         if (!nests(&loops[k], &c) ||
-             (loops[k].start == c.start && loops[k].end == c.end))
-            ok = 0;
-      if (!ok)
-         continue;
-      clp_range *r = vec_push(&x->conds);
-      if (!r)
-         return CLP_ENOMEM;
-      *r = c;
-   }
-   vec_sort(&x->conds, cmp_range);
-   return keep_nested(&x->conds, &x->stack, 0);
-}
-
-static clp_status analyse(clp_ctx *x, const clp_func *f, uint64_t bias)
-{
-   clp_status st = collect_jumps(x, f);
-   if (st == CLP_OK)
-      st = find_loops(x, f);
-   if (st == CLP_OK)
-      st = find_conds(x);
-   clp_vec *src[2] = { &x->loops, &x->conds };
-   for (int s = 0; st == CLP_OK && s < 2; s++) {
-      const clp_range *r = src[s]->v;
-      for (size_t i = 0; i < src[s]->n; i++) {
-         clp_range *o = vec_push(&x->out);
-         if (!o)
-            return CLP_ENOMEM;
-         *o = (clp_range){ r[i].start + bias, r[i].end + bias, r[i].kind };
-      }
-   }
-   return st;
-}
-
-/* Per-section facts needed to place function symbols. */
-typedef struct clp_sec {
-   uint64_t addr, size;
-   const uint8_t *data;   /* NULL unless an executable PROGBITS section */
-   size_t data_size;
-} clp_sec;
-
-/* Add the functions of one symbol table that lie in executable code. */
-static clp_status add_symbols(clp_ctx *x, Elf_Scn *scn, const GElf_Shdr *sh,
-                              const clp_sec *secs, size_t nsecs)
-{
-   Elf_Data *d = elf_getdata(scn, NULL);
-   if (!d || sh->sh_entsize == 0)
-      return CLP_OK;
-   size_t n = sh->sh_size / sh->sh_entsize;
-   for (size_t i = 0; i < n; i++) {
-      GElf_Sym sym;
-      if (!gelf_getsym(d, (int)i, &sym))
-         break;
-      int type = GELF_ST_TYPE(sym.st_info);
-      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_size == 0)
-         continue;
-      size_t si = sym.st_shndx;
-      if (si == SHN_UNDEF || si >= SHN_LORESERVE || si >= nsecs ||
-          !secs[si].data)
-         continue;
-      const clp_sec *s = &secs[si];
-      if (sym.st_value < s->addr || sym.st_size > s->size ||
-          sym.st_value - s->addr > s->size - sym.st_size ||
-          sym.st_value - s->addr + sym.st_size > s->data_size)
-         continue;
-      clp_func *f = vec_push(&x->funcs);
-      if (!f)
-         return CLP_ENOMEM;
-      f->start = sym.st_value;
-      f->size = sym.st_size;
-      f->code = s->data + (sym.st_value - s->addr);
-   }
-   return CLP_OK;
-}
-
-/* Gather sections and function symbols from the ELF file. */
+/* Gather sections, function symbols and noreturn callees. */
 static clp_status scan_elf(clp_ctx *x, Elf *elf, uint64_t *text_svma,
                            int *have_text, char *err, size_t errlen)
 {
@@ -367,12 +429,13 @@ static clp_status scan_elf(clp_ctx *x, Elf *elf, uint64_t *text_svma,
        elf_getshdrstrndx(elf, &shstrndx) != 0)
       return fail(err, errlen, CLP_ENOTELF, "bad section headers: %s",
                   elf_errmsg(-1));
-   clp_sec *secs = calloc(nsecs ? nsecs : 1, sizeof *secs);
-   if (!secs)
+   if (vec_fill(&x->secs, nsecs ? nsecs : 1, 0) != 0)
       return fail(err, errlen, CLP_ENOMEM, "out of memory");
+   clp_sec *secs = x->secs.v;
    Elf_Scn *symtab = NULL, *dynsym = NULL, *text = NULL;
    GElf_Shdr symtab_sh, dynsym_sh;
    Elf_Scn *scn = NULL;
+   clp_status st = CLP_OK;
    *have_text = 0;
    while ((scn = elf_nextscn(elf, scn)) != NULL) {
       GElf_Shdr sh;
@@ -382,6 +445,7 @@ static clp_status scan_elf(clp_ctx *x, Elf *elf, uint64_t *text_svma,
       const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
       secs[idx].addr = sh.sh_addr;
       secs[idx].size = sh.sh_size;
+      secs[idx].name = name ? name : "";
       if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_type == SHT_PROGBITS) {
          Elf_Data *d = elf_getdata(scn, NULL);
          if (d && d->d_buf) {
@@ -400,14 +464,19 @@ static clp_status scan_elf(clp_ctx *x, Elf *elf, uint64_t *text_svma,
       } else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
          dynsym = scn;
          dynsym_sh = sh;
+      } else if (sh.sh_type == SHT_RELA && st == CLP_OK) {
+         st = add_noreturn_slots(x, elf, scn, &sh);
       }
    }
+   vec_sort(&x->noret_got, cmp_u64);
+   for (size_t i = 0; st == CLP_OK && i < nsecs; i++)
+      if (secs[i].data && strncmp(secs[i].name, ".plt", 4) == 0)
+         st = scan_plt(x, &secs[i]);
 
-   clp_status st = CLP_OK;
-   if (symtab)
-      st = add_symbols(x, symtab, &symtab_sh, secs, nsecs);
+   if (st == CLP_OK && symtab)
+      st = add_symbols(x, elf, symtab, &symtab_sh);
    if (st == CLP_OK && x->funcs.n == 0 && dynsym)
-      st = add_symbols(x, dynsym, &dynsym_sh, secs, nsecs);
+      st = add_symbols(x, elf, dynsym, &dynsym_sh);
    if (st == CLP_OK && x->funcs.n == 0 && text &&
        secs[elf_ndxscn(text)].data) {
       /* Stripped object: treat .text as one function. */
@@ -418,12 +487,1000 @@ static clp_status scan_elf(clp_ctx *x, Elf *elf, uint64_t *text_svma,
       else
          *f = (clp_func){ s->addr, s->data_size < s->size ? s->data_size
                                                           : s->size,
-                          s->data };
+                          s->data, "", 0, 0 };
    }
-   free(secs);
+   vec_sort(&x->noret, cmp_u64);
+   vec_sort(&x->funcs, cmp_func);
    if (st == CLP_ENOMEM)
       return fail(err, errlen, st, "out of memory");
    return st;
+}
+
+/* ======================================================================
+ * Disassembly
+ * ====================================================================== */
+
+static int in_group(const cs_insn *in, uint8_t group)
+{
+   const cs_detail *d = in->detail;
+   for (uint8_t g = 0; g < d->groups_count; g++)
+      if (d->groups[g] == group)
+         return 1;
+   return 0;
+}
+
+/* Classify one decoded instruction. */
+static void classify(const clp_ctx *x, const cs_insn *in, clp_insn *o)
+{
+   const cs_x86 *d = &in->detail->x86;
+   o->kind = IK_PLAIN;
+   o->target = 0;
+   if (in_group(in, CS_GRP_JUMP)) {
+      if (d->op_count == 1 && d->operands[0].type == X86_OP_IMM &&
+          in->id != X86_INS_LJMP) {
+         o->target = (uint64_t)d->operands[0].imm;
+         o->kind = in->id == X86_INS_JMP ? IK_JMP : IK_JCC;
+      } else {
+         o->kind = IK_IJMP;
+      }
+   } else if (in_group(in, CS_GRP_RET) || in_group(in, CS_GRP_IRET) ||
+              in->id == X86_INS_HLT || in->id == X86_INS_UD2 ||
+              in->id == X86_INS_UD2B || in->id == X86_INS_UD0 ||
+              in->id == X86_INS_INT3) {
+      o->kind = IK_END;
+   } else if (in_group(in, CS_GRP_CALL)) {
+      if (d->op_count == 1 && d->operands[0].type == X86_OP_IMM) {
+         if (has_u64(&x->noret, (uint64_t)d->operands[0].imm))
+            o->kind = IK_END;
+      } else {
+         uint64_t slot = rip_slot(in);
+         if (slot && has_u64(&x->noret_got, slot))
+            o->kind = IK_END;
+      }
+   }
+}
+
+/* Append the instructions of f to x->insns. Undecodable bytes become one
+ * IK_END pseudo-instruction per run. */
+static clp_status disasm(clp_ctx *x, const clp_func *f)
+{
+   const uint8_t *code = f->code;
+   size_t size = (size_t)f->size;
+   uint64_t addr = f->start;
+   clp_insn *bad = NULL;
+   while (size > 0) {
+      if (!cs_disasm_iter(x->cs, &code, &size, &addr, x->insn)) {
+         if (bad && bad->addr + bad->size == addr) {
+            bad->size++;
+         } else {
+            if (!(bad = vec_push(&x->insns)))
+               return CLP_ENOMEM;
+            *bad = (clp_insn){ addr, 0, 1, IK_END };
+         }
+         code++;
+         size--;
+         addr++;
+         continue;
+      }
+      clp_insn *o = vec_push(&x->insns);
+      if (!o)
+         return CLP_ENOMEM;
+      bad = NULL;   /* the push may have moved it */
+      o->addr = x->insn->address;
+      o->size = x->insn->size;
+      classify(x, x->insn, o);
+   }
+   return CLP_OK;
+}
+
+/* Index of the function symbol holding addr, or NONE. Functions are
+ * sorted by start; nested symbols are not looked for. */
+static size_t func_at(const clp_ctx *x, uint64_t addr)
+{
+   const clp_func *f = x->funcs.v;
+   size_t lo = 0, hi = x->funcs.n;
+   while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (f[mid].start <= addr)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   if (lo == 0 || addr - f[lo - 1].start >= f[lo - 1].size)
+      return (size_t)-1;
+   return lo - 1;
+}
+
+static int cmp_insn(const void *pa, const void *pb)
+{
+   const clp_insn *a = pa, *b = pb;
+   return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+/* Disassemble function fi and the ".cold" parts its jumps lead to (gcc
+ * moves unlikely code, C++ landing pads among it, there). */
+static clp_status disasm_function(clp_ctx *x, size_t fi)
+{
+   clp_func *funcs = x->funcs.v;
+   x->insns.n = 0;
+   x->chunks.n = 0;
+   size_t *c = vec_push(&x->chunks);
+   if (!c)
+      return CLP_ENOMEM;
+   *c = fi;
+   clp_status st = disasm(x, &funcs[fi]);
+   if (st != CLP_OK)
+      return st;
+   uint64_t lo = funcs[fi].start, hi = lo + funcs[fi].size;
+   size_t nmain = x->insns.n;
+   for (size_t i = 0; i < nmain; i++) {
+      const clp_insn *in = &AT(x->insns, clp_insn)[i];
+      if ((in->kind != IK_JMP && in->kind != IK_JCC) ||
+          (in->target >= lo && in->target < hi))
+         continue;
+      size_t ci = func_at(x, in->target);
+      if (ci == (size_t)-1 || !funcs[ci].cold || ci == fi)
+         continue;
+      int seen = 0;
+      for (size_t k = 0; k < x->chunks.n; k++)
+         seen |= AT(x->chunks, size_t)[k] == ci;
+      /* A part overlapping the function would duplicate addresses. */
+      if (seen || (funcs[ci].start < hi &&
+                   lo < funcs[ci].start + funcs[ci].size))
+         continue;
+      if (!(c = vec_push(&x->chunks)))
+         return CLP_ENOMEM;
+      *c = ci;
+      funcs[ci].done = 1;
+      if ((st = disasm(x, &funcs[ci])) != CLP_OK)
+         return st;
+   }
+   if (x->chunks.n > 1)
+      vec_sort(&x->insns, cmp_insn);
+   return CLP_OK;
+}
+
+/* Index of the instruction at addr, or NONE. */
+static uint32_t insn_at(const clp_ctx *x, uint64_t addr)
+{
+   const clp_insn *v = x->insns.v;
+   size_t lo = 0, hi = x->insns.n;
+   while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (v[mid].addr < addr)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return lo < x->insns.n && v[lo].addr == addr ? (uint32_t)lo : NONE;
+}
+
+/* ======================================================================
+ * The control-flow graph
+ *
+ * Leaders: the entry, direct branch targets, the instruction after a
+ * branch or block end, and the first instruction after a gap (between
+ * the parts of a function). Calls fall through unless noreturn. Jumps
+ * out of the function (tail calls) and indirect jumps add no edge.
+ * ====================================================================== */
+
+/* Build the CSR successor and predecessor lists of n nodes from edges. */
+static clp_status graph_build(clp_graph *g, uint32_t n, const clp_edge *e,
+                              size_t ne)
+{
+   g->n = n;
+   if (vec_fill(&g->soff, n + 1, 0) != 0 || vec_fill(&g->poff, n + 1, 0) ||
+       vec_resize(&g->sadj, ne) != 0 || vec_resize(&g->padj, ne) != 0)
+      return CLP_ENOMEM;
+   uint32_t *so = g->soff.v, *po = g->poff.v;
+   uint32_t *sa = g->sadj.v, *pa = g->padj.v;
+   for (size_t i = 0; i < ne; i++) {
+      so[e[i].from + 1]++;
+      po[e[i].to + 1]++;
+   }
+   for (uint32_t i = 0; i < n; i++) {
+      so[i + 1] += so[i];
+      po[i + 1] += po[i];
+   }
+   /* Fill using the start offsets, then shift them back. */
+   for (size_t i = 0; i < ne; i++) {
+      sa[so[e[i].from]++] = e[i].to;
+      pa[po[e[i].to]++] = e[i].from;
+   }
+   for (uint32_t i = n; i > 0; i--) {
+      so[i] = so[i - 1];
+      po[i] = po[i - 1];
+   }
+   so[0] = po[0] = 0;
+   return CLP_OK;
+}
+
+static int add_edge(clp_vec *edges, uint32_t from, uint32_t to)
+{
+   clp_edge *e = vec_push(edges);
+   if (!e)
+      return -1;
+   e->from = from;
+   e->to = to;
+   return 0;
+}
+
+static clp_status build_cfg(clp_ctx *x)
+{
+   const clp_insn *in = x->insns.v;
+   size_t ni = x->insns.n;
+   if (ni >= NONE)
+      return CLP_OK;
+   /* insn_blk first holds leader flags, then block numbers. */
+   if (vec_fill(&x->insn_blk, ni, 0) != 0)
+      return CLP_ENOMEM;
+   uint32_t *lead = x->insn_blk.v;
+   lead[0] = 1;
+   for (size_t i = 0; i < ni; i++) {
+      int ends = in[i].kind != IK_PLAIN;
+      if (i + 1 < ni &&
+          (ends || in[i].addr + in[i].size != in[i + 1].addr))
+         lead[i + 1] = 1;
+      if (in[i].kind == IK_JMP || in[i].kind == IK_JCC) {
+         uint32_t t = insn_at(x, in[i].target);
+         if (t != NONE)
+            lead[t] = 1;
+      }
+   }
+   x->blk_first.n = 0;
+   for (size_t i = 0; i < ni; i++)
+      if (lead[i] && push_u32(&x->blk_first, (uint32_t)i) != 0)
+         return CLP_ENOMEM;
+   uint32_t nb = (uint32_t)x->blk_first.n;
+   if (push_u32(&x->blk_first, (uint32_t)ni) != 0)
+      return CLP_ENOMEM;
+   const uint32_t *first = x->blk_first.v;
+   uint32_t *ib = x->insn_blk.v;
+   for (uint32_t b = 0; b < nb; b++)
+      for (uint32_t i = first[b]; i < first[b + 1]; i++)
+         ib[i] = b;
+   /* The function's start; a .cold part may lie before it. */
+   size_t fi = AT(x->chunks, size_t)[0];
+   uint32_t ei = insn_at(x, AT(x->funcs, clp_func)[fi].start);
+   x->entry = ei != NONE ? ib[ei] : 0;
+
+   x->edges.n = 0;
+   x->ijmp.n = 0;
+   for (uint32_t b = 0; b < nb; b++) {
+      uint32_t last = first[b + 1] - 1;
+      const clp_insn *l = &in[last];
+      int falls = l->kind == IK_PLAIN || l->kind == IK_JCC;
+      if (l->kind == IK_JMP || l->kind == IK_JCC) {
+         uint32_t t = insn_at(x, l->target);
+         if (t != NONE && add_edge(&x->edges, b, ib[t]) != 0)
+            return CLP_ENOMEM;
+      }
+      if (l->kind == IK_IJMP && push_u32(&x->ijmp, b) != 0)
+         return CLP_ENOMEM;
+      if (falls && b + 1 < nb && l->addr + l->size == in[last + 1].addr &&
+          add_edge(&x->edges, b, b + 1) != 0)
+         return CLP_ENOMEM;
+   }
+   return graph_build(&x->g, nb, x->edges.v, x->edges.n);
+}
+
+/* ======================================================================
+ * Dominators
+ *
+ * Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm". The DFS
+ * also leaves entry/exit times, so "t is a DFS ancestor of u" (u -> t
+ * retreats) is pre[t] <= pre[u] && post[u] <= post[t].
+ * ====================================================================== */
+
+/* Dominators of the graph with successors (soff, sadj) and predecessors
+ * (poff, padj) from root. For post-dominators pass the lists swapped. */
+static clp_status dom_compute(clp_dom *d, uint32_t n, uint32_t root,
+                              const uint32_t *soff, const uint32_t *sadj,
+                              const uint32_t *poff, const uint32_t *padj)
+{
+   if (vec_fill(&d->idom, n, 0xff) != 0 || vec_fill(&d->rponum, n, 0xff) ||
+       vec_resize(&d->pre, n) != 0 || vec_resize(&d->post, n) != 0 ||
+       vec_resize(&d->rpo, n) != 0)
+      return CLP_ENOMEM;
+   uint32_t *idom = d->idom.v, *num = d->rponum.v, *rpo = d->rpo.v;
+   uint32_t *pre = d->pre.v, *post = d->post.v;
+   uint32_t clock = 0, npost = 0;
+
+   /* Iterative DFS; rponum doubles as the visited mark (0 = on the way). */
+   d->stack.n = 0;
+   if (push_u32(&d->stack, root) || push_u32(&d->stack, soff[root]))
+      return CLP_ENOMEM;
+   num[root] = 0;
+   pre[root] = clock++;
+   while (d->stack.n > 0) {
+      uint32_t *top = (uint32_t *)d->stack.v + d->stack.n - 2;
+      uint32_t v = top[0];
+      if (top[1] < soff[v + 1]) {
+         uint32_t w = sadj[top[1]++];
+         if (num[w] != NONE)
+            continue;
+         num[w] = 0;
+         pre[w] = clock++;
+         if (push_u32(&d->stack, w) || push_u32(&d->stack, soff[w]))
+            return CLP_ENOMEM;
+         continue;
+      }
+      post[v] = clock++;
+      rpo[npost++] = v;   /* postorder for now */
+      d->stack.n -= 2;
+   }
+   for (uint32_t i = 0; i < npost / 2; i++) {
+      uint32_t t = rpo[i];
+      rpo[i] = rpo[npost - 1 - i];
+      rpo[npost - 1 - i] = t;
+   }
+   d->rpo.n = npost;
+   for (uint32_t i = 0; i < npost; i++)
+      num[rpo[i]] = i;
+
+   idom[root] = root;
+   for (int changed = 1; changed;) {
+      changed = 0;
+      for (uint32_t i = 1; i < npost; i++) {
+         uint32_t b = rpo[i], nd = NONE;
+         for (uint32_t k = poff[b]; k < poff[b + 1]; k++) {
+            uint32_t p = padj[k];
+            if (num[p] == NONE || idom[p] == NONE)
+               continue;
+            if (nd == NONE) {
+               nd = p;
+               continue;
+            }
+            uint32_t a = p, c = nd;
+            while (a != c) {
+               while (num[a] > num[c])
+                  a = idom[a];
+               while (num[c] > num[a])
+                  c = idom[c];
+            }
+            nd = a;
+         }
+         if (idom[b] != nd) {
+            idom[b] = nd;
+            changed = 1;
+         }
+      }
+   }
+   return CLP_OK;
+}
+
+/* Does h dominate u (both reached)? Walks u's dominator chain. */
+static int dominates(const clp_dom *d, uint32_t h, uint32_t u)
+{
+   const uint32_t *idom = d->idom.v, *num = d->rponum.v;
+   while (u != h && num[u] > num[h])
+      u = idom[u];
+   return u == h;
+}
+
+/* ======================================================================
+ * Loops
+ *
+ * Blocks no branch reaches (landing pads, switch cases behind an
+ * indirect jump) would make every block they flow into look entered from
+ * outside any loop. So dominators are computed on G': G without the edges
+ * from those blocks into the part reachable from the entry, plus a
+ * virtual root (block nb) with edges to the entry and to each unreached
+ * block without predecessors (then, for unreached cycles, to their lowest
+ * block). The loop bodies then use every edge of G.
+ * ====================================================================== */
+
+/* Mark (reach[b] = tag) the blocks reached from b over G. */
+static clp_status reach_from(clp_ctx *x, uint32_t b, uint8_t tag)
+{
+   uint8_t *reach = x->reach.v;
+   const uint32_t *so = x->g.soff.v, *sa = x->g.sadj.v;
+   x->work.n = 0;
+   reach[b] = tag;
+   if (push_u32(&x->work, b) != 0)
+      return CLP_ENOMEM;
+   while (x->work.n > 0) {
+      uint32_t v = AT(x->work, uint32_t)[--x->work.n];
+      for (uint32_t k = so[v]; k < so[v + 1]; k++)
+         if (!reach[sa[k]]) {
+            reach[sa[k]] = tag;
+            if (push_u32(&x->work, sa[k]) != 0)
+               return CLP_ENOMEM;
+         }
+   }
+   return CLP_OK;
+}
+
+/* Build G' and its dominators. */
+static clp_status dominators(clp_ctx *x)
+{
+   uint32_t nb = x->g.n;
+   if (vec_fill(&x->reach, nb, 0) != 0)
+      return CLP_ENOMEM;
+   clp_status st = reach_from(x, x->entry, 1);
+   const uint32_t *po = x->g.poff.v;
+   uint8_t *reach = x->reach.v;
+   x->edges2.n = 0;
+   if (st == CLP_OK && add_edge(&x->edges2, nb, x->entry) != 0)
+      st = CLP_ENOMEM;
+   for (int pass = 0; pass < 2 && st == CLP_OK; pass++)
+      for (uint32_t b = 0; b < nb && st == CLP_OK; b++) {
+         if (reach[b] || (pass == 0 && po[b] != po[b + 1]))
+            continue;
+         if (add_edge(&x->edges2, nb, b) != 0)
+            return CLP_ENOMEM;
+         st = reach_from(x, b, 2);
+      }
+   if (st != CLP_OK)
+      return st;
+   const clp_edge *e = x->edges.v;
+   for (size_t i = 0; i < x->edges.n; i++)
+      if (reach[e[i].from] == reach[e[i].to] &&
+          add_edge(&x->edges2, e[i].from, e[i].to) != 0)
+         return CLP_ENOMEM;
+   if ((st = graph_build(&x->g2, nb + 1, x->edges2.v, x->edges2.n)))
+      return st;
+   return dom_compute(&x->dom, nb + 1, nb, x->g2.soff.v, x->g2.sadj.v,
+                      x->g2.poff.v, x->g2.padj.v);
+}
+
+static int cmp_loopedge(const void *pa, const void *pb)
+{
+   const clp_loopedge *a = pa, *b = pb;
+   if (a->header != b->header)
+      return a->header < b->header ? -1 : 1;
+   return (a->natural < b->natural) - (a->natural > b->natural);
+}
+
+/* Retreating edges of G': back edges (natural) and the others, which
+ * close irreducible cycles. */
+static clp_status loop_edges(clp_ctx *x)
+{
+   uint32_t nb = x->g.n;
+   const uint32_t *so = x->g2.soff.v, *sa = x->g2.sadj.v;
+   const uint32_t *pre = x->dom.pre.v, *post = x->dom.post.v;
+   const uint32_t *num = x->dom.rponum.v;
+   x->ledges.n = 0;
+   for (uint32_t u = 0; u < nb; u++) {
+      if (num[u] == NONE)
+         continue;
+      for (uint32_t k = so[u]; k < so[u + 1]; k++) {
+         uint32_t t = sa[k];
+         if (pre[t] > pre[u] || post[u] > post[t])
+            continue;
+         clp_loopedge *l = vec_push(&x->ledges);
+         if (!l)
+            return CLP_ENOMEM;
+         *l = (clp_loopedge){ t, u, dominates(&x->dom, t, u) };
+      }
+   }
+   vec_sort(&x->ledges, cmp_loopedge);
+   return CLP_OK;
+}
+
+/* Add to the body (mark == stamp, listed in pool) every block that
+ * reaches `from` over G without passing a marked block; if `within` is
+ * set, only blocks with mark2 == within. */
+static clp_status walk_back(clp_ctx *x, uint32_t from, uint32_t within)
+{
+   uint32_t *mark = x->mark.v, *mark2 = x->mark2.v;
+   const uint32_t *po = x->g.poff.v, *pa = x->g.padj.v;
+   if (mark[from] == x->stamp || (within && mark2[from] != within))
+      return CLP_OK;
+   mark[from] = x->stamp;
+   x->work.n = 0;
+   if (push_u32(&x->work, from) || push_u32(&x->pool, from))
+      return CLP_ENOMEM;
+   while (x->work.n > 0) {
+      uint32_t v = AT(x->work, uint32_t)[--x->work.n];
+      for (uint32_t k = po[v]; k < po[v + 1]; k++) {
+         uint32_t p = pa[k];
+         if (mark[p] == x->stamp || (within && mark2[p] != within))
+            continue;
+         mark[p] = x->stamp;
+         if (push_u32(&x->work, p) || push_u32(&x->pool, p))
+            return CLP_ENOMEM;
+      }
+   }
+   return CLP_OK;
+}
+
+/* mark2 = stamp for the blocks reached from h over G. */
+static clp_status walk_fwd(clp_ctx *x, uint32_t h)
+{
+   uint32_t *mark2 = x->mark2.v;
+   const uint32_t *so = x->g.soff.v, *sa = x->g.sadj.v;
+   mark2[h] = x->stamp;
+   x->work.n = 0;
+   if (push_u32(&x->work, h) != 0)
+      return CLP_ENOMEM;
+   while (x->work.n > 0) {
+      uint32_t v = AT(x->work, uint32_t)[--x->work.n];
+      for (uint32_t k = so[v]; k < so[v + 1]; k++)
+         if (mark2[sa[k]] != x->stamp) {
+            mark2[sa[k]] = x->stamp;
+            if (push_u32(&x->work, sa[k]) != 0)
+               return CLP_ENOMEM;
+         }
+   }
+   return CLP_OK;
+}
+
+static uint64_t block_addr(const clp_ctx *x, uint32_t b)
+{
+   return AT(x->insns, clp_insn)[AT(x->blk_first, uint32_t)[b]].addr;
+}
+
+/* A switch's dispatch block (indirect jump) has no known successors, so
+ * no walk finds it although its cases, extra roots, flow back into the
+ * loop. Take it into the loop when the loop has such blocks and the
+ * dispatch block's immediate dominator is in the loop. ij_head[b] lists
+ * the dispatch blocks b immediately dominates (linked by ij_next). */
+static clp_status add_dispatch_blocks(clp_ctx *x, uint32_t off)
+{
+   const uint8_t *reach = x->reach.v;
+   const uint32_t *head = x->ij_head.v, *next = x->ij_next.v;
+   uint32_t *mark = x->mark.v;
+   int extra = 0;
+   for (size_t i = off; i < x->pool.n && !extra; i++)
+      extra = reach[AT(x->pool, uint32_t)[i]] == 2;
+   if (!extra || x->ijmp.n == 0)
+      return CLP_OK;
+   /* The pool grows as blocks are added: a dispatch block may dominate
+    * another. */
+   for (size_t i = off; i < x->pool.n; i++)
+      for (uint32_t d = head[AT(x->pool, uint32_t)[i]]; d != NONE;
+           d = next[d]) {
+         if (mark[d] == x->stamp)
+            continue;
+         mark[d] = x->stamp;
+         if (push_u32(&x->pool, d) != 0)
+            return CLP_ENOMEM;
+      }
+   return CLP_OK;
+}
+
+/* Link the dispatch blocks to their immediate dominators. */
+static clp_status link_dispatch_blocks(clp_ctx *x)
+{
+   uint32_t nb = x->g.n;
+   if (vec_fill(&x->ij_head, nb, 0xff) != 0 ||
+       vec_resize(&x->ij_next, nb) != 0)
+      return CLP_ENOMEM;
+   uint32_t *head = x->ij_head.v, *next = x->ij_next.v;
+   const uint32_t *idom = x->dom.idom.v;
+   for (size_t i = 0; i < x->ijmp.n; i++) {
+      uint32_t d = AT(x->ijmp, uint32_t)[i];
+      if (idom[d] == NONE || idom[d] >= nb)
+         continue;
+      next[d] = head[idom[d]];
+      head[idom[d]] = d;
+   }
+   return CLP_OK;
+}
+
+static int cmp_reg_size(const void *pa, const void *pb)
+{
+   const clp_reg *a = pa, *b = pb;
+   if (a->n != b->n)
+      return a->n > b->n ? -1 : 1;   /* largest first */
+   return (a->header > b->header) - (a->header < b->header);
+}
+
+/* One loop per header of retreating edges; sorted largest first, with
+ * parents (the smallest enclosing loop) and x->inner = innermost loop. */
+static clp_status find_loops(clp_ctx *x)
+{
+   uint32_t nb = x->g.n;
+   x->regs.n = 0;
+   x->pool.n = 0;
+   clp_status st = loop_edges(x);
+   if (st == CLP_OK && x->ledges.n > 0)
+      st = link_dispatch_blocks(x);
+   if (st != CLP_OK)
+      return st;
+   const clp_loopedge *le = x->ledges.v;
+   for (size_t i = 0; i < x->ledges.n;) {
+      uint32_t h = le[i].header;
+      uint32_t off = (uint32_t)x->pool.n;
+      x->stamp++;
+      AT(x->mark, uint32_t)[h] = x->stamp;
+      if (push_u32(&x->pool, h) != 0)
+         return CLP_ENOMEM;
+      int fwd_done = 0;
+      for (; i < x->ledges.n && le[i].header == h; i++) {
+         if (le[i].natural) {
+            st = walk_back(x, le[i].src, 0);
+         } else {
+            if (!fwd_done && (st = walk_fwd(x, h)) != CLP_OK)
+               return st;
+            fwd_done = 1;
+            st = walk_back(x, le[i].src, x->stamp);
+         }
+         if (st != CLP_OK)
+            return st;
+      }
+      if ((st = add_dispatch_blocks(x, off)) != CLP_OK)
+         return st;
+      clp_reg *r = vec_push(&x->regs);
+      if (!r)
+         return CLP_ENOMEM;
+      *r = (clp_reg){ block_addr(x, h), h, off,
+                      (uint32_t)(x->pool.n - off), NONE, NONE, CLP_LOOP };
+   }
+   vec_sort(&x->regs, cmp_reg_size);
+   /* Largest first: the last loop to claim a header before its own loop
+    * is the smallest one around it. */
+   if (vec_fill(&x->inner, nb, 0xff) != 0 ||
+       vec_fill(&x->loop_at, nb, 0xff) != 0)
+      return CLP_ENOMEM;
+   uint32_t *inner = x->inner.v;
+   clp_reg *r = x->regs.v;
+   const uint32_t *pool = x->pool.v;
+   for (uint32_t l = 0; l < x->regs.n; l++) {
+      r[l].parent = inner[r[l].hblock];
+      AT(x->loop_at, uint32_t)[r[l].hblock] = l;
+      for (uint32_t k = 0; k < r[l].n; k++)
+         inner[pool[r[l].off + k]] = l;
+   }
+   return CLP_OK;
+}
+
+/* ======================================================================
+ * Conditionals
+ *
+ * Post-dominators of a loop L are those of a local graph: L's blocks
+ * (local numbers 0..n-1, x->loc) and a virtual exit n that every edge
+ * leaving L or going back to its header reaches, as does a block without
+ * successors (an indirect jump, a noreturn call).
+ * ====================================================================== */
+
+/* The successor of b in L's local graph for the G edge b -> s. */
+static uint32_t local_succ(const clp_ctx *x, uint32_t s, uint32_t h,
+                           uint32_t stamp, uint32_t n)
+{
+   if (s == h || AT(x->mark, uint32_t)[s] != stamp)
+      return n;
+   return AT(x->loc, uint32_t)[s];
+}
+
+/* Is `anc` (a conditional) c itself or one of its ancestors? */
+static int in_chain(const clp_reg *r, uint32_t c, uint32_t anc, uint32_t l)
+{
+   while (c != NONE && c != l) {
+      if (c == anc)
+         return 1;
+      c = r[c].parent;
+   }
+   return 0;
+}
+
+/* The blocks of L reached from B's successors without passing P, L's
+ * header or B, appended to the pool. mark2 == stamp2 on them. */
+static clp_status cond_region(clp_ctx *x, uint32_t b, uint32_t p,
+                              uint32_t h, uint32_t lstamp, uint32_t stamp2)
+{
+   uint32_t *mark = x->mark.v, *mark2 = x->mark2.v;
+   const uint32_t *so = x->g.soff.v, *sa = x->g.sadj.v;
+   mark2[b] = mark2[p] = mark2[h] = stamp2;
+   x->work.n = 0;
+   if (push_u32(&x->work, b) != 0)
+      return CLP_ENOMEM;
+   while (x->work.n > 0) {
+      uint32_t v = AT(x->work, uint32_t)[--x->work.n];
+      for (uint32_t k = so[v]; k < so[v + 1]; k++) {
+         uint32_t s = sa[k];
+         if (mark[s] != lstamp || mark2[s] == stamp2)
+            continue;
+         mark2[s] = stamp2;
+         if (push_u32(&x->work, s) || push_u32(&x->pool, s))
+            return CLP_ENOMEM;
+      }
+   }
+   return CLP_OK;
+}
+
+/* Find the conditionals of loop l (its blocks must have mark == lstamp
+ * and loc = local numbers), append them to regs with parents. */
+static clp_status loop_conds(clp_ctx *x, uint32_t l, uint32_t lstamp)
+{
+   clp_reg lr = AT(x->regs, clp_reg)[l];
+   const uint32_t *inner = x->inner.v;
+   const uint32_t *so = x->g.soff.v, *sa = x->g.sadj.v;
+   const clp_insn *ins = x->insns.v;
+   const uint32_t *first = x->blk_first.v;
+   uint32_t n = lr.n;
+
+   /* Two-way branches whose innermost loop is l, both ways inside. */
+   x->order.n = 0;
+   for (uint32_t k = 0; k < n; k++) {
+      uint32_t b = AT(x->pool, uint32_t)[lr.off + k];
+      if (inner[b] != l || ins[first[b + 1] - 1].kind != IK_JCC ||
+          so[b + 1] - so[b] != 2 || sa[so[b]] == sa[so[b] + 1] ||
+          AT(x->mark, uint32_t)[sa[so[b]]] != lstamp ||
+          AT(x->mark, uint32_t)[sa[so[b] + 1]] != lstamp)
+         continue;
+      if (push_u32(&x->order, b) != 0)
+         return CLP_ENOMEM;
+   }
+   if (x->order.n == 0)
+      return CLP_OK;
+
+   /* The local graph and its post-dominators. */
+   x->edges2.n = 0;
+   for (uint32_t k = 0; k < n; k++) {
+      uint32_t b = AT(x->pool, uint32_t)[lr.off + k];
+      if (so[b] == so[b + 1] && add_edge(&x->edges2, k, n) != 0)
+         return CLP_ENOMEM;
+      for (uint32_t e = so[b]; e < so[b + 1]; e++)
+         if (add_edge(&x->edges2, k,
+                      local_succ(x, sa[e], lr.hblock, lstamp, n)) != 0)
+            return CLP_ENOMEM;
+   }
+   clp_status st = graph_build(&x->g2, n + 1, x->edges2.v, x->edges2.n);
+   if (st == CLP_OK)
+      st = dom_compute(&x->pdom, n + 1, n, x->g2.poff.v, x->g2.padj.v,
+                       x->g2.soff.v, x->g2.sadj.v);
+   if (st != CLP_OK)
+      return st;
+
+   size_t first_cond = x->regs.n;
+   for (size_t i = 0; i < x->order.n; i++) {
+      uint32_t b = AT(x->order, uint32_t)[i];
+      uint32_t ip = AT(x->pdom.idom, uint32_t)[AT(x->loc, uint32_t)[b]];
+      if (ip == NONE)
+         continue;   /* never ends the iteration */
+      /* ip == n: the ways meet only at the end of the iteration (gcc
+       * copies the latch into both arms of an if/else). */
+      uint32_t p = ip < n ? AT(x->pool, uint32_t)[lr.off + ip] : lr.hblock;
+      uint32_t off = (uint32_t)x->pool.n;
+      x->stamp++;
+      if ((st = cond_region(x, b, p, lr.hblock, lstamp, x->stamp)))
+         return st;
+      if (x->pool.n == off)
+         continue;
+      clp_reg *r = vec_push(&x->regs);
+      if (!r)
+         return CLP_ENOMEM;
+      *r = (clp_reg){ 0, b, off, (uint32_t)(x->pool.n - off), NONE, NONE,
+                      CLP_CONDITIONAL };
+   }
+
+   /* Nesting, largest first: a conditional's parent is the smallest one
+    * holding its branch, else the loop. A child keeps only blocks of its
+    * parent, so the regions form a tree. */
+   clp_reg *r = (clp_reg *)x->regs.v + first_cond;
+   size_t nc = x->regs.n - first_cond;
+   if (nc > 1)
+      qsort(r, nc, sizeof *r, cmp_reg_size);
+   uint32_t *cond_of = x->cond_of.v, *cond_st = x->cond_st.v;
+   uint32_t *pool = x->pool.v;
+   clp_reg *all = x->regs.v;
+   for (size_t c = 0; c < nc; c++) {
+      uint32_t ci = (uint32_t)(first_cond + c);
+      uint32_t b = r[c].hblock;
+      uint32_t parent = cond_st[b] == lstamp ? cond_of[b] : l;
+      r[c].parent = parent;
+      uint32_t kept = 0;
+      uint64_t lo = UINT64_MAX;
+      for (uint32_t k = 0; k < r[c].n; k++) {
+         uint32_t v = pool[r[c].off + k];
+         if (parent != l &&
+             !(cond_st[v] == lstamp && in_chain(all, cond_of[v], parent, l)))
+            continue;
+         pool[r[c].off + kept++] = v;
+         cond_st[v] = lstamp;
+         cond_of[v] = ci;
+         uint64_t a = block_addr(x, v);
+         if (a < lo)
+            lo = a;
+      }
+      r[c].n = kept;
+      r[c].header = lo;
+   }
+
+   /* Loops directly in l whose header lies in a conditional of l. */
+   for (uint32_t k = 0; k < n; k++) {
+      uint32_t b = pool[lr.off + k];
+      uint32_t il = AT(x->loop_at, uint32_t)[b];
+      if (il != NONE && il != l && all[il].parent == l &&
+          cond_st[b] == lstamp && all[cond_of[b]].n > 0)
+         all[il].parent = cond_of[b];
+   }
+   return CLP_OK;
+}
+
+static clp_status find_conds(clp_ctx *x)
+{
+   uint32_t nb = x->g.n;
+   if (vec_fill(&x->cond_st, nb, 0) != 0 ||
+       vec_resize(&x->cond_of, nb) != 0 || vec_resize(&x->loc, nb) != 0)
+      return CLP_ENOMEM;
+   uint32_t nloops = (uint32_t)x->regs.n;
+   for (uint32_t l = 0; l < nloops; l++) {
+      /* Mark l's blocks and number them. */
+      clp_reg lr = AT(x->regs, clp_reg)[l];
+      uint32_t lstamp = ++x->stamp;
+      for (uint32_t k = 0; k < lr.n; k++) {
+         uint32_t b = AT(x->pool, uint32_t)[lr.off + k];
+         AT(x->mark, uint32_t)[b] = lstamp;
+         AT(x->loc, uint32_t)[b] = k;
+      }
+      clp_status st = loop_conds(x, l, lstamp);
+      if (st != CLP_OK)
+         return st;
+   }
+   return CLP_OK;
+}
+
+/* ======================================================================
+ * The region tree and its ranges
+ *
+ * Regions are emitted in preorder (parents before children, siblings by
+ * header), each block labelled by the last region claiming it, which is
+ * the innermost. Runs of consecutive instructions with one label become
+ * one range.
+ * ====================================================================== */
+
+static clp_status add_name(clp_ctx *x, const char *name, uint32_t *off)
+{
+   size_t len = strlen(name) + 1;
+   if (x->names.n + len > UINT32_MAX || vec_reserve(&x->names,
+                                                     x->names.n + len))
+      return CLP_ENOMEM;
+   *off = (uint32_t)x->names.n;
+   memcpy((char *)x->names.v + x->names.n, name, len);
+   x->names.n += len;
+   return CLP_OK;
+}
+
+/* Sort key of a region for the preorder: children grouped by parent. */
+typedef struct clp_key {
+   uint32_t parent;   /* local index, NONE for a root */
+   uint32_t idx;      /* local index of the region */
+   uint64_t header;
+   uint8_t kind;
+} clp_key;
+
+static int cmp_key(const void *pa, const void *pb)
+{
+   const clp_key *a = pa, *b = pb;
+   /* NONE (roots) sorts last; any fixed order of parents will do. */
+   if (a->parent != b->parent)
+      return a->parent < b->parent ? -1 : 1;
+   if (a->header != b->header)
+      return a->header < b->header ? -1 : 1;
+   return (a->kind > b->kind) - (a->kind < b->kind);
+}
+
+/* Emit the function's regions in preorder; x->inner = global id. */
+static clp_status emit_regions(clp_ctx *x, const clp_func *f)
+{
+   clp_reg *r = x->regs.v;
+   uint32_t nr = (uint32_t)x->regs.n;
+   x->keys.n = 0;
+   for (uint32_t i = 0; i < nr; i++) {
+      if (r[i].n == 0)
+         continue;
+      clp_key *k = vec_push(&x->keys);
+      if (!k)
+         return CLP_ENOMEM;
+      *k = (clp_key){ r[i].parent, i, r[i].header, r[i].kind };
+   }
+   if (x->keys.n == 0)
+      return CLP_OK;
+   vec_sort(&x->keys, cmp_key);
+   uint32_t name;
+   if (add_name(x, f->name, &name) != CLP_OK)
+      return CLP_ENOMEM;
+
+   /* Preorder with an explicit stack over the sorted children lists:
+    * the children of p are the run of keys with parent p. */
+   const clp_key *key = x->keys.v;
+   size_t nk = x->keys.n;
+   x->work.n = 0;
+   for (size_t i = nk; i-- > 0 && key[i].parent == NONE;)
+      if (push_u32(&x->work, key[i].idx) != 0)
+         return CLP_ENOMEM;
+   uint32_t *inner = x->inner.v;
+   memset(inner, 0xff, x->g.n * sizeof *inner);
+   while (x->work.n > 0) {
+      uint32_t c = AT(x->work, uint32_t)[--x->work.n];
+      if (x->out_regions.n >= NONE)
+         return CLP_ENOMEM;
+      r[c].id = (uint32_t)x->out_regions.n;
+      clp_region *o = vec_push(&x->out_regions);
+      if (!o)
+         return CLP_ENOMEM;
+      *o = (clp_region){ r[c].header + x->bias, f->start + x->bias,
+                         r[c].parent == NONE ? CLP_NONE : r[r[c].parent].id,
+                         name, r[c].kind };
+      for (uint32_t k = 0; k < r[c].n; k++)
+         inner[AT(x->pool, uint32_t)[r[c].off + k]] = r[c].id;
+      /* Children: binary search for the run with parent c. */
+      size_t lo = 0, hi = nk;
+      while (lo < hi) {
+         size_t mid = lo + (hi - lo) / 2;
+         if (key[mid].parent < c)
+            lo = mid + 1;
+         else
+            hi = mid;
+      }
+      size_t end = lo;
+      while (end < nk && key[end].parent == c)
+         end++;
+      for (size_t i = end; i-- > lo;)
+         if (push_u32(&x->work, key[i].idx) != 0)
+            return CLP_ENOMEM;
+   }
+   return CLP_OK;
+}
+
+static clp_status emit_ranges(clp_ctx *x)
+{
+   const uint32_t *inner = x->inner.v, *first = x->blk_first.v;
+   const clp_insn *in = x->insns.v;
+   clp_range *cur = NULL;
+   for (uint32_t b = 0; b < x->g.n; b++) {
+      const clp_insn *l = &in[first[b + 1] - 1];
+      uint64_t start = in[first[b]].addr + x->bias;
+      uint64_t end = l->addr + l->size + x->bias;
+      if (inner[b] == NONE) {
+         cur = NULL;
+         continue;
+      }
+      if (cur && cur->region == inner[b] && cur->end == start) {
+         cur->end = end;
+         continue;
+      }
+      if (!(cur = vec_push(&x->out_ranges)))
+         return CLP_ENOMEM;
+      *cur = (clp_range){ start, end, inner[b] };
+   }
+   return CLP_OK;
+}
+
+/* ======================================================================
+ * The driver
+ * ====================================================================== */
+
+static clp_status analyse(clp_ctx *x, size_t fi)
+{
+   clp_status st = disasm_function(x, fi);
+   if (st != CLP_OK || x->insns.n == 0 || x->insns.n >= NONE / 2)
+      return st;
+   if ((st = build_cfg(x)) != CLP_OK)
+      return st;
+   uint32_t nb = x->g.n;
+   if (vec_fill(&x->mark, nb, 0) != 0 || vec_fill(&x->mark2, nb, 0) != 0)
+      return CLP_ENOMEM;
+   x->stamp = 0;
+   if ((st = dominators(x)) != CLP_OK || (st = find_loops(x)) != CLP_OK)
+      return st;
+   if (x->regs.n == 0)
+      return CLP_OK;
+   if ((st = find_conds(x)) != CLP_OK ||
+       (st = emit_regions(x, &AT(x->funcs, clp_func)[fi])) != CLP_OK)
+      return st;
+   return emit_ranges(x);
+}
+
+static void graph_free(clp_graph *g)
+{
+   free(g->soff.v);
+   free(g->sadj.v);
+   free(g->poff.v);
+   free(g->padj.v);
+}
+
+static void dom_free(clp_dom *d)
+{
+   free(d->idom.v);
+   free(d->rponum.v);
+   free(d->rpo.v);
+   free(d->pre.v);
+   free(d->post.v);
+   free(d->stack.v);
 }
 
 static void ctx_free(clp_ctx *x)
@@ -432,25 +1489,78 @@ static void ctx_free(clp_ctx *x)
       cs_free(x->insn, 1);
    if (x->cs)
       cs_close(&x->cs);
-   free(x->funcs.v);
-   free(x->jumps.v);
-   free(x->loops.v);
-   free(x->conds.v);
-   free(x->stack.v);
-   free(x->open.v);
-   free(x->out.v);
+   clp_vec *v[] = { &x->funcs, &x->secs, &x->noret, &x->noret_got,
+                    &x->chunks, &x->insns, &x->blk_first, &x->insn_blk,
+                    &x->edges, &x->edges2, &x->reach, &x->mark, &x->mark2,
+                    &x->loc, &x->work, &x->inner, &x->cond_of, &x->cond_st,
+                    &x->loop_at, &x->ijmp, &x->ij_head, &x->ij_next,
+                    &x->ledges, &x->regs, &x->pool,
+                    &x->order, &x->keys, &x->out_regions, &x->out_ranges, &x->names };
+   for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+      free(v[i]->v);
+   graph_free(&x->g);
+   graph_free(&x->g2);
+   dom_free(&x->dom);
+   dom_free(&x->pdom);
 }
 
-/* Sort the results and drop duplicates (overlapping symbols can report the
- * same range twice). */
+static void ctx_init(clp_ctx *x)
+{
+   memset(x, 0, sizeof *x);
+   x->funcs.elem = sizeof(clp_func);
+   x->secs.elem = sizeof(clp_sec);
+   x->noret.elem = x->noret_got.elem = sizeof(uint64_t);
+   x->chunks.elem = sizeof(size_t);
+   x->insns.elem = sizeof(clp_insn);
+   x->edges.elem = x->edges2.elem = sizeof(clp_edge);
+   x->reach.elem = 1;
+   x->names.elem = 1;
+   x->ledges.elem = sizeof(clp_loopedge);
+   x->regs.elem = sizeof(clp_reg);
+   x->keys.elem = sizeof(clp_key);
+   x->out_regions.elem = sizeof(clp_region);
+   x->out_ranges.elem = sizeof(clp_range);
+   clp_vec *u32[] = { &x->blk_first, &x->insn_blk, &x->mark, &x->mark2,
+                      &x->loc, &x->work, &x->inner, &x->cond_of,
+                      &x->cond_st, &x->loop_at, &x->ijmp, &x->ij_head,
+                      &x->ij_next, &x->pool,
+                      &x->order, &x->g.soff, &x->g.sadj, &x->g.poff,
+                      &x->g.padj, &x->g2.soff, &x->g2.sadj, &x->g2.poff,
+                      &x->g2.padj, &x->dom.idom, &x->dom.rponum,
+                      &x->dom.rpo, &x->dom.pre, &x->dom.post,
+                      &x->dom.stack, &x->pdom.idom, &x->pdom.rponum,
+                      &x->pdom.rpo, &x->pdom.pre, &x->pdom.post,
+                      &x->pdom.stack };
+   for (size_t i = 0; i < sizeof u32 / sizeof u32[0]; i++)
+      u32[i]->elem = sizeof(uint32_t);
+}
+
+static int cmp_range(const void *pa, const void *pb)
+{
+   const clp_range *a = pa, *b = pb;
+   if (a->start != b->start)
+      return a->start < b->start ? -1 : 1;
+   return (a->end < b->end) - (a->end > b->end);   /* longest first */
+}
+
+/* Sort the ranges and make them disjoint: overlapping function symbols
+ * (nested ones, a part shared by two functions) may cover code twice; the
+ * range starting first keeps it. */
 static void finish(clp_vec *out)
 {
    vec_sort(out, cmp_range);
    clp_range *r = out->v;
    size_t m = 0;
-   for (size_t i = 0; i < out->n; i++)
-      if (m == 0 || cmp_range(&r[m - 1], &r[i]) != 0)
-         r[m++] = r[i];
+   uint64_t lim = 0;
+   for (size_t i = 0; i < out->n; i++) {
+      clp_range c = r[i];
+      if (m > 0 && c.start < lim)
+         c.start = lim;
+      if (c.start >= c.end)
+         continue;
+      r[m++] = c;
+      lim = c.end;
+   }
    out->n = m;
 }
 
@@ -463,6 +1573,12 @@ static clp_status run(clp_ctx *x, Elf *elf, uint64_t text_avma,
    if (eh.e_machine != EM_X86_64 || gelf_getclass(elf) != ELFCLASS64)
       return fail(err, errlen, CLP_ENOTELF,
                   "not an x86-64 object (e_machine %u)", eh.e_machine);
+   if (cs_open(CS_ARCH_X86, CS_MODE_64, &x->cs) != CS_ERR_OK)
+      return fail(err, errlen, CLP_ELIB, "capstone: cannot open x86-64");
+   cs_option(x->cs, CS_OPT_DETAIL, CS_OPT_ON);
+   x->insn = cs_malloc(x->cs);
+   if (!x->insn)
+      return fail(err, errlen, CLP_ENOMEM, "out of memory (capstone)");
    uint64_t svma = 0;
    int have_text = 0;
    clp_status st = scan_elf(x, elf, &svma, &have_text, err, errlen);
@@ -470,35 +1586,28 @@ static clp_status run(clp_ctx *x, Elf *elf, uint64_t text_avma,
       return st;
    if (!have_text && !(flags & CLP_NO_BIAS))
       return fail(err, errlen, CLP_ENOTEXT, "no .text section");
-   uint64_t bias = (flags & CLP_NO_BIAS) ? 0 : text_avma - svma;
-
-   if (cs_open(CS_ARCH_X86, CS_MODE_64, &x->cs) != CS_ERR_OK)
-      return fail(err, errlen, CLP_ELIB, "capstone: cannot open x86-64");
-   cs_option(x->cs, CS_OPT_DETAIL, CS_OPT_ON);
-   x->insn = cs_malloc(x->cs);
-   if (!x->insn)
-      return fail(err, errlen, CLP_ENOMEM, "out of memory (capstone)");
+   x->bias = (flags & CLP_NO_BIAS) ? 0 : text_avma - svma;
 
    /* Aliases (memcpy/__memcpy) share a start: analyse each start once,
-    * with the largest size. */
-   vec_sort(&x->funcs, cmp_func);
-   const clp_func *f = x->funcs.v;
-   for (size_t i = 0; i < x->funcs.n; i++) {
-      if (i > 0 && f[i].start == f[i - 1].start)
-         continue;
-      st = analyse(x, &f[i], bias);
-      if (st != CLP_OK)
-         return fail(err, errlen, st, "out of memory");
-   }
-   finish(&x->out);
+    * with the largest size. Cold parts last, those no function claimed. */
+   for (int cold = 0; cold < 2; cold++)
+      for (size_t i = 0; i < x->funcs.n; i++) {
+         const clp_func *f = x->funcs.v;
+         if (f[i].cold != cold || f[i].done ||
+             (i > 0 && f[i].start == f[i - 1].start))
+            continue;
+         st = analyse(x, i);
+         if (st != CLP_OK)
+            return fail(err, errlen, st, "out of memory");
+      }
+   finish(&x->out_ranges);
    return CLP_OK;
 }
 
 clp_status clp_find(const char *path, uint64_t text_avma, unsigned flags,
-                    clp_range **out, size_t *n, char *err, size_t errlen)
+                    clp_result *out, char *err, size_t errlen)
 {
-   *out = NULL;
-   *n = 0;
+   memset(out, 0, sizeof *out);
    if (elf_version(EV_CURRENT) == EV_NONE)
       return fail(err, errlen, CLP_ELIB, "libelf: %s", elf_errmsg(-1));
    int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -510,20 +1619,42 @@ clp_status clp_find(const char *path, uint64_t text_avma, unsigned flags,
       return fail(err, errlen, CLP_ENOTELF, "not an ELF object");
    }
    clp_ctx x;
-   memset(&x, 0, sizeof x);
-   x.funcs.elem = sizeof(clp_func);
-   x.jumps.elem = sizeof(clp_jump);
-   x.loops.elem = x.conds.elem = x.open.elem = x.out.elem =
-      sizeof(clp_range);
-   x.stack.elem = sizeof(size_t);
+   ctx_init(&x);
    clp_status st = run(&x, elf, text_avma, flags, err, errlen);
    if (st == CLP_OK) {
-      *out = x.out.v;
-      *n = x.out.n;
-      x.out.v = NULL;
+      out->regions = x.out_regions.v;
+      out->nregions = x.out_regions.n;
+      out->ranges = x.out_ranges.v;
+      out->nranges = x.out_ranges.n;
+      out->names = x.names.v;
+      out->names_len = x.names.n;
+      x.out_regions.v = x.out_ranges.v = x.names.v = NULL;
    }
    ctx_free(&x);
    elf_end(elf);
    close(fd);
    return st;
+}
+
+void clp_result_free(clp_result *r)
+{
+   free(r->regions);
+   free(r->ranges);
+   free(r->names);
+   memset(r, 0, sizeof *r);
+}
+
+long clp_range_at(const clp_result *r, uint64_t addr)
+{
+   size_t lo = 0, hi = r->nranges;
+   while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (r->ranges[mid].end <= addr)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   if (lo < r->nranges && r->ranges[lo].start <= addr)
+      return (long)lo;
+   return -1;
 }

@@ -1,20 +1,28 @@
 /* loops.h: find loops and conditional regions in x86-64 ELF code.
  *
  * The Valgrind tool cannot disassemble a whole object itself, so it asks
- * the helper (LOOPS_QUERY) for the static loop and `if` ranges of each
- * object it loads. Per function symbol:
- *   loop        [t, j + len) for every direct jump at j whose target t lies
- *               in [function start, j]; loops with one header are merged.
- *               A loop closed by a conditional back edge that partially
- *               overlaps an earlier loop is the same loop laid out around
- *               its header: the earlier range is extended to cover it.
- *   conditional [j + len, t) for a forward jcc at j inside a loop whose
- *               target t lies before the innermost loop's end (a jump to
- *               the end leaves the loop): the code run only when the
- *               branch is not taken.
- * Only properly nesting ranges are kept: loops first, then conditionals
- * that nest with them and with each other (for partial overlaps the
- * earlier/outer conditional wins). */
+ * the helper (LOOPS_QUERY) for the static loops and `if` regions of each
+ * object it loads. Per function symbol (with its out-of-line `.cold` part):
+ *   control-flow graph  basic blocks of the capstone disassembly; blocks
+ *               no branch reaches (landing pads, switch cases) are extra
+ *               roots whose edges still count;
+ *   loop        a natural loop: the header h of a back edge u -> h (h
+ *               dominates u) and every block that reaches u without
+ *               passing h, landing pads included; one loop per header.
+ *               A cycle entered at two places (irreducible) is the loop
+ *               of its retreating edge u -> t: the blocks on paths t ->* u;
+ *   conditional for a two-way branch B in loop L (innermost) with both
+ *               successors in L (so no loop exit): the blocks of L
+ *               reachable from them without passing B's immediate
+ *               post-dominator P within L, where edges leaving L or back
+ *               to its header go to a virtual end of the iteration. If P
+ *               is that end (gcc copies the latch into both arms of an
+ *               if/else), the region runs to the end of the iteration.
+ * Regions form a tree: a loop's parent is the innermost loop or
+ * conditional holding its header, a conditional's parent its loop or the
+ * innermost conditional of that loop holding its branch. The code is then
+ * cut into non-overlapping ranges, each labelled with the innermost region
+ * of its instructions; code in no region has no range. */
 #ifndef CATS_LOOPS_H
 #define CATS_LOOPS_H
 
@@ -22,6 +30,7 @@
 #include <stdint.h>
 
 #define CLP_ERRLEN 256
+#define CLP_NONE UINT32_MAX   /* no parent */
 
 typedef enum clp_status {
    CLP_OK = 0,
@@ -34,20 +43,44 @@ typedef enum clp_status {
 
 enum clp_kind { CLP_LOOP = 2, CLP_CONDITIONAL = 3 }; /* = cats_ctx_kind */
 
+typedef struct clp_region {
+   uint64_t header;  /* loop: first address of the header block (runs once
+                        per iteration); conditional: lowest address of it */
+   uint64_t func;    /* entry of the function it lies in */
+   uint32_t parent;  /* index of the enclosing region (smaller than this
+                        one's), or CLP_NONE */
+   uint32_t name;    /* offset of the function's name in clp_result.names */
+   uint8_t kind;     /* enum clp_kind */
+} clp_region;
+
 typedef struct clp_range {
    uint64_t start;   /* first byte (guest address when biased) */
    uint64_t end;     /* one past the last byte */
-   uint8_t kind;     /* enum clp_kind */
+   uint32_t region;  /* index of the innermost region of this code */
 } clp_range;
+
+typedef struct clp_result {
+   clp_region *regions;   /* parents before children */
+   size_t nregions;
+   clp_range *ranges;     /* sorted by start, not overlapping */
+   size_t nranges;
+   char *names;           /* NUL-terminated function names */
+   size_t names_len;
+} clp_result;
 
 /* Flags for clp_find. */
 #define CLP_NO_BIAS 1u   /* report ELF addresses (ignore text_avma) */
 
-/* Find the ranges of the object at `path`, shifted by
+/* Find the regions of the object at `path`, addresses shifted by
  * bias = text_avma - (.text sh_addr) unless CLP_NO_BIAS. On success *out
- * (free with free()) holds *n ranges sorted by start ascending, end
- * descending. */
+ * holds them (release with clp_result_free); on failure *out is empty and
+ * err says why. */
 clp_status clp_find(const char *path, uint64_t text_avma, unsigned flags,
-                    clp_range **out, size_t *n, char *err, size_t errlen);
+                    clp_result *out, char *err, size_t errlen);
+
+void clp_result_free(clp_result *r);
+
+/* Index of the range holding addr, or -1. */
+long clp_range_at(const clp_result *r, uint64_t addr);
 
 #endif /* CATS_LOOPS_H */

@@ -659,6 +659,16 @@ Point* CATS_(point_of)(Addr a, Bool sb_start)
    return p;
 }
 
+Bool CATS_(region_holds)(const Region* r, Addr a)
+{
+   const Point* p = CATS_(point_of)(a, False);
+   UInt i;
+   for (i = 0; i < p->nregions; i++)
+      if (p->regions[i] == r)
+         return True;
+   return False;
+}
+
 void CATS_(cflow_init)(void)
 {
    ctxs = VG_(newXA)(VG_(malloc), "cats.ctxs", VG_(free), sizeof(CtxNode));

@@ -160,6 +160,18 @@ static void add_progression(Event* e, Long a, Long s, ULong len)
    }
 }
 
+/* Irregular records summarise each access at once, with no run. */
+static void summarise_one(Event* e, Long off)
+{
+   if (off < e->min_off)
+      e->min_off = off;
+   if (off > e->max_off)
+      e->max_off = off;
+   add_distinct(e, off);
+   e->hist[bucket_of(e, off)]++;
+   e->run_count0 = e->count;
+}
+
 static void make_irregular(Event* e)
 {
    e->irregular = 1;
@@ -222,7 +234,7 @@ static void event_update_slow(Event* e, Long off)
    fold_run(e);
    e->count++;
    if (e->irregular) {
-      start_run(e, off);
+      summarise_one(e, off);
       return;
    }
    n = loop_vector(inst, iter);
@@ -230,7 +242,7 @@ static void event_update_slow(Event* e, Long off)
       /* A different loop nesting under the same context cannot happen;
          be safe anyway. */
       make_irregular(e);
-      start_run(e, off);
+      summarise_one(e, off);
       return;
    }
    /* Outermost level whose loop instance or iteration moved. */
@@ -248,9 +260,14 @@ static void event_update_slow(Event* e, Long off)
       }
    }
    if (moved < 0) {
-      if (off != e->last_off)
+      /* Same iterations as the last access: only the same offset again
+         fits, and it breaks the run. */
+      if (off != e->last_off) {
          make_irregular(e);
-      start_run(e, off);
+         summarise_one(e, off);
+      } else {
+         start_run(e, off);
+      }
       return;
    }
    UInt level = (UInt)moved;
@@ -267,7 +284,7 @@ static void event_update_slow(Event* e, Long off)
    }
    if (!step_fits(e, level, delta, off)) {
       make_irregular(e);
-      start_run(e, off);
+      summarise_one(e, off);
       return;
    }
    for (j = 0; j <= level; j++)
@@ -295,14 +312,7 @@ static inline void event_update(Event* e, Long off, ULong now)
    e->count++;
    e->last_time = now;
    if (UNLIKELY(e->irregular)) {
-      /* Runs of one access: every offset goes to the summary. */
-      if (off < e->min_off)
-         e->min_off = off;
-      if (off > e->max_off)
-         e->max_off = off;
-      add_distinct(e, off);
-      e->hist[bucket_of(e, off)]++;
-      e->run_count0 = e->count;
+      summarise_one(e, off);
       return;
    }
    if (e->ndims == 0) {

@@ -193,6 +193,60 @@ static void add_point(IRSB* out, Point* p, IRTemp sp)
    add_call(out, name, fn, regparms, args, IRExpr_RdTmp(slow));
 }
 
+/* The loop whose header the point at 'p' is, or NULL. */
+static Region* header_loop(const Point* p)
+{
+   Region* inner = p->nregions > 0 ? p->regions[p->nregions - 1] : NULL;
+   return inner && inner->kind == CATS_CTX_LOOP && inner->header == p->addr
+          ? inner : NULL;
+}
+
+/* Address that execution falls through to after statement i. */
+static Addr fall_through(IRSB* sbIn, Int i)
+{
+   for (i++; i < sbIn->stmts_used; i++)
+      if (sbIn->stmts[i]->tag == Ist_IMark)
+         return (Addr)(sbIn->stmts[i]->Ist.IMark.addr
+                       + sbIn->stmts[i]->Ist.IMark.delta);
+   return sbIn->next->tag == Iex_Const ? (Addr)sbIn->next->Iex.Const.con->Ico.U64
+                                       : 0;
+}
+
+/* A loop's header runs once more than its body when the header is only
+   the loop test (top-tested loops, the -O0 layout): the run that leaves
+   the loop is not an iteration. When the header block's branch picks
+   between staying in and leaving the loop, and the header is not also a
+   latch, the leaving edge takes the iteration back, inline. */
+static void uncount_exit_from_header(IRSB* out, IRSB* sbIn, Int i,
+                                     Region* loop)
+{
+   IRStmt* st = sbIn->stmts[i];
+   if (st->Ist.Exit.dst->tag != Ico_U64)
+      return;
+   Addr dst = (Addr)st->Ist.Exit.dst->Ico.U64;
+   Addr ft = fall_through(sbIn, i);
+   if (ft == 0 || dst == loop->header || ft == loop->header)
+      return;
+   Bool in_dst = CATS_(region_holds)(loop, dst);
+   Bool in_ft = CATS_(region_holds)(loop, ft);
+   if (in_dst == in_ft)
+      return;
+   IRExpr* leaves = st->Ist.Exit.guard;
+   if (in_dst) {
+      IRTemp t = newIRTemp(out->tyenv, Ity_I1);
+      addStmtToIRSB(out, IRStmt_WrTmp(t, IRExpr_Unop(Iop_Not1, leaves)));
+      leaves = IRExpr_RdTmp(t);
+   }
+   IRTemp one = newIRTemp(out->tyenv, Ity_I64);
+   addStmtToIRSB(out, IRStmt_WrTmp(one, IRExpr_Unop(Iop_1Uto64, leaves)));
+   IRTemp it = bin_tmp(out, Iop_Sub64,
+                       load_tmp(out, Ity_I64, &CATS_(cur_iter0)),
+                       IRExpr_RdTmp(one));
+   addStmtToIRSB(out, IRStmt_Store(Iend_LE,
+                                   mkIRExpr_HWord((HWord)&CATS_(cur_iter0)),
+                                   IRExpr_RdTmp(it)));
+}
+
 IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                         const VexGuestLayout* layout,
                         const VexGuestExtents* vge,
@@ -202,6 +256,7 @@ IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    Int i;
    Addr ip = 0;
    Bool first = True;
+   Region* header_of = NULL;   /* a loop header's block is being copied */
    (void)closure; (void)vge; (void)archinfo;
 
    if (gWordTy != hWordTy)
@@ -222,12 +277,20 @@ IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
             IRTemp sp = newIRTemp(out->tyenv, gWordTy);
             addStmtToIRSB(out, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP,
                                                            gWordTy)));
-            add_point(out, CATS_(point_of)(ip, True), sp);
+            Point* p = CATS_(point_of)(ip, True);
+            add_point(out, p, sp);
+            header_of = header_loop(p);
             first = False;
          } else if (CATS_(is_region_boundary)(ip)) {
-            add_point(out, CATS_(point_of)(ip, False), IRTemp_INVALID);
+            Point* p = CATS_(point_of)(ip, False);
+            add_point(out, p, IRTemp_INVALID);
+            header_of = header_loop(p);
          }
          continue;
+      }
+      if (st->tag == Ist_Exit && header_of != NULL) {
+         uncount_exit_from_header(out, sbIn, i, header_of);
+         header_of = NULL;
       }
       instrument_stmt(out, sbIn->tyenv, st, ip);
       addStmtToIRSB(out, st);

@@ -23,11 +23,6 @@ extern Int VG_(safe_fd)(Int oldfd);
 extern Int VG_(sigaction)(Int signum, const vki_sigaction_toK_t* act,
                           vki_sigaction_fromK_t* oldact);
 
-#ifndef CATS_REGION_ENTRY_SIZE   /* until the format header has them */
-#define CATS_REGION_ENTRY_SIZE 16
-#define CATS_RANGE_ENTRY_SIZE  24
-#endif
-
 const HChar* CATS_(out_path) = NULL;
 static Int to_helper = -1;
 static Int from_helper = -1;

@@ -182,6 +182,7 @@ void CATS_(thread_exit)(ThreadId tid);
 Func* CATS_(func_of)(Addr a, Bool* is_entry);
 Point* CATS_(point_of)(Addr a, Bool sb_start);
 Bool CATS_(is_region_boundary)(Addr a);
+Bool CATS_(region_holds)(const Region* r, Addr a);
 VG_REGPARM(2) void CATS_(on_sb_entry)(Point* p, Addr sp);
 VG_REGPARM(1) void CATS_(on_point)(Point* p);
 void CATS_(region_begin)(ThreadId tid, const HChar* name);

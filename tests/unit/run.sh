@@ -154,7 +154,7 @@ fi
 
 if [ -x "$work/loops_O0" ]; then
    check cli_loops 0 "$cats" loops "$work/loops_O0"
-   expect cli_loops_output out " loop$"
+   expect cli_loops_output out "^[0-9]* loop 0x[0-9a-f]* "
 fi
 check cli_loops_not_elf 1 "$cats" loops /etc/passwd
 

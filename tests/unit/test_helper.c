@@ -173,7 +173,8 @@ static int send_sections(int fd, const syn_opts *o)
    return r;
 }
 
-/* Ask for loops of `path`; return n or -1, checking the answer's form. */
+/* Ask for loops of `path`; return the number of ranges or -1, checking
+ * the answer's form. */
 static long loops_query(child *c, const char *path, uint64_t avma)
 {
    size_t plen = strlen(path);
@@ -190,21 +191,28 @@ static long loops_query(child *c, const char *path, uint64_t avma)
    uint64_t len;
    if (recv_frame(c->from, &type, &a, &len) != 0)
       return -1;
+   /* u32 nregions, 16-byte regions, u32 nranges, 24-byte ranges. */
    long n = -1;
-   if (type == CATS_FRAME_LOOPS_ANSWER && len >= 4) {
-      uint32_t cnt = cle_u32(a);
-      if (len == 4 + (uint64_t)cnt * CATS_LOOP_ENTRY_SIZE) {
-         n = cnt;
-         for (uint32_t i = 0; i < cnt; i++) {
-            const uint8_t *e = a + 4 + (size_t)i * CATS_LOOP_ENTRY_SIZE;
+   if (type == CATS_FRAME_LOOPS_ANSWER && len >= 8) {
+      uint32_t ng = cle_u32(a);
+      uint64_t rpos = 4 + (uint64_t)ng * CATS_REGION_ENTRY_SIZE;
+      uint32_t nr = rpos + 4 <= len ? cle_u32(a + rpos) : 0;
+      if (rpos + 4 <= len &&
+          len == rpos + 4 + (uint64_t)nr * CATS_RANGE_ENTRY_SIZE) {
+         n = nr;
+         for (uint32_t i = 0; i < ng; i++) {
+            const uint8_t *e = a + 4 + (size_t)i * CATS_REGION_ENTRY_SIZE;
+            uint32_t parent = cle_u32(e + 8);
+            CHECK(parent == 0xFFFFFFFFu || parent < i);
+            CHECK(e[12] == 2 || e[12] == 3);
+         }
+         for (uint32_t i = 0; i < nr; i++) {
+            const uint8_t *e = a + rpos + 4 + (size_t)i * CATS_RANGE_ENTRY_SIZE;
             uint64_t s = cle_u64(e), en = cle_u64(e + 8);
             CHECK(s < en);
-            CHECK(e[16] == 2 || e[16] == 3);
-            if (i > 0) {
-               const uint8_t *p = e - CATS_LOOP_ENTRY_SIZE;
-               uint64_t ps = cle_u64(p), pe = cle_u64(p + 8);
-               CHECK(ps < s || (ps == s && pe >= en));
-            }
+            CHECK(cle_u32(e + 16) < ng);
+            if (i > 0)
+               CHECK(cle_u64(e - CATS_RANGE_ENTRY_SIZE + 8) <= s);
          }
       }
    }
@@ -333,7 +341,7 @@ static void test_protocol_errors(void)
    uint64_t len;
    CHECK(recv_frame(c.from, &type, &a, &len) == 0);
    CHECK_EQ(type, CATS_FRAME_LOOPS_ANSWER);
-   CHECK_EQ(len, 4);
+   CHECK_EQ(len, 8);
    free(a);
    char msg[512] = "";
    CHECK(commit(&c, msg, sizeof msg) > 0);
