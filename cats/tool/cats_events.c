@@ -25,16 +25,20 @@
 #include "cats_tool.h"
 
 struct _Event {
-   UInt  ctx, loc, alloc;
-   UChar kind, flags, ndims, irregular;
-   UInt  size;
-   ULong count, first_time, last_time;
-   Long  base, last_off, min_off, max_off;
-   Long  stride[CATS_MAX_DIMS + 1];
-   UInt  known;                       /* bit k: stride[k] learnt */
-   Long  anchor[CATS_MAX_DIMS + 1];   /* offset at start of level k step */
+   /* Hot: what the fast path reads and writes, in one cache line. */
+   ULong count, last_time;
+   Long  last_off, run_stride;
    ULong inst[CATS_MAX_DIMS];         /* loop instances of last access */
    ULong iter[CATS_MAX_DIMS];
+   UChar ndims, irregular, kind, flags;
+   UInt  known;                       /* bit k: stride[k] learnt */
+   /* Cold. */
+   UInt  ctx, loc, alloc;
+   UInt  size;
+   ULong first_time;
+   Long  base, min_off, max_off;
+   Long  stride[CATS_MAX_DIMS + 1];
+   Long  anchor[CATS_MAX_DIMS + 1];   /* offset at start of level k step */
    ULong span_start[CATS_MAX_DIMS + 1];
    ULong extent[CATS_MAX_DIMS + 1];
    ULong entries;                     /* steps of the re-entry level */
@@ -44,7 +48,7 @@ struct _Event {
    UInt  hist_shift;                  /* log2 of the histogram bucket width */
    /* The current run: the accesses since the last slow-path update,
       run_off + k * run_stride for k < count - run_count0. */
-   Long  run_off, run_stride;
+   Long  run_off;
    ULong run_count0;
 };
 
@@ -129,7 +133,9 @@ static ULong terms_in(Long a, Long s, ULong len, Long lo, Long hi)
    return end > first ? (ULong)(end - first) : 0;
 }
 
-/* Adds the progression a + k*s, k < len, to the summary. */
+/* Adds the progression a + k*s, k < len, to the summary. Runs end at
+   every re-entry of an inner loop, so the common cases are cheap: a run
+   within one bucket, or a short one. */
 static void add_progression(Event* e, Long a, Long s, ULong len)
 {
    ULong k;
@@ -141,18 +147,25 @@ static void add_progression(Event* e, Long a, Long s, ULong len)
       if (s == 0)
          break;
    }
-   if (s == 0) {
-      e->hist[bucket_of(e, a)] += (UInt)len;
-      return;
-   }
    if (s < 0) {               /* the same set of offsets, ascending */
       a += (Long)(len - 1) * s;
       s = -s;
    }
-   Long w = (Long)1 << e->hist_shift;
+   UInt first = bucket_of(e, a);
+   UInt last = bucket_of(e, a + (Long)(len - 1) * s);
+   if (first == last) {
+      e->hist[first] += (UInt)len;
+      return;
+   }
+   if (len <= 32) {
+      for (k = 0; k < len; k++)
+         e->hist[bucket_of(e, a + (Long)k * s)]++;
+      return;
+   }
    /* The first bucket also takes negative offsets, the last everything
       beyond it: their open ends become the progression's own ends. */
-   for (b = 0; b < CATS_HIST_BUCKETS; b++) {
+   Long w = (Long)1 << e->hist_shift;
+   for (b = first; b <= last; b++) {
       Long lo = b == 0 ? a : (Long)b * w;
       Long hi = b == CATS_HIST_BUCKETS - 1 ? a + (Long)len * s
                                            : (Long)(b + 1) * w;
@@ -224,19 +237,19 @@ static inline void start_run(Event* e, Long off)
    e->run_count0 = e->count - 1;
 }
 
-static void event_update_slow(Event* e, Long off)
+static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
 {
    ULong inst[CATS_MAX_DIMS], iter[CATS_MAX_DIMS];
    UInt n, k, j;
 
-   /* The current access is not part of the run being folded. */
-   e->count--;
-   fold_run(e);
-   e->count++;
    if (e->irregular) {
       summarise_one(e, off);
       return;
    }
+   /* The current access is not part of the run being folded. */
+   e->count--;
+   fold_run(e);
+   e->count++;
    n = loop_vector(inst, iter);
    if (n != e->ndims) {
       /* A different loop nesting under the same context cannot happen;
@@ -312,7 +325,7 @@ static inline void event_update(Event* e, Long off, ULong now)
    e->count++;
    e->last_time = now;
    if (UNLIKELY(e->irregular)) {
-      summarise_one(e, off);
+      event_update_slow(e, off);
       return;
    }
    if (e->ndims == 0) {
@@ -360,7 +373,8 @@ static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
    return e;
 }
 
-static void access_slow(Site* s, Addr a, ULong now)
+static __attribute__((noinline)) void access_slow(Site* s, Addr a,
+                                                  ULong now)
 {
    Thread* t = CATS_(cur_thread);
    Block* b = CATS_(find_block)(t->tid, a);
