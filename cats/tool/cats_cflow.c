@@ -47,7 +47,9 @@ UInt    CATS_(last_jk)    = Ijk_Boring;
 ULong   CATS_(cur_inst0)  = 0;
 ULong   CATS_(cur_iter0)  = 0;
 
-static XArray* ctxs;            /* of CtxNode */
+/* Context nodes in a plain array: every push and pop touches one. */
+static CtxNode* ctxs;
+static UInt     n_ctx, cap_ctx;
 static CatsMap ctx_map;         /* (parent, kind|key) -> id + 1 */
 static Thread** threads;         /* VG_N_THREADS entries */
 static UInt    n_threads_seen;  /* also the serial number of the last one */
@@ -88,18 +90,22 @@ static UInt ctx_child(UInt parent, UChar kind, UInt key, UInt loc, UInt name)
    n.loc = loc;
    n.name = name;
    n.first_time = CATS_(time);
-   UInt id = (UInt)VG_(sizeXA)(ctxs);
-   VG_(addToXA)(ctxs, &n);
+   if (n_ctx == cap_ctx) {
+      cap_ctx = cap_ctx ? 2 * cap_ctx : 1024;
+      ctxs = VG_(realloc)("cats.ctxs", ctxs, cap_ctx * sizeof(CtxNode));
+   }
+   UInt id = n_ctx++;
+   ctxs[id] = n;
    *slot = id + 1;
    return id;
 }
 
 static inline CtxNode* ctx_node(UInt id)
 {
-   return VG_(indexXA)(ctxs, id);
+   return &ctxs[id];
 }
 
-UInt CATS_(n_ctxs)(void) { return (UInt)VG_(sizeXA)(ctxs); }
+UInt CATS_(n_ctxs)(void) { return n_ctx; }
 UInt CATS_(ctx_kind)(UInt ctx) { return ctx_node(ctx)->kind; }
 UInt CATS_(n_threads)(void) { return n_threads_seen; }
 
@@ -237,8 +243,11 @@ static Frame* push_frame(Thread* t, UChar kind, Addr sp, UInt key, UInt loc,
       cache[1] = ctx;
    }
    Frame* f = &t->frames[t->depth];
-   VG_(memset)(f, 0, sizeof(*f));
    f->kind = kind;
+   f->fn = NULL;
+   f->region = NULL;
+   f->iter = 0;
+   f->stk = NULL;
    f->ctx = ctx;
    f->sp = sp;
    f->name = name;
@@ -671,7 +680,6 @@ Bool CATS_(region_holds)(const Region* r, Addr a)
 
 void CATS_(cflow_init)(void)
 {
-   ctxs = VG_(newXA)(VG_(malloc), "cats.ctxs", VG_(free), sizeof(CtxNode));
    CATS_(map_init)(&ctx_map, "cats.ctxmap");
    CATS_(map_init)(&func_map, "cats.funcmap");
    CATS_(map_init)(&point_map, "cats.pointmap");
