@@ -16,6 +16,7 @@
  * the driver. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "errmsg.h"
 #include "loops.h"
 
 #include <capstone/capstone.h>
@@ -158,21 +159,7 @@ typedef struct clp_ctx {
    clp_vec names;         /* char */
 } clp_ctx;
 
-static clp_status fail(char *err, size_t errlen, clp_status st,
-                       const char *fmt, ...)
-   __attribute__((format(printf, 4, 5)));
-
-static clp_status fail(char *err, size_t errlen, clp_status st,
-                       const char *fmt, ...)
-{
-   if (err && errlen > 0) {
-      va_list ap;
-      va_start(ap, fmt);
-      vsnprintf(err, errlen, fmt, ap);
-      va_end(ap);
-   }
-   return st;
-}
+#define fail(err, errlen, st, ...) CERR_FAIL(err, errlen, st, __VA_ARGS__)
 
 static int vec_reserve(clp_vec *a, size_t n)
 {

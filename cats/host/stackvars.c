@@ -16,6 +16,7 @@
  * no caching between calls. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "errmsg.h"
 #include "stackvars.h"
 
 #include <errno.h>
@@ -54,21 +55,7 @@ typedef struct csv_elf {
    size_t nexec;
 } csv_elf;
 
-static csv_status fail(char *err, size_t errlen, csv_status st,
-                       const char *fmt, ...)
-   __attribute__((format(printf, 4, 5)));
-
-static csv_status fail(char *err, size_t errlen, csv_status st,
-                       const char *fmt, ...)
-{
-   if (err && errlen > 0) {
-      va_list ap;
-      va_start(ap, fmt);
-      vsnprintf(err, errlen, fmt, ap);
-      va_end(ap);
-   }
-   return st;
-}
+#define fail(err, errlen, st, ...) CERR_FAIL(err, errlen, st, __VA_ARGS__)
 
 /* Remember the first GNU build-id note of a SHT_NOTE section. */
 static void read_build_id(Elf_Scn *scn, csv_elf *e)
@@ -685,7 +672,7 @@ static csv_status read_dwarf(const char *path, const csv_elf *e,
    if (rc == DW_DLV_NO_ENTRY)
       return fail(err, errlen, CSV_ENODEBUG, "%s: no DWARF sections", path);
    if (rc != DW_DLV_OK) {
-      fail(err, errlen, CSV_EDWARF, "%s: libdwarf: %s", path,
+      (void)fail(err, errlen, CSV_EDWARF, "%s: libdwarf: %s", path,
            x.err ? dwarf_errmsg(x.err) : "cannot open");
       if (x.err)
          dwarf_dealloc_error(NULL, x.err);

@@ -7,6 +7,7 @@
  * time, so the compressed bytes of only one section are held at once. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "errmsg.h"
 #include "trace_read_int.h"
 
 #include <errno.h>
@@ -46,12 +47,10 @@ typedef struct ctr_entry {
 ctr_status ctr_fail(char *err, size_t errlen, ctr_status st,
                     const char *fmt, ...)
 {
-   if (err && errlen > 0) {
-      va_list ap;
-      va_start(ap, fmt);
-      vsnprintf(err, errlen, fmt, ap);
-      va_end(ap);
-   }
+   va_list ap;
+   va_start(ap, fmt);
+   cerr_vformat(err, errlen, fmt, ap);
+   va_end(ap);
    return st;
 }
 

@@ -6,6 +6,7 @@
  * with pwrite once every section's offset, size and CRC are known. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "errmsg.h"
 #include "trace_write.h"
 
 #include <errno.h>
@@ -34,21 +35,7 @@ typedef struct ctw_file {
    size_t errlen;
 } ctw_file;
 
-static ctw_status fail(char *err, size_t errlen, ctw_status st,
-                       const char *fmt, ...)
-   __attribute__((format(printf, 4, 5)));
-
-static ctw_status fail(char *err, size_t errlen, ctw_status st,
-                       const char *fmt, ...)
-{
-   if (err && errlen > 0) {
-      va_list ap;
-      va_start(ap, fmt);
-      vsnprintf(err, errlen, fmt, ap);
-      va_end(ap);
-   }
-   return st;
-}
+#define fail(err, errlen, st, ...) CERR_FAIL(err, errlen, st, __VA_ARGS__)
 
 static ctw_status write_all(ctw_file *f, const uint8_t *p, size_t n)
 {

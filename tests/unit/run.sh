@@ -38,20 +38,20 @@ build_test() {   # name sources... -- libs...
    fi
 }
 
-build_test test_trace "$here/test_trace.c" "$here/synth.c" "$host/buf.c" \
+build_test test_trace "$here/test_trace.c" "$here/synth.c" "$host/buf.c" "$host/errmsg.c" \
    "$host/trace_read.c" "$host/trace_decode.c" "$host/trace_write.c" -lz &&
    { "$work/test_trace" "$work" || failed=1; }
 
 build_test test_helper "$here/test_helper.c" "$here/synth.c" \
-   "$host/buf.c" "$host/trace_read.c" "$host/trace_decode.c" -lz &&
+   "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" -lz &&
    { "$work/test_helper" "$build/cats-helper" "$work" 2>"$work/helper.err" ||
      { failed=1; cat "$work/helper.err" >&2; }; }
 
-build_test test_loops "$here/test_loops.c" "$host/loops.c" \
+build_test test_loops "$here/test_loops.c" "$host/loops.c" "$host/errmsg.c" \
    -lelf -lcapstone &&
    { CC=$cc "$work/test_loops" "$work" || failed=1; }
 
-build_test test_stackvars "$here/test_stackvars.c" "$host/stackvars.c" \
+build_test test_stackvars "$here/test_stackvars.c" "$host/stackvars.c" "$host/errmsg.c" \
    "$host/frame.c" -lelf -ldwarf &&
    { CC=$cc "$work/test_stackvars" "$work" "$build/cats-helper" ||
      failed=1; }

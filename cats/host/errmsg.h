@@ -1,0 +1,20 @@
+/* errmsg.h: one-line error messages for the host modules.
+ *
+ * Every host module reports errors as a status code plus a message in a
+ * caller-supplied buffer; this is the one formatter they share. */
+#ifndef CATS_ERRMSG_H
+#define CATS_ERRMSG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Formats into err[errlen] (nothing when err is NULL or errlen is 0). */
+void cerr_format(char *err, size_t errlen, const char *fmt, ...)
+   __attribute__((format(printf, 3, 4)));
+void cerr_vformat(char *err, size_t errlen, const char *fmt, va_list ap);
+
+/* Formats the message and evaluates to the status st. */
+#define CERR_FAIL(err, errlen, st, ...) \
+   (cerr_format((err), (errlen), __VA_ARGS__), (st))
+
+#endif
