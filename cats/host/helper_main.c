@@ -103,6 +103,8 @@ static int on_section(hlp_session *s, uint32_t type, uint64_t len)
 typedef struct hlp_query {
    uint64_t avma;                  /* where the object's .text is mapped */
    char path[HLP_MAX_QUERY + 1];   /* "" if the query was unusable */
+   uint64_t size_field;            /* text_size; for STACKVARS its top bit
+                                      allows separate debug files */
 } hlp_query;
 
 /* Read a query's payload. A malformed query (too long, no path, an
@@ -124,6 +126,9 @@ static int read_query(const char *what, uint64_t len, hlp_query *q)
       return 0;
    for (int i = 7; i >= 0; i--)
       q->avma = q->avma << 8 | b[i];
+   q->size_field = 0;
+   for (int i = 15; i >= 8; i--)
+      q->size_field = q->size_field << 8 | b[i];
    /* The path is the rest of the frame; a trailing NUL is allowed, an
     * embedded one is not. */
    size_t plen = (size_t)len - 16;
@@ -236,7 +241,8 @@ static int stackvars_isolated(const hlp_query *q, cbuf *ans)
       csv_var *v = NULL;
       size_t n = 0;
       char err[CSV_ERRLEN];
-      if (csv_find(q->path, q->avma, 0, NULL, &v, &n, err, sizeof err) !=
+      unsigned flags = (q->size_field >> 63) ? 0 : CSV_OWN_DWARF;
+      if (csv_find(q->path, q->avma, flags, NULL, &v, &n, err, sizeof err) !=
           CSV_OK) {
          csv_free(v, n);
          v = NULL;
@@ -284,7 +290,7 @@ static int on_stackvars_query(uint64_t len)
                        ans.len);
    } else {
       static const uint8_t none[4];   /* n = 0 */
-      if (q.path[0])
+      if (q.path[0] && (q.size_field >> 63))
          diag("reading the DWARF of %s failed; no stack arrays", q.path);
       rc = send_answer("STACKVARS", CATS_FRAME_STACKVARS_ANSWER, none,
                        sizeof none);

@@ -703,7 +703,9 @@ csv_status csv_find(const char *path, uint64_t text_avma, unsigned flags,
       st = fail(err, errlen, CSV_ENOTEXT, "no .text section");
    char dbg[4096];
    const char *dwarf_path = path;
-   if (st == CSV_OK && !e.have_debug_info) {
+   if (st == CSV_OK && !e.have_debug_info && (flags & CSV_OWN_DWARF))
+      st = fail(err, errlen, CSV_ENODEBUG, "no .debug_info");
+   else if (st == CSV_OK && !e.have_debug_info) {
       if (!build_id_path(&e, debug_dir ? debug_dir : CSV_DEBUG_DIR, dbg,
                          sizeof dbg))
          st = fail(err, errlen, CSV_ENODEBUG,

@@ -53,6 +53,8 @@ typedef struct csv_var {
 
 /* Flags for csv_find. */
 #define CSV_NO_BIAS 1u    /* report ELF addresses (ignore text_avma) */
+#define CSV_OWN_DWARF 2u  /* only the object's own DWARF: no build-id
+                             lookup of a separate debug file */
 
 /* Find the stack arrays of the object at `path`, with entry addresses
  * shifted by bias = text_avma - (.text sh_addr) unless CSV_NO_BIAS.

@@ -69,6 +69,8 @@ typedef struct {
    UInt    n_headers;
    FnStackVar* svars;       /* stack arrays, sorted by function entry */
    UInt    n_svars;
+   Bool    svars_loaded;
+   HChar*  path;
 } ObjRegions;
 static XArray* objs;            /* of ObjRegions* */
 
@@ -493,11 +495,23 @@ void CATS_(cflow_finish)(void)
 
 static ObjRegions* obj_regions(Addr a);
 
-/* The function's stack arrays, copied out of its object's sorted list. */
-static void attach_stack_vars(Func* f)
+/* The function's stack arrays, copied out of its object's sorted list;
+   the object's list is asked for at the first stack use of any of its
+   functions, so objects whose frames are never touched cost nothing. */
+void CATS_(func_stack_vars)(Func* f)
 {
+   if (f->svars_known)
+      return;
+   f->svars_known = True;
    ObjRegions* o = f->hidden ? NULL : obj_regions(f->entry);
-   if (o == NULL || o->n_svars == 0)
+   if (o == NULL)
+      return;
+   if (!o->svars_loaded) {
+      o->svars_loaded = True;
+      CATS_(stackvars_of_object)(o->text_lo, o->text_hi - o->text_lo,
+                                 o->path, &o->svars, &o->n_svars);
+   }
+   if (o->n_svars == 0)
       return;
    Int lo = 0, hi = (Int)o->n_svars - 1, first = -1;
    while (lo <= hi) {
@@ -548,7 +562,6 @@ Func* CATS_(func_of)(Addr a, Bool* is_entry)
       f->hidden = VG_(get_objname)(ep, entry, &obj)
                   && VG_(strstr)(obj, "vgpreload_") != NULL;
       *slot = (UWord)f;
-      attach_stack_vars(f);
    }
    return (Func*)*CATS_(map_slot)(&func_map, entry, 1, &found);
 }
@@ -571,10 +584,10 @@ static ObjRegions* obj_regions(Addr a)
    ObjRegions* o = VG_(calloc)("cats.objregions", 1, sizeof(ObjRegions));
    o->text_lo = lo;
    o->text_hi = lo + sz;
-   CATS_(regions_of_object)(lo, sz, VG_(DebugInfo_get_filename)(di),
-                            &o->regs, &o->n_regs, &o->ranges, &o->n_ranges);
-   CATS_(stackvars_of_object)(lo, sz, VG_(DebugInfo_get_filename)(di),
-                              &o->svars, &o->n_svars);
+   const HChar* path = VG_(DebugInfo_get_filename)(di);
+   o->path = VG_(strdup)("cats.objpath", path ? path : "");
+   CATS_(regions_of_object)(lo, sz, path, &o->regs, &o->n_regs, &o->ranges,
+                            &o->n_ranges);
    o->headers = VG_(malloc)("cats.objregions.headers",
                             (o->n_regs + 1) * sizeof(Addr));
    for (i = 0; i < (Word)o->n_regs; i++) {
@@ -666,6 +679,17 @@ Point* CATS_(point_of)(Addr a, Bool sb_start)
    /* The map may have grown while describing the point. */
    *CATS_(map_slot)(&point_map, a, sb_start ? 2 : 1, &found) = (UWord)p;
    return p;
+}
+
+void CATS_(prefetch_new_objects)(void)
+{
+   const DebugInfo* di;
+   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+      SizeT sz = VG_(DebugInfo_get_text_size)(di);
+      if (sz > 0)
+         CATS_(prefetch_object)(VG_(DebugInfo_get_text_avma)(di), sz,
+                                VG_(DebugInfo_get_filename)(di));
+   }
 }
 
 Bool CATS_(region_holds)(const Region* r, Addr a)

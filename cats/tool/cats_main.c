@@ -18,6 +18,7 @@
 extern Bool VG_(clo_read_inline_info);
 
 Bool  CATS_(clo_instr_atstart) = True;
+Bool  CATS_(clo_separate_debug_files) = False;
 const HChar* CATS_(clo_out_file) = "cats.out.%p.cats";
 Int   CATS_(exit_code) = 0;
 Int   CATS_(fatal_signal) = 0;
@@ -31,6 +32,8 @@ static Bool process_option(const HChar* arg)
 {
    if VG_STR_CLO(arg, "--cats-out-file", CATS_(clo_out_file)) {}
    else if VG_BOOL_CLO(arg, "--instr-atstart", CATS_(clo_instr_atstart)) {}
+   else if VG_BOOL_CLO(arg, "--separate-debug-files",
+                       CATS_(clo_separate_debug_files)) {}
    else
       return False;
    return True;
@@ -45,6 +48,9 @@ static void print_usage(void)
 "    --instr-atstart=no|yes    record accesses from the start [yes]; with no,\n"
 "                              start with CATS_START_INSTRUMENTATION\n"
 "                              (cats.h)\n"
+"    --separate-debug-files=no|yes  also name stack arrays from separate\n"
+"                              debug files (/usr/lib/debug), as for system\n"
+"                              libraries [no]\n"
    );
 }
 
@@ -99,6 +105,16 @@ static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret)
 /*------------------------------------------------------------*/
 /*--- Memory events from the core                          ---*/
 /*------------------------------------------------------------*/
+
+/* A newly mapped object with debug information: ask the helper about
+   it now, so that its answers are ready when its code first runs. */
+static void on_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+                        ULong di_handle)
+{
+   (void)a; (void)len; (void)rr; (void)ww;
+   if (xx && di_handle != 0)
+      CATS_(prefetch_new_objects)();
+}
 
 /* A guest that ends without exit_group died of a signal: Valgrind's
    fini callback does not say which, its log does. */
@@ -248,6 +264,7 @@ static void pre_clo_init(void)
                                  CATS_(malloc_usable_size),
                                  0);
 
+   VG_(track_new_mem_mmap)(on_new_mmap);
    VG_(track_start_client_code)(on_start_client_code);
    VG_(track_pre_thread_ll_exit)(CATS_(thread_exit));
    VG_(track_pre_deliver_signal)(on_pre_signal);

@@ -357,7 +357,8 @@ static Block* global_from_symtab(Addr a)
    guest's registers. They are born with the frame, at its entry time. */
 static void place_vars(Frame* f, StackInfo* s)
 {
-   const Func* fn = f->fn;
+   Func* fn = f->fn;
+   CATS_(func_stack_vars)(fn);
    Addr cfa = f->sp + sizeof(Addr);
    UInt i;
    for (i = 0; i < fn->n_svars && s->n_vars < MAX_STACK_VARS; i++) {

@@ -28,6 +28,21 @@ static Int to_helper = -1;
 static Int from_helper = -1;
 static Int helper_pid = -1;
 
+/* Queries are sent as soon as an object is mapped, so the helper works
+   on them (on the other core) while the guest runs; answers are read
+   when first needed. They arrive in the order the queries were sent,
+   so reading one answer may store the ones before it. */
+typedef struct {
+   UInt   answer_type;
+   Addr   text_avma;
+   Bool   arrived;
+   UChar* payload;
+   SizeT  len;
+} Pending;
+
+static XArray* pending;   /* of Pending, in query order */
+
+
 static Bool write_all(Int fd, const void* p, SizeT n)
 {
    const UChar* c = p;
@@ -179,6 +194,9 @@ static void reset_after_fork(ThreadId tid)
    if (from_helper >= 0)
       VG_(close)(from_helper);
    to_helper = from_helper = -1;
+   if (pending)
+      VG_(deleteXA)(pending);
+   pending = NULL;
    CATS_(out_path) = VG_(expand_file_name)("--cats-out-file",
                                            CATS_(clo_out_file));
    if (!CATS_(helper_start)(CATS_(out_path)))
@@ -203,6 +221,76 @@ static Bool send_object_query(UInt type, Addr text_avma, SizeT text_size,
    return ok;
 }
 
+static Int find_pending(UInt answer_type, Addr text_avma)
+{
+   Word i;
+   for (i = 0; pending && i < VG_(sizeXA)(pending); i++) {
+      const Pending* p = VG_(indexXA)(pending, i);
+      if (p->answer_type == answer_type && p->text_avma == text_avma)
+         return (Int)i;
+   }
+   return -1;
+}
+
+static void ask(UInt query_type, Addr text_avma, SizeT text_size,
+                const HChar* path)
+{
+   if (to_helper < 0 || find_pending(query_type + 1, text_avma) >= 0)
+      return;
+   if (!send_object_query(query_type, text_avma, text_size, path)) {
+      helper_lost("cannot send a query");
+      return;
+   }
+   if (pending == NULL)
+      pending = VG_(newXA)(VG_(malloc), "cats.pending", VG_(free),
+                           sizeof(Pending));
+   Pending p = { query_type + 1, text_avma, False, NULL, 0 };
+   VG_(addToXA)(pending, &p);
+}
+
+/* The answer to an earlier query (VG_(malloc)ed), or NULL. */
+static UChar* answer(UInt answer_type, Addr text_avma, SizeT* len)
+{
+   Int me = find_pending(answer_type, text_avma);
+   if (me < 0)
+      return NULL;
+   while (!((Pending*)VG_(indexXA)(pending, me))->arrived) {
+      Word i = 0;
+      while (((Pending*)VG_(indexXA)(pending, i))->arrived)
+         i++;
+      Pending* next = VG_(indexXA)(pending, i);
+      next->payload = recv_frame(next->answer_type, &next->len);
+      if (next->payload == NULL) {
+         helper_lost("no answer to a query");
+         return NULL;
+      }
+      next->arrived = True;
+   }
+   Pending* p = VG_(indexXA)(pending, me);
+   UChar* payload = p->payload;
+   *len = p->len;
+   VG_(removeIndexXA)(pending, me);
+   return payload;
+}
+
+/* The STACKVARS query's size field carries the separate-debug-file
+   permission in its top bit. */
+static SizeT stackvars_size(SizeT text_size)
+{
+   return CATS_(clo_separate_debug_files) ? (text_size | (1UL << 63))
+                                          : text_size;
+}
+
+void CATS_(prefetch_object)(Addr text_avma, SizeT text_size,
+                            const HChar* path)
+{
+   if (path == NULL)
+      return;
+   ask(CATS_FRAME_LOOPS_QUERY, text_avma, text_size, path);
+   ask(CATS_FRAME_STACKVARS_QUERY, text_avma, stackvars_size(text_size),
+       path);
+}
+
 void CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
                               const HChar* path, Region** regs, UInt* n_regs,
                               RegionRange** ranges, UInt* n_ranges)
@@ -213,13 +301,10 @@ void CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
    if (to_helper < 0 || path == NULL)
       return;
    SizeT len;
-   UChar* a = send_object_query(CATS_FRAME_LOOPS_QUERY, text_avma,
-                                text_size, path)
-              ? recv_frame(CATS_FRAME_LOOPS_ANSWER, &len) : NULL;
-   if (a == NULL) {
-      helper_lost("no answer to a loop query");
+   ask(CATS_FRAME_LOOPS_QUERY, text_avma, text_size, path);
+   UChar* a = answer(CATS_FRAME_LOOPS_ANSWER, text_avma, &len);
+   if (a == NULL)
       return;
-   }
    /* Region table, then ranges; anything inconsistent is dropped whole,
       leaving the object without loops rather than with wrong ones. */
    UInt nr = len >= 4 ? (UInt)get_le(a, 4) : 0;
@@ -274,13 +359,11 @@ void CATS_(stackvars_of_object)(Addr text_avma, SizeT text_size,
    if (to_helper < 0 || path == NULL)
       return;
    SizeT len;
-   UChar* a = send_object_query(CATS_FRAME_STACKVARS_QUERY, text_avma,
-                                text_size, path)
-              ? recv_frame(CATS_FRAME_STACKVARS_ANSWER, &len) : NULL;
-   if (a == NULL) {
-      helper_lost("no answer to a stack variable query");
+   ask(CATS_FRAME_STACKVARS_QUERY, text_avma, stackvars_size(text_size),
+       path);
+   UChar* a = answer(CATS_FRAME_STACKVARS_ANSWER, text_avma, &len);
+   if (a == NULL)
       return;
-   }
    UInt count = len >= 4 ? (UInt)get_le(a, 4) : 0;
    FnStackVar* v = VG_(calloc)("cats.stackvars", count + 1,
                                sizeof(FnStackVar));
@@ -383,7 +466,16 @@ Bool CATS_(write_trace)(void)
    static const UInt types[6] = { CATS_SEC_STRINGS, CATS_SEC_META,
                                   CATS_SEC_LOCS, CATS_SEC_CONTEXTS,
                                   CATS_SEC_ALLOCS, CATS_SEC_EVENTS };
-   Bool ok = True;
+   /* Answers still owed would be read as the commit reply. */
+   while (pending && VG_(sizeXA)(pending) > 0) {
+      Pending* p = VG_(indexXA)(pending, 0);
+      SizeT len;
+      UChar* a = answer(p->answer_type, p->text_avma, &len);
+      if (a == NULL)
+         break;
+      VG_(free)(a);
+   }
+   Bool ok = to_helper >= 0;
    for (i = 0; i < 6 && ok; i++)
       ok = send_frame(types[i], secs[i].data, secs[i].len);
    for (i = 0; i < 6; i++)

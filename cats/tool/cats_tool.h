@@ -120,6 +120,7 @@ typedef struct {
    Addr   entry;
    UInt   loc;           /* code location of the entry */
    Bool   hidden;        /* our preload and code without symbols */
+   Bool   svars_known;   /* svars looked up (lazily, at first stack use) */
    UInt   n_svars;
    const StackVar* svars;
    UInt   last_parent;   /* one-entry cache of the context node, as in */
@@ -180,6 +181,10 @@ Thread* CATS_(thread)(ThreadId tid);
 void CATS_(switch_thread)(ThreadId tid);
 void CATS_(thread_exit)(ThreadId tid);
 Func* CATS_(func_of)(Addr a, Bool* is_entry);
+/* Looks up the function's stack arrays once. */
+void  CATS_(func_stack_vars)(Func* f);
+/* Sends queries for every loaded object not asked about yet. */
+void  CATS_(prefetch_new_objects)(void);
 Point* CATS_(point_of)(Addr a, Bool sb_start);
 Bool CATS_(is_region_boundary)(Addr a);
 Bool CATS_(region_holds)(const Region* r, Addr a);
@@ -304,6 +309,9 @@ void  CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
                                 /*OUT*/Region** regs, /*OUT*/UInt* n_regs,
                                 /*OUT*/RegionRange** ranges,
                                 /*OUT*/UInt* n_ranges);
+/* Asks the helper about an object ahead of need. */
+void  CATS_(prefetch_object)(Addr text_avma, SizeT text_size,
+                              const HChar* path);
 /* Stack arrays of the object's functions, sorted by function entry. */
 typedef struct { Addr fn_entry; StackVar var; } FnStackVar;
 void  CATS_(stackvars_of_object)(Addr text_avma, SizeT text_size,
@@ -317,6 +325,7 @@ extern const HChar* CATS_(out_path);
 /*------------------------------------------------------------*/
 
 extern Bool  CATS_(clo_instr_atstart);
+extern Bool  CATS_(clo_separate_debug_files);
 extern const HChar* CATS_(clo_out_file);
 extern Int   CATS_(exit_code);
 extern Int   CATS_(fatal_signal);
