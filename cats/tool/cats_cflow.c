@@ -46,6 +46,8 @@ ULong   CATS_(time)       = 0;
 UInt    CATS_(last_jk)    = Ijk_Boring;
 ULong   CATS_(cur_inst0)  = 0;
 ULong   CATS_(cur_iter0)  = 0;
+ULong   CATS_(cur_inst1)  = 0;
+ULong   CATS_(cur_iter1)  = 0;
 
 /* Context nodes in a plain array: every push and pop touches one. */
 static CtxNode* ctxs;
@@ -185,12 +187,16 @@ static void publish(Thread* t)
    if (t != CATS_(cur_thread))
       return;
    CATS_(cur_ctx) = top_ctx(t);
+   CATS_(cur_inst0) = CATS_(cur_iter0) = 0;
+   CATS_(cur_inst1) = CATS_(cur_iter1) = 0;
    if (t->loop_top >= 0) {
-      CATS_(cur_inst0) = t->frames[t->loop_top].inst;
-      CATS_(cur_iter0) = t->frames[t->loop_top].iter;
-   } else {
-      CATS_(cur_inst0) = 0;
-      CATS_(cur_iter0) = 0;
+      const Frame* l0 = &t->frames[t->loop_top];
+      CATS_(cur_inst0) = l0->inst;
+      CATS_(cur_iter0) = l0->iter;
+      if (l0->prev_loop >= 0) {
+         CATS_(cur_inst1) = t->frames[l0->prev_loop].inst;
+         CATS_(cur_iter1) = t->frames[l0->prev_loop].iter;
+      }
    }
    CATS_(top_sp) = t->depth > 0 ? t->frames[t->depth - 1].sp : 0;
    CATS_(top_key) = frame_key(t);

@@ -250,6 +250,24 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
    e->count--;
    fold_run(e);
    e->count++;
+   /* The inner loop entered anew at the next outer iteration, one outer
+      stride on: the usual step of a loop nest, without the general
+      search below. */
+   if (e->ndims >= 2 && CATS_(cur_inst0) != e->inst[0]
+       && CATS_(cur_inst1) == e->inst[1]
+       && CATS_(cur_iter1) == e->iter[1] + 1 && (e->known & 2)
+       && off == e->anchor[1] + e->stride[1]) {
+      ULong span = CATS_(cur_iter1) - e->span_start[1] + 1;
+      if (span > e->extent[1])
+         e->extent[1] = span;
+      e->anchor[0] = e->anchor[1] = off;
+      e->inst[0] = CATS_(cur_inst0);
+      e->iter[0] = e->span_start[0] = CATS_(cur_iter0);
+      e->iter[1] = CATS_(cur_iter1);
+      e->last_off = off;
+      start_run(e, off);
+      return;
+   }
    n = loop_vector(inst, iter);
    if (n != e->ndims) {
       /* A different loop nesting under the same context cannot happen;

@@ -171,6 +171,9 @@ extern UInt    CATS_(last_jk);   /* written by instrumented code */
    the access fast path. */
 extern ULong   CATS_(cur_inst0);
 extern ULong   CATS_(cur_iter0);
+/* The same for the loop around it (its count is in its frame). */
+extern ULong   CATS_(cur_inst1);
+extern ULong   CATS_(cur_iter1);
 /* Read by the inline fast path at superblock starts: the innermost
    frame's SP, and what it stands for (a Func* or a Region*). */
 extern UWord   CATS_(top_key);
