@@ -5,7 +5,7 @@ import shutil
 import subprocess
 import tempfile
 
-from catslib import VGLIB, WORK, Trace, check, check_eq, compile_program, run_cats
+from catslib import VGLIB, WORK, Trace, check, check_eq, compile_program, run_cats, traced
 
 
 def _own_lines(stderr):
@@ -71,3 +71,16 @@ def test_help_lists_options():
     check_eq(p.returncode, 0, "valgrind --help exit")
     for opt in ("--cats-out-file", "--instr-atstart"):
         check(opt in p.stdout, "--help mentions %s" % opt)
+
+
+def test_start_and_stop_requests_bound_the_recording():
+    # startstop.c with --instr-atstart=no: only the loop between
+    # CATS_START_INSTRUMENTATION and CATS_STOP_INSTRUMENTATION (line 13,
+    # 100 reads and 100 writes of a) is recorded; the allocation and the
+    # loops themselves are tracked throughout.
+    t, _ = traced("startstop.c", tool_args=("--instr-atstart=no",))
+    a = t.alloc_by_name("main (startstop.c:8)")
+    lines = sorted({(t.loc_line(e["loc"]), e["kind"], e["count"]) for e in t.events_of(a["id"])})
+    check_eq(lines, [(13, "read", 100), (13, "write", 100)], "recorded accesses to a")
+    check_eq(len([c for c in t.loops_of("main") if t.ctx_in_file(c["id"], "startstop.c")]), 3,
+             "all three loops tracked")

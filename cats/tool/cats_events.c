@@ -174,7 +174,7 @@ static void add_progression(Event* e, Long a, Long s, ULong len)
 }
 
 /* Irregular records summarise each access at once, with no run. */
-static void summarise_one(Event* e, Long off)
+static inline void summarise_one(Event* e, Long off)
 {
    if (off < e->min_off)
       e->min_off = off;
@@ -343,7 +343,7 @@ static inline void event_update(Event* e, Long off, ULong now)
    e->count++;
    e->last_time = now;
    if (UNLIKELY(e->irregular)) {
-      event_update_slow(e, off);
+      summarise_one(e, off);
       return;
    }
    if (e->ndims == 0) {
