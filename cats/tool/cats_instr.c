@@ -143,6 +143,19 @@ static IRTemp bin_tmp(IRSB* sb, IROp op, IRTemp a, IRExpr* b)
    return t;
 }
 
+/* CATS_(cur_iter0) op= (cond ? 1 : 0), inline: counts (Add64) or takes
+   back (Sub64) an iteration of the innermost loop. */
+static void count_iteration_if(IRSB* out, IROp op, IRExpr* cond)
+{
+   IRTemp one = newIRTemp(out->tyenv, Ity_I64);
+   addStmtToIRSB(out, IRStmt_WrTmp(one, IRExpr_Unop(Iop_1Uto64, cond)));
+   IRTemp it = bin_tmp(out, op, load_tmp(out, Ity_I64, &CATS_(cur_iter0)),
+                       IRExpr_RdTmp(one));
+   addStmtToIRSB(out, IRStmt_Store(Iend_LE,
+                                   mkIRExpr_HWord((HWord)&CATS_(cur_iter0)),
+                                   IRExpr_RdTmp(it)));
+}
+
 /* Instruments a control-flow point: a superblock start (with the guest
    SP in 'sp') or a region boundary inside one (sp == IRTemp_INVALID). */
 static void add_point(IRSB* out, Point* p, IRTemp sp)
@@ -176,17 +189,8 @@ static void add_point(IRSB* out, Point* p, IRTemp sp)
       fast = bin_tmp(out, Iop_And1, fast, IRExpr_RdTmp(no_pop));
       fast = bin_tmp(out, Iop_And1, fast, IRExpr_RdTmp(no_call));
    }
-   if (inner != NULL && inner->kind == CATS_CTX_LOOP && inner->header == p->addr) {
-      IRTemp one = newIRTemp(out->tyenv, Ity_I64);
-      addStmtToIRSB(out, IRStmt_WrTmp(one, IRExpr_Unop(Iop_1Uto64,
-                                                       IRExpr_RdTmp(fast))));
-      IRTemp it = bin_tmp(out, Iop_Add64,
-                          load_tmp(out, Ity_I64, &CATS_(cur_iter0)),
-                          IRExpr_RdTmp(one));
-      addStmtToIRSB(out, IRStmt_Store(Iend_LE,
-                                      mkIRExpr_HWord((HWord)&CATS_(cur_iter0)),
-                                      IRExpr_RdTmp(it)));
-   }
+   if (inner != NULL && inner->kind == CATS_CTX_LOOP && inner->header == p->addr)
+      count_iteration_if(out, Iop_Add64, IRExpr_RdTmp(fast));
    IRTemp slow = newIRTemp(out->tyenv, Ity_I1);
    addStmtToIRSB(out, IRStmt_WrTmp(slow, IRExpr_Unop(Iop_Not1,
                                                      IRExpr_RdTmp(fast))));
@@ -237,14 +241,7 @@ static void uncount_exit_from_header(IRSB* out, IRSB* sbIn, Int i,
       addStmtToIRSB(out, IRStmt_WrTmp(t, IRExpr_Unop(Iop_Not1, leaves)));
       leaves = IRExpr_RdTmp(t);
    }
-   IRTemp one = newIRTemp(out->tyenv, Ity_I64);
-   addStmtToIRSB(out, IRStmt_WrTmp(one, IRExpr_Unop(Iop_1Uto64, leaves)));
-   IRTemp it = bin_tmp(out, Iop_Sub64,
-                       load_tmp(out, Ity_I64, &CATS_(cur_iter0)),
-                       IRExpr_RdTmp(one));
-   addStmtToIRSB(out, IRStmt_Store(Iend_LE,
-                                   mkIRExpr_HWord((HWord)&CATS_(cur_iter0)),
-                                   IRExpr_RdTmp(it)));
+   count_iteration_if(out, Iop_Sub64, leaves);
 }
 
 IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
