@@ -1167,6 +1167,59 @@ static clp_status cond_region(clp_ctx *x, uint32_t b, uint32_t p,
    return CLP_OK;
 }
 
+/* Is v in loop il (or a loop inside it)? Loops only: inner[] holds the
+ * innermost loop of each block while conditionals are being found. */
+static int in_loop(const clp_ctx *x, uint32_t v, uint32_t il, uint32_t l)
+{
+   const clp_reg *all = x->regs.v;
+   uint32_t c = AT(x->inner, uint32_t)[v];
+   while (c != NONE && c != l) {
+      if (c == il)
+         return 1;
+      c = all[c].parent;
+   }
+   return 0;
+}
+
+/* A loop's guard is not a conditional scope of its own: at -O1 and above
+ * gcc tests "is the loop entered at all?" before a rotated loop, which
+ * -O0 code does not. The region pool[off..] (mark2 == stamp2, apart from
+ * b, p and the header h) is such a guard when it holds exactly one loop
+ * directly inside l, the rest of it only leads into that loop (a
+ * preheader), and the loop never leads back into the rest. The loop's
+ * entry count still shows how often the guard let it run. */
+static int loop_guard(const clp_ctx *x, uint32_t l, uint32_t h, uint32_t b,
+                      uint32_t p, uint32_t off, uint32_t stamp2)
+{
+   const uint32_t *mark2 = x->mark2.v, *pool = x->pool.v;
+   const uint32_t *so = x->g.soff.v, *sa = x->g.sadj.v;
+   const clp_reg *all = x->regs.v;
+   uint32_t il = NONE;
+   for (size_t k = off; k < x->pool.n; k++) {
+      uint32_t c = AT(x->loop_at, uint32_t)[pool[k]];
+      if (c == NONE || c == l)
+         continue;
+      if (il != NONE || all[c].parent != l)
+         return 0;
+      il = c;
+   }
+   if (il == NONE)
+      return 0;
+   uint32_t ih = all[il].hblock;
+   for (size_t k = off; k < x->pool.n; k++) {
+      uint32_t v = pool[k];
+      int v_in = in_loop(x, v, il, l);
+      for (uint32_t e = so[v]; e < so[v + 1]; e++) {
+         uint32_t s = sa[e];
+         int s_rest = mark2[s] == stamp2 && s != b && s != p && s != h &&
+                      !in_loop(x, s, il, l);
+         if (v_in ? s_rest : !(s_rest || s == ih))
+            return 0;
+      }
+   }
+   return 1;
+}
+
 /* Find the conditionals of loop l (its blocks must have mark == lstamp
  * and loc = local numbers), append them to regs with parents. */
 static clp_status loop_conds(clp_ctx *x, uint32_t l, uint32_t lstamp)
@@ -1226,6 +1279,10 @@ static clp_status loop_conds(clp_ctx *x, uint32_t l, uint32_t lstamp)
          return st;
       if (x->pool.n == off)
          continue;
+      if (loop_guard(x, l, lr.hblock, b, p, off, x->stamp)) {
+         x->pool.n = off;
+         continue;
+      }
       clp_reg *r = vec_push(&x->regs);
       if (!r)
          return CLP_ENOMEM;

@@ -129,6 +129,26 @@ static const char bottom_src[] =
 /* ---- the compiled objects --------------------------------------------- */
 
 /* Compile src (C++ if cxx) at opt into WORKDIR/name_opt. */
+/* A CSR-style nest: the inner loop's bounds come from memory, so at -O2
+ * gcc guards the rotated inner loop with "start < end". */
+static const char guard_src[] =
+   "__attribute__((noinline)) double csr(const int *rp, const double *v,\n"
+   "                                     int n)\n"
+   "{\n"
+   "   double s = 0;\n"
+   "   for (int i = 0; i < n; i++)\n"
+   "      for (int k = rp[i]; k < rp[i + 1]; k++)\n"
+   "         s += v[k];\n"
+   "   return s;\n"
+   "}\n"
+   "int main(int argc, char **argv)\n"
+   "{\n"
+   "   static int rp[4] = {0, 2, 2, 5};\n"
+   "   static double v[5];\n"
+   "   (void)argv;\n"
+   "   return (int)csr(rp, v, argc + 2);\n"
+   "}\n";
+
 static int compile(const char *src, int cxx, const char *name,
                    const char *opt, char *bin, size_t binlen)
 {
@@ -567,6 +587,31 @@ static void test_libc(void)
    clp_result_free(&r);
 }
 
+/* The "is the loop entered at all?" guard of a rotated loop is not a
+ * conditional scope: -O0 and -O2 give the same two nested loops. */
+static void check_guard(const char *opt)
+{
+   char bin[4200];
+   CHECK(compile(guard_src, 0, "guard", opt, bin, sizeof bin) == 0);
+   tl_obj o;
+   clp_result r;
+   if (analyse(bin, &o, &r) == 0) {
+      const tl_sym *k = obj_sym(&o, "csr");
+      CHECK(k != NULL);
+      int nl = 0, nc = 0;
+      for (size_t i = 0; k && i < r.nregions; i++)
+         if (r.regions[i].func == k->addr)
+            r.regions[i].kind == CLP_LOOP ? nl++ : nc++;
+      CHECK_EQ(nl, 2);
+      CHECK_EQ(nc, 0);
+   }
+   clp_result_free(&r);
+   obj_free(&o);
+}
+
+static void test_guard_O0(void) { check_guard("-O0"); }
+static void test_guard_O2(void) { check_guard("-O2"); }
+
 int main(int argc, char **argv)
 {
    if (argc != 2) {
@@ -582,6 +627,8 @@ int main(int argc, char **argv)
    RUN(test_catch_O0);
    RUN(test_catch_O2);
    RUN(test_bottom_O0);
+   RUN(test_guard_O0);
+   RUN(test_guard_O2);
    RUN(test_not_elf);
    RUN(test_libc);
    return chk_failed ? 1 : 0;
