@@ -4,7 +4,7 @@
 
 int main(int argc, char **argv)
 {
-   int n = argc > 1 ? atoi(argv[1]) : 560;
+   int n = argc > 1 ? atoi(argv[1]) : 640;
    double *a = malloc((size_t)n * n * sizeof(double));
    double *b = malloc((size_t)n * n * sizeof(double));
    double *c = calloc((size_t)n * n, sizeof(double));
