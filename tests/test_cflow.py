@@ -1,5 +1,6 @@
 """The context tree: loops, recursion, longjmp, exceptions, regions,
 threads, and -O0 against -O2."""
+import re
 from collections import Counter
 
 from catslib import check, check_eq, traced
@@ -153,9 +154,12 @@ def test_region_timestep():
 
 
 def _global_and_heap(t):
+    # Source-level data objects: globals named by symbols (not the
+    # "<object>:.bss/data/rodata" containers for unnamed data, whose
+    # names carry the binary's name) and the heap.
     c = Counter()
     for a in t.allocs:
-        if a["kind"] == "global":
+        if a["kind"] == "global" and not re.search(r":(\.bss|data|rodata)$", a["name"]):
             c[(a["kind"], a["name"], a["size"], a["count"])] += 1
     for a in t.heap_allocs_in_main():
         c[(a["kind"], a["name"], a["size"], a["count"])] += 1

@@ -47,6 +47,7 @@ struct _StackInfo {
 };
 
 static XArray* recs;          /* of AllocRec */
+static XArray* fallback_blocks;   /* of Block*: see object_data */
 static CatsMap rec_map;
 static WordFM* blocks;        /* Block* -> 0, ordered by address range */
 static PoolAlloc* block_pool;
@@ -105,6 +106,8 @@ void CATS_(mem_init)(void)
                            "cats.blockpool", VG_(free));
    stack_pool = VG_(newPA)(sizeof(StackInfo), 100, VG_(malloc),
                            "cats.stackpool", VG_(free));
+   fallback_blocks = VG_(newXA)(VG_(malloc), "cats.fallback", VG_(free),
+                                sizeof(Block*));
 }
 
 /* The record for (kind, ctx, key, size); 'key' is the site's location,
@@ -348,6 +351,56 @@ static Block* global_from_symtab(Addr a)
    return b;
 }
 
+/* Data of an object without symbols for it (a stripped program, or
+   constants): its .bss, or the file mapping holding its data or
+   read-only data, becomes one container named after the object, so the
+   accesses are not lost. These
+   blocks stay out of the interval tree: a named global inside the same
+   range still gets its own container. */
+
+static Block* fallback_block(Addr lo, SizeT sz, const HChar* name)
+{
+   Block* b = VG_(allocEltPA)(block_pool);
+   b->lo = lo;
+   b->hi = lo + sz;
+   b->origin = lo;
+   b->alloc = global_rec(lo, sz, name);
+   b->epoch = ++epoch_counter;
+   VG_(addToXA)(fallback_blocks, &b);
+   return b;
+}
+
+static Block* object_data(Addr a)
+{
+   const DebugInfo* di;
+   HChar name[256];
+   Word i;
+   for (i = 0; i < VG_(sizeXA)(fallback_blocks); i++) {
+      Block* b = *(Block**)VG_(indexXA)(fallback_blocks, i);
+      if (a >= b->lo && a < b->hi)
+         return b;
+   }
+   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+      Addr lo = VG_(DebugInfo_get_bss_avma)(di);
+      SizeT sz = VG_(DebugInfo_get_bss_size)(di);
+      if (sz > 0 && a >= lo && a < lo + sz) {
+         const HChar* f = VG_(DebugInfo_get_filename)(di);
+         const HChar* base = f ? VG_(strrchr)(f, '/') : NULL;
+         VG_(snprintf)(name, sizeof(name), "%s:.bss",
+                       base ? base + 1 : (f ? f : "?"));
+         return fallback_block(lo, sz, name);
+      }
+   }
+   NSegment const* seg = VG_(am_find_nsegment)(a);
+   if (seg == NULL || seg->kind != SkFileC || seg->hasX)
+      return NULL;
+   const HChar* f = VG_(am_get_filename)(seg);
+   const HChar* base = f ? VG_(strrchr)(f, '/') : NULL;
+   VG_(snprintf)(name, sizeof(name), "%s:%s", base ? base + 1 : (f ? f : "?"),
+                 seg->hasW ? "data" : "rodata");
+   return fallback_block(seg->start, seg->end - seg->start + 1, name);
+}
+
 /*------------------------------------------------------------*/
 /*--- Stack                                                ---*/
 /*------------------------------------------------------------*/
@@ -470,6 +523,8 @@ Block* CATS_(find_block)(ThreadId tid, Addr a)
    if (neg_addr[h] == (a >> 6) && neg_gen[h] == insert_gen)
       return NULL;
    b = global_from_symtab(a);
+   if (b == NULL)
+      b = object_data(a);
    if (b == NULL) {
       neg_addr[h] = a >> 6;
       neg_gen[h] = insert_gen;
