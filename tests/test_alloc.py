@@ -125,3 +125,23 @@ def test_fortran_two_allocatables():
         check_eq(t.loc_line(a["alloc_loc"]), 7, "allocate line")
         check_eq(a["never_freed"], False, "deallocated")
         check_eq(t.loc_line(a["free_loc"]), 18, "deallocate line")
+
+
+def test_stripped_program_data_is_attributed():
+    # named.c without symbols: grid[] and counters[] live in .bss; their
+    # accesses land in the program's "<binary>:.bss" container (or
+    # ":data" when .bss shares the writable page of .data) instead of
+    # being lost, and almost nothing stays unattributed.
+    import subprocess
+    from catslib import WORK, Trace, compile_program, run_cats
+    binary = compile_program("named.c", ("-O0",), out=WORK + "/named_stripped")
+    subprocess.run(["strip", binary], check=True)
+    path, _ = run_cats(binary, expect_rc=0)
+    t = Trace(path)
+    data = [a for a in t.allocs if a["name"] in ("named_stripped:.bss", "named_stripped:data")]
+    check(data, "a container for the program's data")
+    writes = sum(e["count"] for a in data for e in t.events_of(a["id"], "write") if e["size"] == 8)
+    check(writes >= 256, "grid's 256 writes land in .bss (got %d)" % writes)
+    total = int(t.meta["accesses_total"])
+    lost = int(t.meta["accesses_unattributed"])
+    check(lost * 100 < total, "unattributed accesses: %d of %d" % (lost, total))

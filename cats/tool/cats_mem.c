@@ -482,11 +482,24 @@ void CATS_(frame_popped)(Frame* f)
 
 static Block* stack_block(Thread* t, Addr a)
 {
-   Int i = t->fn_top;
-   while (i >= 0 && a >= t->frames[i].sp + sizeof(Addr))
+   Int i = t->fn_top, outer = i;
+   while (i >= 0 && a >= t->frames[i].sp + sizeof(Addr)) {
+      outer = i;
       i = t->frames[i].prev_fn;
-   if (i < 0)
-      return NULL;
+   }
+   if (i < 0) {
+      /* Above the outermost frame: the main thread's arguments,
+         environment and auxiliary vector, or a thread's start data. */
+      if (t->above == NULL) {
+         Addr lo = t->frames[outer].sp + sizeof(Addr);
+         if (a < lo || a >= t->stack_hi)
+            return NULL;
+         t->above = fallback_block(lo, t->stack_hi - lo,
+                                   t->tid == 1 ? "[argv, envp and auxv]"
+                                               : "[thread start data]");
+      }
+      return (a >= t->above->lo && a < t->above->hi) ? t->above : NULL;
+   }
    Frame* f = &t->frames[i];
    StackInfo* s = frame_stack(t, f);
    UInt v;

@@ -161,6 +161,7 @@ typedef struct {
    Int      fn_top;      /* innermost function frame, -1 if none */
    Int      loop_top;    /* innermost loop frame, -1 if none */
    Addr     stack_hi;
+   struct _Block* above; /* the stack above the outermost frame */
 } Thread;
 
 extern Thread* CATS_(cur_thread);
@@ -213,7 +214,7 @@ Bool CATS_(in_conditional)(void);
    allocation record. Blocks come from a pool and are never returned to
    the system, so a cached pointer stays dereferenceable; 'epoch'
    changes whenever the block is released or reused. */
-typedef struct {
+typedef struct _Block {
    Addr  lo, hi;         /* [lo, hi) */
    Addr  origin;         /* offset 0 */
    UInt  alloc;          /* allocation record */
