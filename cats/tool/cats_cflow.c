@@ -565,6 +565,8 @@ Func* CATS_(func_of)(Addr a, Bool* is_entry)
       f->loc = CATS_(loc_of_fn_entry)(entry);
       f->last_parent = CATS_NONE;
       f->last_ctx = CATS_NONE;
+      f->frame_ctx = CATS_NONE;
+      f->frame_rec = CATS_NONE;
       f->hidden = VG_(get_objname)(ep, entry, &obj)
                   && VG_(strstr)(obj, "vgpreload_") != NULL;
       *slot = (UWord)f;

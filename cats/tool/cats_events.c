@@ -403,6 +403,14 @@ static __attribute__((noinline)) void access_slow(Site* s, Addr a,
    }
    UInt ctx = CATS_(cur_ctx);
    Long off = (Long)(a - b->origin);
+   /* Another instance of the same container (a new stack frame, the next
+      malloc of a loop) from the same context: the same record. */
+   if (s->ev != NULL && s->ctx == ctx && s->ev->alloc == b->alloc) {
+      event_update(s->ev, off, now);
+      s->blk = b;
+      s->blk_epoch = b->epoch;
+      return;
+   }
    Bool found;
    UWord* slot = CATS_(map_slot)(&event_map,
                                  ((ULong)ctx << 32) | b->alloc,
@@ -434,17 +442,6 @@ VG_REGPARM(2) void CATS_(on_access)(Site* s, Addr a)
       return;
    }
    access_slow(s, a, now);
-}
-
-/* Dirty helpers, CAS pairs and other accesses whose size is only known
-   at run time. Sizes that match the site go the common way. */
-VG_REGPARM(3) void CATS_(on_access_n)(Site* s, Addr a, UWord n)
-{
-   if (n == 0)
-      return;
-   if (n != s->size)
-      s->size = (UInt)n;
-   CATS_(on_access)(s, a);
 }
 
 static UChar classify(const Event* e)

@@ -509,8 +509,13 @@ static Block* stack_block(Thread* t, Addr a)
    if (i == t->fn_top)
       s->frame.lo = s->frame.origin - FRAME_WINDOW;
    if (s->frame.alloc == CATS_NONE) {
-      UInt id = get_rec(CATS_ALLOC_STACK_FRAME, s->fn_ctx, s->fn_name, 0,
-                        s->fn_name, f->fn->loc);
+      Func* fn = f->fn;
+      if (fn->frame_ctx != s->fn_ctx || fn->frame_rec == CATS_NONE) {
+         fn->frame_ctx = s->fn_ctx;
+         fn->frame_rec = get_rec(CATS_ALLOC_STACK_FRAME, s->fn_ctx,
+                                 s->fn_name, 0, s->fn_name, fn->loc);
+      }
+      UInt id = fn->frame_rec;
       s->frame.alloc = id;
       rec_instance_born(id, s->frame.origin, 0);
    }

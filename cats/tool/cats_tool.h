@@ -125,6 +125,8 @@ typedef struct {
    const StackVar* svars;
    UInt   last_parent;   /* one-entry cache of the context node, as in */
    UInt   last_ctx;      /* Region */
+   UInt   frame_ctx;     /* one-entry cache of the stack-frame record */
+   UInt   frame_rec;     /* for a frame under context frame_ctx */
 } Func;
 
 /* What the tool knows about a code point where control flow is tracked:
@@ -281,7 +283,6 @@ typedef struct {
 
 Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags);
 VG_REGPARM(2) void CATS_(on_access)(Site* s, Addr a);
-VG_REGPARM(3) void CATS_(on_access_n)(Site* s, Addr a, UWord n);
 void  CATS_(events_init)(void);
 UInt  CATS_(n_events)(void);
 void  CATS_(write_events)(CatsBuf* b);
