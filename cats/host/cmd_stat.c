@@ -2,7 +2,9 @@
  *
  * Record counts by kind and pattern, access totals, the peak footprint the
  * tool measured (META), the largest containers by size x max_live (the
- * memory they can pin at once) and the deepest context paths. */
+ * memory they can pin at once), the busiest access sites and the deepest
+ * context paths. Sites and paths are those under `main` when the trace has
+ * one: start-up code in ld.so and libc is not what a reader looks for. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,7 @@
 
 #define STAT_TOP_CONTAINERS 10
 #define STAT_TOP_PATHS 5
+#define STAT_TOP_SITES 10
 
 /* Sort keys copied into the array so qsort needs no context. */
 typedef struct st_key {
@@ -98,7 +101,49 @@ static int largest(const ctr_trace *t, FILE *fp)
    return 0;
 }
 
-static int deepest(const ctr_trace *t, FILE *fp)
+/* in_main[c]: context c is main or below it. Parents precede children.
+ * Returns how many are. */
+static uint32_t mark_main(const ctr_trace *t, uint8_t *in_main)
+{
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < t->ncontexts; i++) {
+      const ctr_context *c = &t->contexts[i];
+      in_main[i] = (c->kind == CATS_CTX_FUNCTION &&
+                    strcmp(ctr_str(t, c->name), "main") == 0) ||
+                   (c->parent != CATS_NONE && in_main[c->parent]);
+      n += in_main[i];
+   }
+   return n;
+}
+
+static int busiest(const ctr_trace *t, const uint8_t *in_main, FILE *fp)
+{
+   st_key *k = malloc(((size_t)t->nevents + 1) * sizeof *k);
+   if (!k)
+      return -1;
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < t->nevents; i++)
+      if (in_main[t->events[i].ctx])
+         k[n++] = (st_key){ t->events[i].count, i };
+   qsort(k, n, sizeof *k, cmp_key);
+   fprintf(fp, "\nbusiest access sites:\n");
+   for (uint32_t r = 0; r < n && r < STAT_TOP_SITES; r++) {
+      const ctr_event *e = &t->events[k[r].id];
+      char where[512];
+      cli_loc_str(t, e->loc, where, sizeof where);
+      fprintf(fp, "  %2u. %12llu %c %-9s %3u B  ", r + 1,
+              (unsigned long long)e->count, e->kind == CATS_WRITE ? 'w' : 'r',
+              ctn_pattern(e->pattern), e->size);
+      cli_text(fp, where);
+      fputs("  \"", fp);
+      cli_text(fp, ctr_str(t, t->allocs[e->alloc].name));
+      fputs("\"\n", fp);
+   }
+   free(k);
+   return 0;
+}
+
+static int deepest(const ctr_trace *t, const uint8_t *in_main, FILE *fp)
 {
    cli_tree tree;
    if (cli_tree_build(t, &tree) != 0)
@@ -111,7 +156,7 @@ static int deepest(const ctr_trace *t, FILE *fp)
    /* Leaves only: an inner node's path is a prefix of a deeper one. */
    uint32_t n = 0;
    for (uint32_t i = 0; i < t->ncontexts; i++)
-      if (tree.first[i] == CATS_NONE)
+      if (tree.first[i] == CATS_NONE && in_main[i])
          k[n++] = (st_key){ t->contexts[i].depth, i };
    qsort(k, n, sizeof *k, cmp_key);
    fprintf(fp, "\ndeepest contexts:\n");
@@ -136,7 +181,13 @@ int cli_cmd_stat(int argc, char **argv)
    if ((rc = cli_load(file, &t)) != CLI_OK)
       return rc;
    counts(t, stdout);
-   int bad = largest(t, stdout) != 0 || deepest(t, stdout) != 0;
+   uint8_t *in_main = malloc((size_t)t->ncontexts + 1);
+   int bad = in_main == NULL;
+   if (!bad && mark_main(t, in_main) == 0)
+      memset(in_main, 1, t->ncontexts);   /* no main: everything counts */
+   bad = bad || largest(t, stdout) != 0 || busiest(t, in_main, stdout) != 0 ||
+         deepest(t, in_main, stdout) != 0;
+   free(in_main);
    ctr_free(t);
    if (bad)
       return cli_error(CLI_EFILE, "%s: out of memory", file);

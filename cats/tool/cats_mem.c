@@ -43,7 +43,6 @@ struct _StackInfo {
    Block frame;          /* the rest of the frame; origin = CFA */
    Addr  lowest;         /* lowest address accessed in the frame */
    UInt  fn_ctx;
-   UInt  fn_name;
 };
 
 static XArray* recs;          /* of AllocRec */
@@ -436,7 +435,6 @@ static StackInfo* frame_stack(Thread* t, Frame* f)
       Addr cfa = f->sp + sizeof(Addr);
       VG_(memset)(s, 0, sizeof(*s));
       s->fn_ctx = f->ctx;
-      s->fn_name = CATS_(loc_fn)(f->fn->loc);
       s->frame.lo = cfa - FRAME_WINDOW;
       s->frame.hi = cfa;
       s->frame.origin = cfa;
@@ -511,9 +509,13 @@ static Block* stack_block(Thread* t, Addr a)
    if (s->frame.alloc == CATS_NONE) {
       Func* fn = f->fn;
       if (fn->frame_ctx != s->fn_ctx || fn->frame_rec == CATS_NONE) {
+         HChar name[300];
+         VG_(snprintf)(name, sizeof(name), "frame of %s",
+                       CATS_(str)(CATS_(loc_fn)(fn->loc)));
+         UInt nm = CATS_(intern_str)(name);
          fn->frame_ctx = s->fn_ctx;
-         fn->frame_rec = get_rec(CATS_ALLOC_STACK_FRAME, s->fn_ctx,
-                                 s->fn_name, 0, s->fn_name, fn->loc);
+         fn->frame_rec = get_rec(CATS_ALLOC_STACK_FRAME, s->fn_ctx, nm, 0,
+                                 nm, fn->loc);
       }
       UInt id = fn->frame_rec;
       s->frame.alloc = id;
