@@ -567,6 +567,7 @@ Func* CATS_(func_of)(Addr a, Bool* is_entry)
       f->last_ctx = CATS_NONE;
       f->frame_ctx = CATS_NONE;
       f->frame_rec = CATS_NONE;
+      f->frame_name = CATS_NONE;
       f->hidden = VG_(get_objname)(ep, entry, &obj)
                   && VG_(strstr)(obj, "vgpreload_") != NULL;
       *slot = (UWord)f;

@@ -433,7 +433,8 @@ static StackInfo* frame_stack(Thread* t, Frame* f)
    if (f->stk == NULL) {
       StackInfo* s = VG_(allocEltPA)(stack_pool);
       Addr cfa = f->sp + sizeof(Addr);
-      VG_(memset)(s, 0, sizeof(*s));
+      /* Not memset: the var blocks are filled as they are placed. */
+      s->n_vars = 0;
       s->fn_ctx = f->ctx;
       s->frame.lo = cfa - FRAME_WINDOW;
       s->frame.hi = cfa;
@@ -509,10 +510,13 @@ static Block* stack_block(Thread* t, Addr a)
    if (s->frame.alloc == CATS_NONE) {
       Func* fn = f->fn;
       if (fn->frame_ctx != s->fn_ctx || fn->frame_rec == CATS_NONE) {
-         HChar name[300];
-         VG_(snprintf)(name, sizeof(name), "frame of %s",
-                       CATS_(str)(CATS_(loc_fn)(fn->loc)));
-         UInt nm = CATS_(intern_str)(name);
+         if (fn->frame_name == CATS_NONE) {
+            HChar name[300];
+            VG_(snprintf)(name, sizeof(name), "frame of %s",
+                          CATS_(str)(CATS_(loc_fn)(fn->loc)));
+            fn->frame_name = CATS_(intern_str)(name);
+         }
+         UInt nm = fn->frame_name;
          fn->frame_ctx = s->fn_ctx;
          fn->frame_rec = get_rec(CATS_ALLOC_STACK_FRAME, s->fn_ctx, nm, 0,
                                  nm, fn->loc);

@@ -127,6 +127,7 @@ typedef struct {
    UInt   last_ctx;      /* Region */
    UInt   frame_ctx;     /* one-entry cache of the stack-frame record */
    UInt   frame_rec;     /* for a frame under context frame_ctx */
+   UInt   frame_name;    /* "frame of <fn>", interned once */
 } Func;
 
 /* What the tool knows about a code point where control flow is tracked:
