@@ -102,3 +102,13 @@ def test_trace_size_independent_of_steps():
     s10, s100 = os.path.getsize(t10.path), os.path.getsize(t100.path)
     check(abs(s100 - s10) <= 0.05 * s10, "trace sizes %d (10 steps) and %d (100 steps) differ by more than 5%%"
           % (s10, s100))
+
+
+def test_exec_writes_the_trace_before_the_image_is_replaced():
+    # execs.c writes a[0..49] (line 10) and execs /bin/true: Valgrind does
+    # not call the tool's fini then, so the trace is written at the execve.
+    t, _ = traced("execs.c")
+    check_eq(t.meta.get("exit"), "exec", "META exit")
+    a = t.alloc_by_name("main (execs.c:8)")
+    w = t.events_where(10, "execs.c", "write", a["id"])
+    check_eq([(e["count"], e["pattern"]) for e in w], [(50, "stride-1")], "writes before the exec")

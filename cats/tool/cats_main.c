@@ -22,6 +22,7 @@ Bool  CATS_(clo_separate_debug_files) = False;
 const HChar* CATS_(clo_out_file) = "cats.out.%p.cats";
 Int   CATS_(exit_code) = 0;
 Int   CATS_(fatal_signal) = 0;
+Bool  CATS_(exec_called) = False;
 
 
 /*------------------------------------------------------------*/
@@ -106,6 +107,12 @@ static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret)
 /*--- Memory events from the core                          ---*/
 /*------------------------------------------------------------*/
 
+/* Closes every open scope and writes the trace, once: at exit, or just
+   before an execve replaces the guest (Valgrind does not call fini then,
+   and the trace of what ran would be lost). */
+static Bool finished = False;
+static void finish_run(void);
+
 /* A newly mapped object with debug information: ask the helper about
    it now, so that its answers are ready when its code first runs. */
 static void on_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
@@ -127,6 +134,10 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
       exit_called = True;
       CATS_(exit_code) = (Int)args[0];
    }
+   if (sysno == __NR_execve || sysno == __NR_execveat) {
+      CATS_(exec_called) = True;
+      finish_run();
+   }
 }
 
 /* Anonymous mappings are containers; file mappings are code and data of
@@ -135,8 +146,12 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
                          SysRes res)
 {
    (void)nArgs;
-   if (sr_isError(res))
+   if (sr_isError(res)) {
+      if ((sysno == __NR_execve || sysno == __NR_execveat) && finished)
+         VG_(umsg)("cats: execve failed after the trace was written; "
+                   "the rest of the run is not in it\n");
       return;
+   }
    switch (sysno) {
    case __NR_mmap:
       if (args[3] & VKI_MAP_ANONYMOUS)
@@ -213,12 +228,11 @@ static void post_clo_init(void)
    CATS_(out_init)();
 }
 
-static void fini(Int exitcode)
+static void finish_run(void)
 {
-   if (!exit_called)
-      CATS_(fatal_signal) = -1;
-   else if (CATS_(exit_code) == 0)
-      CATS_(exit_code) = exitcode;
+   if (finished)
+      return;
+   finished = True;
    CATS_(cflow_finish)();
    CATS_(mem_finish)();
    Bool ok = CATS_(write_trace)();
@@ -232,6 +246,15 @@ static void fini(Int exitcode)
              CATS_(n_ctxs)(), CATS_(peak_footprint));
    if (ok)
       VG_(umsg)("cats: trace written to %s\n", CATS_(out_path));
+}
+
+static void fini(Int exitcode)
+{
+   if (!exit_called)
+      CATS_(fatal_signal) = -1;
+   else if (CATS_(exit_code) == 0)
+      CATS_(exit_code) = exitcode;
+   finish_run();
 }
 
 static void pre_clo_init(void)

@@ -428,7 +428,9 @@ static void write_meta(CatsBuf* b)
    meta(b, &count, "tool_version", "0.1.0");
    meta(b, &count, "command", cmd);
    meta_u64(b, &count, "pid", (ULong)VG_(getpid)());
-   if (CATS_(fatal_signal) > 0)
+   if (CATS_(exec_called))
+      VG_(snprintf)(buf, sizeof(buf), "exec");
+   else if (CATS_(fatal_signal) > 0)
       VG_(snprintf)(buf, sizeof(buf), "signal %d", CATS_(fatal_signal));
    else if (CATS_(fatal_signal) < 0)
       VG_(snprintf)(buf, sizeof(buf), "signal");

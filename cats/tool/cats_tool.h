@@ -335,5 +335,6 @@ extern Bool  CATS_(clo_separate_debug_files);
 extern const HChar* CATS_(clo_out_file);
 extern Int   CATS_(exit_code);
 extern Int   CATS_(fatal_signal);
+extern Bool  CATS_(exec_called);
 
 #endif /* CATS_TOOL_H */
