@@ -134,7 +134,10 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
       exit_called = True;
       CATS_(exit_code) = (Int)args[0];
    }
-   if (sysno == __NR_execve || sysno == __NR_execveat) {
+   /* A forked child that execs (system(), posix_spawn) has done nothing
+      worth a trace of its own. */
+   if ((sysno == __NR_execve || sysno == __NR_execveat)
+       && !CATS_(forked_child)) {
       CATS_(exec_called) = True;
       finish_run();
    }

@@ -27,6 +27,8 @@ const HChar* CATS_(out_path) = NULL;
 static Int to_helper = -1;
 static Int from_helper = -1;
 static Int helper_pid = -1;
+static Bool helper_deferred = False;
+Bool CATS_(forked_child) = False;
 
 /* Queries are sent as soon as an object is mapped, so the helper works
    on them (on the other core) while the guest runs; answers are read
@@ -199,8 +201,21 @@ static void reset_after_fork(ThreadId tid)
    pending = NULL;
    CATS_(out_path) = VG_(expand_file_name)("--cats-out-file",
                                            CATS_(clo_out_file));
-   if (!CATS_(helper_start)(CATS_(out_path)))
-      CATS_(out_path) = NULL;
+   /* Started when first needed: a child that only execs never needs
+      one, and writes no trace. */
+   CATS_(forked_child) = True;
+   helper_deferred = True;
+}
+
+/* The helper of a forked child, started at its first use. */
+static Bool helper_ready(void)
+{
+   if (to_helper < 0 && helper_deferred && CATS_(out_path) != NULL) {
+      helper_deferred = False;
+      if (!CATS_(helper_start)(CATS_(out_path)))
+         CATS_(out_path) = NULL;
+   }
+   return to_helper >= 0;
 }
 
 void CATS_(out_init)(void)
@@ -235,7 +250,7 @@ static Int find_pending(UInt answer_type, Addr text_avma)
 static void ask(UInt query_type, Addr text_avma, SizeT text_size,
                 const HChar* path)
 {
-   if (to_helper < 0 || find_pending(query_type + 1, text_avma) >= 0)
+   if (!helper_ready() || find_pending(query_type + 1, text_avma) >= 0)
       return;
    if (!send_object_query(query_type, text_avma, text_size, path)) {
       helper_lost("cannot send a query");
@@ -298,7 +313,7 @@ void CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
    *regs = NULL;
    *ranges = NULL;
    *n_regs = *n_ranges = 0;
-   if (to_helper < 0 || path == NULL)
+   if (!helper_ready() || path == NULL)
       return;
    SizeT len;
    ask(CATS_FRAME_LOOPS_QUERY, text_avma, text_size, path);
@@ -356,7 +371,7 @@ void CATS_(stackvars_of_object)(Addr text_avma, SizeT text_size,
 {
    *vars = NULL;
    *n = 0;
-   if (to_helper < 0 || path == NULL)
+   if (!helper_ready() || path == NULL)
       return;
    SizeT len;
    ask(CATS_FRAME_STACKVARS_QUERY, text_avma, stackvars_size(text_size),
@@ -454,7 +469,7 @@ Bool CATS_(write_trace)(void)
 {
    CatsBuf secs[6];
    Int i;
-   if (to_helper < 0)
+   if (!helper_ready())
       return False;
    for (i = 0; i < 6; i++)
       CATS_(buf_init)(&secs[i]);

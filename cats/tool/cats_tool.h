@@ -325,6 +325,8 @@ void  CATS_(stackvars_of_object)(Addr text_avma, SizeT text_size,
                                   /*OUT*/FnStackVar** vars, /*OUT*/UInt* n);
 Bool  CATS_(write_trace)(void);
 extern const HChar* CATS_(out_path);
+/* This process is a fork of the traced guest. */
+extern Bool CATS_(forked_child);
 
 /*------------------------------------------------------------*/
 /*--- Options and run metadata (cats_main.c)               ---*/
