@@ -84,3 +84,15 @@ def test_start_and_stop_requests_bound_the_recording():
     check_eq(lines, [(13, "read", 100), (13, "write", 100)], "recorded accesses to a")
     check_eq(len([c for c in t.loops_of("main") if t.ctx_in_file(c["id"], "startstop.c")]), 3,
              "all three loops tracked")
+
+
+def test_fork_and_exec_children_leave_no_trace():
+    # spawns.c calls system("true"): the forked child only execs, so only
+    # the parent's trace is written (one file for %p).
+    binary = compile_program("spawns.c")
+    d = tempfile.mkdtemp(dir=WORK)
+    _, proc = run_cats(binary, tool_args=("--cats-out-file=%s/t.%%p.cats" % d,), out_option=False,
+                       expect_rc=0)
+    files = sorted(os.listdir(d))
+    check_eq(len(files), 1, "trace files (%r)" % files)
+    check("cats-helper" not in proc.stderr, "no helper complaint: %s" % proc.stderr[-500:])
