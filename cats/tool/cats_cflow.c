@@ -128,6 +128,7 @@ Thread* CATS_(thread)(ThreadId tid)
       t->frames = VG_(malloc)("cats.frames", t->cap * sizeof(Frame));
       t->fn_top = -1;
       t->loop_top = -1;
+      t->last_jk = Ijk_Boring;
       t->stack_hi = VG_(thread_get_stack_max)(tid);
       /* Valgrind reuses thread ids, so roots are keyed by a serial
          number: each guest thread gets its own. */
@@ -202,11 +203,16 @@ static void publish(Thread* t)
    CATS_(top_key) = frame_key(t);
 }
 
+/* The jump kind the last superblock left with belongs to its thread:
+   a call pending in one thread must not push a frame in the next. */
 void CATS_(switch_thread)(ThreadId tid)
 {
-   if (CATS_(cur_thread) != NULL)
+   if (CATS_(cur_thread) != NULL) {
       flush(CATS_(cur_thread));
+      CATS_(cur_thread)->last_jk = CATS_(last_jk);
+   }
    CATS_(cur_thread) = CATS_(thread)(tid);
+   CATS_(last_jk) = CATS_(cur_thread)->last_jk;
    publish(CATS_(cur_thread));
 }
 

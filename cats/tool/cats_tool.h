@@ -164,6 +164,7 @@ typedef struct {
    Int      fn_top;      /* innermost function frame, -1 if none */
    Int      loop_top;    /* innermost loop frame, -1 if none */
    Addr     stack_hi;
+   UInt     last_jk;     /* CATS_(last_jk) while another thread runs */
    struct _Block* above; /* the stack above the outermost frame */
 } Thread;
 
