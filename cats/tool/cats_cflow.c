@@ -383,11 +383,45 @@ static void update_regions(Thread* t, const Point* p)
       push_region(t, p->regions[r], p->addr);
 }
 
+/* Stepping into a conditional of the innermost frame's region, or out
+   of one back into it, changes no loop: the innermost loop's count stays
+   in CATS_(cur_iter0) and only the context and key are republished. The
+   inline test failed for these, so they are the usual slow-path case in
+   a loop body with an `if`. */
+static Bool step_conditional(Thread* t, const Point* p)
+{
+   Int n = (Int)p->nregions;
+   if (n == 0 || t->depth - 1 <= t->fn_top)
+      return False;
+   Frame* top = &t->frames[t->depth - 1];
+   Region* inner = p->regions[n - 1];
+   if (inner->kind == CATS_CTX_CONDITIONAL && top->region != NULL
+       && inner->parent == top->region) {
+      push_region(t, inner, p->addr);
+   } else if (top->kind == CATS_CTX_CONDITIONAL
+              && top->region->parent == inner
+              && t->depth - 2 > t->fn_top
+              && t->frames[t->depth - 2].region == inner) {
+      pop_frame(t);
+      if (inner->kind == CATS_CTX_LOOP && inner->header == p->addr)
+         CATS_(cur_iter0)++;
+   } else {
+      return False;
+   }
+   CATS_(cur_ctx) = t->frames[t->depth - 1].ctx;
+   CATS_(top_key) = (UWord)inner;
+   return True;
+}
+
 VG_REGPARM(2) void CATS_(on_sb_entry)(Point* p, Addr sp)
 {
    Thread* t = CATS_(cur_thread);
    UInt jk = CATS_(last_jk);
    CATS_(last_jk) = Ijk_Boring;
+   if (jk != Ijk_Call && !p->is_entry && p->fn != NULL && t->fn_top >= 0
+       && t->frames[t->fn_top].fn == p->fn && t->frames[t->depth - 1].sp >= sp
+       && step_conditional(t, p))
+      return;
    flush(t);
 
    /* Pop every frame that returned, but never past a signal frame that
@@ -425,6 +459,8 @@ VG_REGPARM(1) void CATS_(on_point)(Point* p)
 {
    Thread* t = CATS_(cur_thread);
    if (t->fn_top < 0 || p->fn == NULL || t->frames[t->fn_top].fn != p->fn)
+      return;
+   if (step_conditional(t, p))
       return;
    flush(t);
    update_regions(t, p);
