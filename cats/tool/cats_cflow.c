@@ -183,11 +183,10 @@ static UWord frame_key(const Thread* t)
    return 1;
 }
 
-static void publish(Thread* t)
+/* Loop state for the fast path after the innermost loop frame changed;
+   the innermost loop's count is read from its frame (flushed). */
+static void publish_loops(const Thread* t)
 {
-   if (t != CATS_(cur_thread))
-      return;
-   CATS_(cur_ctx) = top_ctx(t);
    CATS_(cur_inst0) = CATS_(cur_iter0) = 0;
    CATS_(cur_inst1) = CATS_(cur_iter1) = 0;
    if (t->loop_top >= 0) {
@@ -199,6 +198,14 @@ static void publish(Thread* t)
          CATS_(cur_iter1) = t->frames[l0->prev_loop].iter;
       }
    }
+}
+
+static void publish(Thread* t)
+{
+   if (t != CATS_(cur_thread))
+      return;
+   CATS_(cur_ctx) = top_ctx(t);
+   publish_loops(t);
    CATS_(top_sp) = t->depth > 0 ? t->frames[t->depth - 1].sp : 0;
    CATS_(top_key) = frame_key(t);
 }
@@ -383,31 +390,41 @@ static void update_regions(Thread* t, const Point* p)
       push_region(t, p->regions[r], p->addr);
 }
 
-/* Stepping into a conditional of the innermost frame's region, or out
-   of one back into it, changes no loop: the innermost loop's count stays
-   in CATS_(cur_iter0) and only the context and key are republished. The
-   inline test failed for these, so they are the usual slow-path case in
-   a loop body with an `if`. */
-static Bool step_conditional(Thread* t, const Point* p)
+/* One step into a loop or conditional of the innermost frame's region,
+   or out of it back into the enclosing region: the usual slow-path case
+   in loop nests (an inner loop entered once per outer iteration, an `if`
+   in a loop body). Only the frames involved are touched. */
+static Bool step_region(Thread* t, const Point* p)
 {
    Int n = (Int)p->nregions;
    if (n == 0 || t->depth - 1 <= t->fn_top)
       return False;
    Frame* top = &t->frames[t->depth - 1];
    Region* inner = p->regions[n - 1];
-   if (inner->kind == CATS_CTX_CONDITIONAL && top->region != NULL
-       && inner->parent == top->region) {
+   Bool loops = False;
+   if (top->region != NULL && inner->parent == top->region) {
+      loops = inner->kind == CATS_CTX_LOOP;
+      if (loops)
+         flush(t);
       push_region(t, inner, p->addr);
-   } else if (top->kind == CATS_CTX_CONDITIONAL
-              && top->region->parent == inner
+   } else if (top->region != NULL && top->region->parent == inner
               && t->depth - 2 > t->fn_top
               && t->frames[t->depth - 2].region == inner) {
+      loops = top->kind == CATS_CTX_LOOP;
+      if (loops)
+         flush(t);
       pop_frame(t);
-      if (inner->kind == CATS_CTX_LOOP && inner->header == p->addr)
-         CATS_(cur_iter0)++;
+      if (inner->kind == CATS_CTX_LOOP && inner->header == p->addr) {
+         if (loops)
+            t->frames[t->depth - 1].iter++;
+         else
+            CATS_(cur_iter0)++;
+      }
    } else {
       return False;
    }
+   if (loops)
+      publish_loops(t);
    CATS_(cur_ctx) = t->frames[t->depth - 1].ctx;
    CATS_(top_key) = (UWord)inner;
    return True;
@@ -420,7 +437,7 @@ VG_REGPARM(2) void CATS_(on_sb_entry)(Point* p, Addr sp)
    CATS_(last_jk) = Ijk_Boring;
    if (jk != Ijk_Call && !p->is_entry && p->fn != NULL && t->fn_top >= 0
        && t->frames[t->fn_top].fn == p->fn && t->frames[t->depth - 1].sp >= sp
-       && step_conditional(t, p))
+       && step_region(t, p))
       return;
    flush(t);
 
@@ -460,7 +477,7 @@ VG_REGPARM(1) void CATS_(on_point)(Point* p)
    Thread* t = CATS_(cur_thread);
    if (t->fn_top < 0 || p->fn == NULL || t->frames[t->fn_top].fn != p->fn)
       return;
-   if (step_conditional(t, p))
+   if (step_region(t, p))
       return;
    flush(t);
    update_regions(t, p);
