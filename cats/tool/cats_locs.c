@@ -13,6 +13,7 @@
 typedef struct {
    Addr addr;
    UInt fn, file, line, obj, inline_parent;
+   UInt label;           /* "fn (file:line)", made at first need */
 } Loc;
 
 static XArray* strs;        /* of HChar* */
@@ -72,7 +73,7 @@ static UInt add_loc(Addr a, ULong variant, UInt fn, UInt file, UInt line,
    UWord* slot = CATS_(map_slot)(&loc_map, (ULong)a, variant + 1, &found);
    if (found)
       return (UInt)(*slot - 1);
-   Loc l = { a, fn, file, line, obj, parent };
+   Loc l = { a, fn, file, line, obj, parent, CATS_NONE };
    UInt id = (UInt)VG_(sizeXA)(locs);
    VG_(addToXA)(locs, &l);
    *slot = id + 1;
@@ -199,14 +200,18 @@ UInt CATS_(n_locs)(void) { return (UInt)VG_(sizeXA)(locs); }
 
 UInt CATS_(loc_label)(UInt loc)
 {
-   const Loc* l = VG_(indexXA)(locs, loc);
+   Loc* l = VG_(indexXA)(locs, loc);
    HChar buf[512];
+   if (l->label != CATS_NONE)
+      return l->label;
    if (l->line)
       VG_(snprintf)(buf, sizeof(buf), "%s (%s:%u)", CATS_(str)(l->fn),
                     CATS_(str)(l->file), l->line);
    else
       VG_(snprintf)(buf, sizeof(buf), "%s", CATS_(str)(l->fn));
-   return CATS_(intern_str)(buf);
+   UInt id = CATS_(intern_str)(buf);
+   ((Loc*)VG_(indexXA)(locs, loc))->label = id;   /* locs did not move */
+   return id;
 }
 
 void CATS_(write_strings)(CatsBuf* b)

@@ -48,6 +48,7 @@ struct _StackInfo {
 static XArray* recs;          /* of AllocRec */
 static XArray* fallback_blocks;   /* of Block*: see object_data */
 static CatsMap rec_map;
+static CatsMap preload_ip;    /* ip -> 2 in our preload, 1 not */
 static WordFM* blocks;        /* Block* -> 0, ordered by address range */
 static PoolAlloc* block_pool;
 static PoolAlloc* stack_pool;
@@ -100,6 +101,7 @@ void CATS_(mem_init)(void)
 {
    recs = VG_(newXA)(VG_(malloc), "cats.recs", VG_(free), sizeof(AllocRec));
    CATS_(map_init)(&rec_map, "cats.recmap");
+   CATS_(map_init)(&preload_ip, "cats.preloadip");
    blocks = VG_(newFM)(VG_(malloc), "cats.blocks", VG_(free), cmp_ranges);
    block_pool = VG_(newPA)(sizeof(Block), 1000, VG_(malloc),
                            "cats.blockpool", VG_(free));
@@ -213,13 +215,29 @@ static void remove_block(Block* b)
 /*--- Heap and mmap                                        ---*/
 /*------------------------------------------------------------*/
 
+/* Whether a code address is in our preload library, cached per address
+   (preload_ip): every allocation asks for the frames above it. */
+static Bool in_preload(DiEpoch ep, Addr ip)
+{
+   Bool found;
+   UWord* slot = CATS_(map_slot)(&preload_ip, ip, 3, &found);
+   if (!found) {
+      const HChar* obj;
+      Bool yes = VG_(get_objname)(ep, ip, &obj)
+                 && VG_(strstr)(obj, "vgpreload_") != NULL;
+      slot = CATS_(map_slot)(&preload_ip, ip, 3, &found);
+      *slot = yes ? 2 : 1;
+   }
+   return *slot == 2;
+}
+
 /* The client code address that called into the allocator: the first
    frame outside our preload library and, for system calls, outside the
    object whose wrapper made the call (libc's mmap, say). */
 static Addr alloc_site(ThreadId tid, Bool via_syscall)
 {
    Addr ips[8];
-   UInt n = VG_(get_StackTrace)(tid, ips, 8, NULL, NULL, 0);
+   UInt n = VG_(get_StackTrace)(tid, ips, via_syscall ? 8 : 4, NULL, NULL, 0);
    DiEpoch ep = VG_(current_DiEpoch)();
    const HChar* first_obj = NULL;
    HChar wrapper_obj[256] = "";
@@ -227,12 +245,14 @@ static Addr alloc_site(ThreadId tid, Bool via_syscall)
    if (via_syscall && n > 0 && VG_(get_objname)(ep, ips[0], &first_obj))
       VG_(strncpy)(wrapper_obj, first_obj, sizeof(wrapper_obj) - 1);
    for (i = 0; i < n; i++) {
-      const HChar* obj;
-      Bool known = VG_(get_objname)(ep, ips[i], &obj);
-      if (known && VG_(strstr)(obj, "vgpreload_") != NULL)
+      if (in_preload(ep, ips[i]))
          continue;
-      if (known && wrapper_obj[0] && VG_(strcmp)(obj, wrapper_obj) == 0)
-         continue;
+      if (wrapper_obj[0]) {
+         const HChar* obj;
+         if (VG_(get_objname)(ep, ips[i], &obj)
+             && VG_(strcmp)(obj, wrapper_obj) == 0)
+            continue;
+      }
       return i == 0 ? ips[i] : ips[i] - 1;
    }
    return n > 0 ? ips[0] : 0;
