@@ -44,7 +44,7 @@ struct _Event {
    ULong entries;                     /* steps of the re-entry level */
    UInt  ndistinct;
    Long  distinct[CATS_MAX_DISTINCT];
-   UInt  hist[CATS_HIST_BUCKETS];
+   ULong hist[CATS_HIST_BUCKETS];    /* saturated to 32 bits when written */
    UInt  hist_shift;                  /* log2 of the histogram bucket width */
    /* The current run: the accesses since the last slow-path update,
       run_off + k * run_stride for k < count - run_count0. */
@@ -154,7 +154,7 @@ static void add_progression(Event* e, Long a, Long s, ULong len)
    UInt first = bucket_of(e, a);
    UInt last = bucket_of(e, a + (Long)(len - 1) * s);
    if (first == last) {
-      e->hist[first] += (UInt)len;
+      e->hist[first] += len;
       return;
    }
    if (len <= 32) {
@@ -169,7 +169,7 @@ static void add_progression(Event* e, Long a, Long s, ULong len)
       Long lo = b == 0 ? a : (Long)b * w;
       Long hi = b == CATS_HIST_BUCKETS - 1 ? a + (Long)len * s
                                            : (Long)(b + 1) * w;
-      e->hist[b] += (UInt)terms_in(a, s, len, lo, hi);
+      e->hist[b] += terms_in(a, s, len, lo, hi);
    }
 }
 
@@ -506,6 +506,7 @@ void CATS_(write_events)(CatsBuf* b)
       for (k = 0; k < CATS_MAX_DISTINCT; k++)
          CATS_(put_u64)(b, k < e->ndistinct ? (ULong)e->distinct[k] : 0);
       for (k = 0; k < CATS_HIST_BUCKETS; k++)
-         CATS_(put_u32)(b, e->hist[k]);
+         CATS_(put_u32)(b, e->hist[k] > 0xFFFFFFFFULL ? 0xFFFFFFFFu
+                                                        : (UInt)e->hist[k]);
    }
 }
