@@ -79,3 +79,17 @@ def test_tail_call_replaces_the_frame():
         check_eq(p[-1], ("function", "leaf"), "innermost function")
         check(all(k in ("function", "loop") for k, _ in p), "only functions and loops: %r" % p)
         check(len([x for x in p if x == ("function", "leaf")]) == 1, "leaf once: %r" % p)
+
+
+def test_rep_string_instruction_is_a_loop():
+    # repstring.c: `rep stosb` over 1000 bytes (line 10) is one loop scope
+    # of 1000 iterations with one stride-1 write record of 1000 bytes.
+    t, _ = traced("repstring.c")
+    buf = t.alloc_by_name("main (repstring.c:7)")
+    w = t.events_where(10, "repstring.c", "write", buf["id"])
+    check_eq([(e["count"], e["size"], e["pattern"], e["strides"][:1]) for e in w],
+             [(1000, 1, "stride-1", [1])], "writes of rep stosb")
+    loops = [c for c in t.ctxs if c["kind"] == "loop" and c["loc"] is not None
+             and t.loc_file(c["loc"]) == "repstring.c" and t.loc_line(c["loc"]) == 10]
+    check_eq([(c["entries"], c["iterations"]) for c in loops], [(1, 1000)], "the rep loop")
+    check_eq(w[0]["ctx"], loops[0]["id"], "the writes are in the rep loop")

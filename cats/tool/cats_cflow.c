@@ -764,6 +764,39 @@ Point* CATS_(point_of)(Addr a, Bool sb_start)
    return p;
 }
 
+/* A string instruction with a rep prefix runs as a superblock that jumps
+   back to itself once per repetition: a loop of one instruction that no
+   branch in the machine code shows (gcc -O2 turns copy loops into
+   `rep movsq`). Its point gets a loop region of its own, inside the
+   instruction's other regions, so each repetition is an iteration. */
+Point* CATS_(rep_point_of)(Addr a)
+{
+   Bool found;
+   UWord* slot = CATS_(map_slot)(&point_map, a, 3, &found);
+   if (found)
+      return (Point*)*slot;
+   const Point* base = CATS_(point_of)(a, True);
+   Point* p = VG_(calloc)("cats.reppoint", 1, sizeof(Point));
+   Region* r = VG_(calloc)("cats.repregion", 1, sizeof(Region));
+   UInt i;
+   *p = *base;
+   r->header = a;
+   r->kind = CATS_CTX_LOOP;
+   r->rep = True;
+   r->loc = CATS_(loc_of_addr)(a);
+   r->parent = base->nregions > 0 ? base->regions[base->nregions - 1] : NULL;
+   r->depth = base->nregions;
+   r->last_parent = r->last_ctx = CATS_NONE;
+   p->nregions = base->nregions + 1;
+   p->regions = VG_(malloc)("cats.reppoint.regions",
+                            p->nregions * sizeof(Region*));
+   for (i = 0; i < base->nregions; i++)
+      p->regions[i] = base->regions[i];
+   p->regions[base->nregions] = r;
+   *CATS_(map_slot)(&point_map, a, 3, &found) = (UWord)p;
+   return p;
+}
+
 void CATS_(prefetch_new_objects)(void)
 {
    const DebugInfo* di;

@@ -228,20 +228,46 @@ static void uncount_exit_from_header(IRSB* out, IRSB* sbIn, Int i,
    if (st->Ist.Exit.dst->tag != Ico_U64)
       return;
    Addr dst = (Addr)st->Ist.Exit.dst->Ico.U64;
-   Addr ft = fall_through(sbIn, i);
-   if (ft == 0 || dst == loop->header || ft == loop->header)
-      return;
    Bool in_dst = CATS_(region_holds)(loop, dst);
-   Bool in_ft = CATS_(region_holds)(loop, ft);
-   if (in_dst == in_ft)
-      return;
+   Bool leave_if_taken;
+   if (loop->rep) {
+      /* VEX tests a rep instruction's count before each repetition. */
+      if (in_dst)
+         return;
+      leave_if_taken = True;
+   } else {
+      Addr ft = fall_through(sbIn, i);
+      if (ft == 0 || dst == loop->header || ft == loop->header)
+         return;   /* the header is also a latch */
+      if (in_dst == CATS_(region_holds)(loop, ft))
+         return;
+      leave_if_taken = !in_dst;
+   }
    IRExpr* leaves = st->Ist.Exit.guard;
-   if (in_dst) {
+   if (!leave_if_taken) {
       IRTemp t = newIRTemp(out->tyenv, Ity_I1);
       addStmtToIRSB(out, IRStmt_WrTmp(t, IRExpr_Unop(Iop_Not1, leaves)));
       leaves = IRExpr_RdTmp(t);
    }
    count_iteration_if(out, Iop_Sub64, leaves);
+}
+
+/* The address of the superblock's last instruction if it continues at
+   itself (VEX's translation of a rep-prefixed string instruction, which
+   repeats by jumping back to its own address), else 0. */
+static Addr self_looping_insn(IRSB* sbIn)
+{
+   Int i;
+   Addr last = 0;
+   for (i = 0; i < sbIn->stmts_used; i++)
+      if (sbIn->stmts[i]->tag == Ist_IMark)
+         last = (Addr)(sbIn->stmts[i]->Ist.IMark.addr
+                       + sbIn->stmts[i]->Ist.IMark.delta);
+   if (last != 0 && sbIn->jumpkind == Ijk_Boring
+       && sbIn->next->tag == Iex_Const
+       && (Addr)sbIn->next->Iex.Const.con->Ico.U64 == last)
+      return last;
+   return 0;
 }
 
 IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
@@ -254,6 +280,7 @@ IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    Addr ip = 0;
    Bool first = True;
    Region* header_of = NULL;   /* a loop header's block is being copied */
+   Addr rep_insn = self_looping_insn(sbIn);
    (void)closure; (void)vge; (void)archinfo;
 
    if (gWordTy != hWordTy)
@@ -274,12 +301,14 @@ IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
             IRTemp sp = newIRTemp(out->tyenv, gWordTy);
             addStmtToIRSB(out, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP,
                                                            gWordTy)));
-            Point* p = CATS_(point_of)(ip, True);
+            Point* p = ip == rep_insn ? CATS_(rep_point_of)(ip)
+                                      : CATS_(point_of)(ip, True);
             add_point(out, p, sp);
             header_of = header_loop(p);
             first = False;
-         } else if (CATS_(is_region_boundary)(ip)) {
-            Point* p = CATS_(point_of)(ip, False);
+         } else if (ip == rep_insn || CATS_(is_region_boundary)(ip)) {
+            Point* p = ip == rep_insn ? CATS_(rep_point_of)(ip)
+                                      : CATS_(point_of)(ip, False);
             add_point(out, p, IRTemp_INVALID);
             header_of = header_loop(p);
          }

@@ -97,6 +97,7 @@ typedef struct _Region {
    UChar kind;           /* CATS_CTX_LOOP or CATS_CTX_CONDITIONAL */
    UInt  loc;            /* code location of the header */
    struct _Region* parent;  /* enclosing region of the same function */
+   Bool  rep;            /* the loop of a rep-prefixed instruction */
    UInt  depth;          /* number of enclosing regions */
    UInt  last_parent;    /* the last context it was entered under, and */
    UInt  last_ctx;       /* the node that gave: a one-entry cache */
@@ -194,6 +195,8 @@ void  CATS_(func_stack_vars)(Func* f);
 /* Sends queries for every loaded object not asked about yet. */
 void  CATS_(prefetch_new_objects)(void);
 Point* CATS_(point_of)(Addr a, Bool sb_start);
+/* The point of a rep-prefixed instruction's superblock (see cflow). */
+Point* CATS_(rep_point_of)(Addr a);
 Bool CATS_(is_region_boundary)(Addr a);
 Bool CATS_(region_holds)(const Region* r, Addr a);
 VG_REGPARM(2) void CATS_(on_sb_entry)(Point* p, Addr sp);
