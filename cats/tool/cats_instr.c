@@ -249,7 +249,15 @@ static void uncount_exit_from_header(IRSB* out, IRSB* sbIn, Int i,
       addStmtToIRSB(out, IRStmt_WrTmp(t, IRExpr_Unop(Iop_Not1, leaves)));
       leaves = IRExpr_RdTmp(t);
    }
-   count_iteration_if(out, Iop_Sub64, leaves);
+   /* Only from this loop, and only when it is the innermost scope: code
+      the tool does not follow (no symbol, our preload) pushes none. */
+   IRTemp is_top = bin_tmp(out, Iop_CmpEQ64,
+                           load_tmp(out, Ity_I64, &CATS_(top_key)),
+                           mkIRExpr_HWord((HWord)loop));
+   IRTemp both = newIRTemp(out->tyenv, Ity_I1);
+   addStmtToIRSB(out, IRStmt_WrTmp(both, IRExpr_Binop(Iop_And1, leaves,
+                                                      IRExpr_RdTmp(is_top))));
+   count_iteration_if(out, Iop_Sub64, IRExpr_RdTmp(both));
 }
 
 /* The address of the superblock's last instruction if it continues at
