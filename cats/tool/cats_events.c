@@ -204,12 +204,21 @@ static Bool step_fits(Event* e, UInt k, ULong delta, Long off)
    return moved == e->stride[k] * (Long)delta;
 }
 
-/* Folds the current run (fast-path updates touch only iter[0],
-   last_off and count) into the extents, the offset range and the
-   summary, and leaves an empty run. */
-static void fold_run(Event* e)
+/* The extents reached by the iterations seen so far. */
+static void fold_extents(Event* e)
 {
    UInt j;
+   for (j = 0; j < e->ndims; j++) {
+      ULong span = e->iter[j] - e->span_start[j] + 1;
+      if (span > e->extent[j])
+         e->extent[j] = span;
+   }
+}
+
+/* Adds the current run to the offset range and the summary and leaves
+   an empty run. */
+static void fold_summary(Event* e)
+{
    ULong len = e->count - e->run_count0;
    if (len == 0)
       return;
@@ -222,11 +231,24 @@ static void fold_run(Event* e)
       e->max_off = hi;
    add_progression(e, e->run_off, e->run_stride, len);
    e->run_count0 = e->count;
-   for (j = 0; j < e->ndims; j++) {
-      ULong span = e->iter[j] - e->span_start[j] + 1;
-      if (span > e->extent[j])
-         e->extent[j] = span;
-   }
+}
+
+/* Folds the current run (fast-path updates touch only iter[0],
+   last_off and count) into the extents, the offset range and the
+   summary. */
+static void fold_run(Event* e)
+{
+   fold_extents(e);
+   fold_summary(e);
+}
+
+/* Folds the run before the access just counted, which is not part of
+   it. */
+static void fold_run_before_this(Event* e)
+{
+   e->count--;
+   fold_summary(e);
+   e->count++;
 }
 
 /* The access just counted starts a new run. */
@@ -246,10 +268,15 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
       summarise_one(e, off);
       return;
    }
-   /* The current access is not part of the run being folded. */
-   e->count--;
-   fold_run(e);
-   e->count++;
+   /* A run is an arithmetic progression of offsets, whatever the loops
+      did: an inner loop entered anew where the last one stopped (the
+      rows of a CSR matrix) keeps its run, and its summary is folded
+      once, not once per entry. */
+   Bool continues = e->count - 1 > e->run_count0
+                    && off == e->last_off + e->run_stride;
+   fold_extents(e);
+   if (!continues)
+      fold_run_before_this(e);
    /* The inner loop entered anew at the next outer iteration, one outer
       stride on: the usual step of a loop nest, without the general
       search below. */
@@ -265,13 +292,16 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
       e->iter[0] = e->span_start[0] = CATS_(cur_iter0);
       e->iter[1] = CATS_(cur_iter1);
       e->last_off = off;
-      start_run(e, off);
+      if (!continues)
+         start_run(e, off);
       return;
    }
    n = loop_vector(inst, iter);
    if (n != e->ndims) {
       /* A different loop nesting under the same context cannot happen;
          be safe anyway. */
+      if (continues)
+         fold_run_before_this(e);
       make_irregular(e);
       summarise_one(e, off);
       return;
@@ -294,9 +324,11 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
       /* Same iterations as the last access: only the same offset again
          fits, and it breaks the run. */
       if (off != e->last_off) {
+         if (continues)
+            fold_run_before_this(e);
          make_irregular(e);
          summarise_one(e, off);
-      } else {
+      } else if (!continues) {
          start_run(e, off);
       }
       return;
@@ -314,6 +346,8 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
       delta = iter[level] - e->iter[level];
    }
    if (!step_fits(e, level, delta, off)) {
+      if (continues)
+         fold_run_before_this(e);
       make_irregular(e);
       summarise_one(e, off);
       return;
@@ -332,7 +366,8 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
    if (e->entries + 1 > e->extent[n])
       e->extent[n] = e->entries + 1;
    e->last_off = off;
-   start_run(e, off);
+   if (!continues)
+      start_run(e, off);
 }
 
 /* The common cases inline: the innermost loop moved one iteration and
