@@ -349,21 +349,6 @@ static void update_regions(Thread* t, const Point* p)
             top->iter++;
          return;
       }
-      /* One step into or out of a conditional, as every pass through a
-         loop body with an `if` takes. */
-      if (top->region != NULL && inner->kind == CATS_CTX_CONDITIONAL
-          && inner->parent == top->region) {
-         push_region(t, inner, p->addr);
-         return;
-      }
-      if (top->kind == CATS_CTX_CONDITIONAL && top->region->parent == inner
-          && t->depth - 2 > t->fn_top
-          && t->frames[t->depth - 2].region == inner) {
-         pop_frame(t);
-         if (inner->kind == CATS_CTX_LOOP && inner->header == p->addr)
-            t->frames[t->depth - 1].iter++;
-         return;
-      }
    }
    for (i = t->fn_top + 1; i < t->depth; i++) {
       Frame* f = &t->frames[i];
