@@ -236,3 +236,51 @@ class Trace:
         return [a for a in self.allocs
                 if a["kind"] not in ("global", "stack-var", "stack-frame", "mmap")
                 and a["alloc_ctx"] is not None and self.under_main(a["alloc_ctx"]) is not None]
+
+
+class Vcg:
+    """The value communication graph of a trace, as `cats vcg` prints it:
+    edges {(src, dst): (uses, versions)}, vertices {label: (flags,
+    versions, weight)} and the statistics {key: text}. Memory vertices
+    are labelled NAME+OFFSET, register intermediates [tmp#K ...]."""
+
+    def __init__(self, path):
+        self.stats = {}
+        for line in cats_cmd("vcg", path).stdout.splitlines():
+            key, _, value = line.partition(" ")
+            self.stats[key] = value
+        self.edges = {}
+        for line in cats_cmd("vcg", path, "--edges").stdout.splitlines():
+            lhs, _, rest = line.partition(" -> ")
+            fields = rest.split(" ")
+            dst = " ".join(f for f in fields if not f.startswith(("uses=", "versions=")))
+            kv = dict(f.split("=") for f in fields if f.startswith(("uses=", "versions=")))
+            self.edges[(lhs, dst)] = (int(kv["uses"]), int(kv["versions"]))
+        self.vertices = {}
+        for line in cats_cmd("vcg", path, "--vertices").stdout.splitlines():
+            fields = line.split(" ")
+            kv = dict(f.split("=") for f in fields if f.startswith(("flags=", "versions=", "weight=")))
+            label = " ".join(f for f in fields if not f.startswith(("flags=", "versions=", "weight=")))
+            self.vertices[label] = (kv["flags"], int(kv["versions"]), int(kv["weight"]))
+
+    def into(self, dst):
+        """{src: (uses, versions)} of the edges into DST."""
+        return {s: w for (s, d), w in self.edges.items() if d == dst}
+
+    def among(self, names):
+        """Edges whose both ends are memory vertices of the named containers."""
+        def ok(label):
+            return label.split("+")[0] in names and not label.startswith("[")
+        return {e: w for e, w in self.edges.items() if ok(e[0]) and ok(e[1])}
+
+
+_vcgs = {}
+
+
+def vcg_of(name, flags=("-O0",), tool_args=()):
+    """The VCG of tests/programs/NAME run under cats (cached)."""
+    key = (name, tuple(flags), tuple(tool_args))
+    if key not in _vcgs:
+        trace, _ = traced(name, flags, tool_args=tool_args)
+        _vcgs[key] = Vcg(trace.path)
+    return _vcgs[key]

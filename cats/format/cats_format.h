@@ -22,7 +22,7 @@ enum cats_section {
    CATS_SEC_CONTEXTS = 4,
    CATS_SEC_ALLOCS   = 5,
    CATS_SEC_EVENTS   = 6,
-   CATS_SEC_VCG      = 7,   /* reserved for the value communication graph */
+   CATS_SEC_VCG      = 7,   /* value communication graph (docs/VCG.md) */
    CATS_SEC_PROJECT  = 8,   /* reserved for communication projections */
    CATS_SEC_MAX      = 99
 };
@@ -84,6 +84,8 @@ enum cats_frame {
    CATS_FRAME_LOOPS_ANSWER = 101,
    CATS_FRAME_STACKVARS_QUERY  = 102,
    CATS_FRAME_STACKVARS_ANSWER = 103,
+   CATS_FRAME_VF           = 104,   /* value-flow records (docs/VCG.md) */
+   CATS_FRAME_VF_END       = 105,   /* final versions, alloc id table */
    CATS_FRAME_COMMIT       = 200,
    CATS_FRAME_COMMITTED    = 201
 };
@@ -91,5 +93,26 @@ enum cats_frame {
 /* LOOPS answer: region table entry, then range entry (docs/FORMAT.md). */
 #define CATS_REGION_ENTRY_SIZE 16
 #define CATS_RANGE_ENTRY_SIZE  24
+
+/* Value communication graph (docs/VCG.md): section 7 record sizes and
+ * vertex flags, the record tags of VF frames and their vertex kinds. */
+#define CATS_VCG_HEADER_SIZE 16
+#define CATS_VCG_VERTEX_SIZE 40
+#define CATS_VCG_EDGE_SIZE   32
+#define CATS_VCG_INPUT    1u   /* read before it was ever written */
+#define CATS_VCG_OUTPUT   2u   /* last version live at exit */
+#define CATS_VCG_REGISTER 4u   /* register intermediate, not memory */
+#define CATS_VCG_FLAGS    7u   /* all known flags */
+enum cats_vf_tag {
+   CATS_VF_VERTEX  = 1,
+   CATS_VF_SOURCES = 2
+};
+enum cats_vf_kind {
+   CATS_VF_MEMORY       = 0,
+   CATS_VF_MEMORY_INPUT = 1,
+   CATS_VF_REGISTER     = 2
+};
+#define CATS_VF_MAX_SOURCES 65535   /* n is a u16 */
+#define CATS_VF_END_OUTPUT 1u       /* VF_END vertex flag: an output */
 
 #endif /* CATS_FORMAT_H */

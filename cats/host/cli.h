@@ -8,6 +8,7 @@
 #define CATS_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "trace_read.h"
@@ -22,10 +23,38 @@ int cli_cmd_export(int argc, char **argv);
 int cli_cmd_stat(int argc, char **argv);
 int cli_cmd_loops(int argc, char **argv);
 int cli_cmd_stackvars(int argc, char **argv);
+int cli_cmd_vcg(int argc, char **argv);
 
 /* Writers used by `dump` (cmd_dump.c, cmd_dump_json.c). */
 int cli_dump_text(const ctr_trace *t, FILE *fp);
 int cli_dump_json(const ctr_trace *t, FILE *fp);
+
+/* Used by `vcg` (cmd_vcg.c, cmd_vcg_export.c) on a trace with a VCG. */
+#define CLI_VCG_LABEL 1024   /* room for one vertex label */
+
+/* An edge of the graph merged across contexts: the (src, dst) pair. */
+typedef struct cli_vcg_pair {
+   uint32_t src, dst;      /* vertex indices */
+   uint64_t uses;          /* summed over the contexts */
+   uint64_t versions;      /* summed, at most the versions of src */
+} cli_vcg_pair;
+
+/* The pairs in (src, dst) order; -1 if out of memory. */
+int cli_vcg_pairs(const ctr_trace *t, cli_vcg_pair **out, uint32_t *n);
+
+/* A vertex as text: "NAME+OFFSET" for memory (NAME the allocation's name,
+ * "?" without one), "[tmp#K FUNCTION FILE:LINE]" for the K-th register
+ * intermediate (the location as cli_loc_str writes it). Control bytes are
+ * escaped as by cli_text. */
+void cli_vcg_label(const ctr_trace *t, uint32_t v, char *buf, size_t n);
+
+/* "in|out|reg", a subset of it, or "-". */
+const char *cli_vcg_flags(uint32_t flags);
+
+/* Graph files: METIS (undirected, 1-based), Graphviz DOT, GraphML. */
+int cli_vcg_metis(const ctr_trace *t, FILE *fp);
+int cli_vcg_dot(const ctr_trace *t, FILE *fp);
+int cli_vcg_graphml(const ctr_trace *t, FILE *fp);
 
 /* One option of a command: a flag (`flag` set to 1) or an option with a
  * value (`value` set). `alias` may be NULL. */
@@ -53,6 +82,9 @@ int cli_load(const char *path, ctr_trace **out);
 /* Print a trace string for a terminal: control bytes become \xNN so a
  * hostile or odd name cannot break lines or emit escape sequences. */
 void cli_text(FILE *fp, const char *s);
+
+/* The same into buf[n] (cut short if it does not fit). */
+void cli_text_buf(char *buf, size_t n, const char *s);
 
 /* "file:line", or the function when the file is unknown, or "" */
 void cli_loc_str(const ctr_trace *t, uint32_t loc, char *buf, size_t n);

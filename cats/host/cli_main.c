@@ -25,6 +25,9 @@ static const cli_command commands[] = {
      "ELF object" },
    { "stackvars", cli_cmd_stackvars,
      "stackvars OBJ                 stack arrays (CFA offsets) from DWARF" },
+   { "vcg", cli_cmd_vcg,
+     "vcg FILE [OPTIONS]            value communication graph (see "
+     "'cats vcg --help')" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

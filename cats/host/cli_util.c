@@ -106,6 +106,24 @@ void cli_text(FILE *fp, const char *s)
    }
 }
 
+void cli_text_buf(char *buf, size_t n, const char *s)
+{
+   if (n == 0)
+      return;
+   size_t k = 0;
+   for (; *s; s++) {
+      unsigned char c = (unsigned char)*s;
+      int esc = c < 0x20 || c == 0x7f;
+      if (k + (esc ? 4 : 1) >= n)
+         break;
+      if (esc)
+         k += (size_t)snprintf(buf + k, n - k, "\\x%02x", c);
+      else
+         buf[k++] = (char)c;
+   }
+   buf[k] = '\0';
+}
+
 void cli_loc_str(const ctr_trace *t, uint32_t loc, char *buf, size_t n)
 {
    if (loc == CATS_NONE || loc >= t->nlocs) {

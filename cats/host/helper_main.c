@@ -6,6 +6,8 @@
  *          the tool may stream a large section in pieces
  *   100    LOOPS_QUERY, answered at once with LOOPS_ANSWER
  *   102    STACKVARS_QUERY, answered at once with STACKVARS_ANSWER
+ *   104    VF: value-flow records, fed to the graph builder as they come
+ *   105    VF_END: completes the graph, which becomes section 7 (VCG)
  *   200    COMMIT: validate, write OUT atomically, answer COMMITTED, exit
  * Nothing but frames goes to stdout. A protocol error does not end the
  * session at once (the tool would only see a broken pipe); it is reported
@@ -21,6 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../vcg/vcg_build.h"
+#include "../../vcg/vcg_section.h"
 #include "../format/cats_format.h"
 #include "buf.h"
 #include "frame.h"
@@ -32,12 +36,20 @@
 #define HLP_MAX_QUERY 65536   /* a query is two u64 and a path */
 #define HLP_ERRLEN 512
 #define HLP_DWARF_SECONDS 60   /* limit for reading one object's DWARF */
+/* VF frames are read in chunks of this size plus the start of a record
+ * cut at the previous chunk's end, so a frame of any size costs a fixed
+ * buffer. */
+#define HLP_VF_CHUNK (1u << 20)
 
 /* The session: sections received so far and the first protocol error. */
 typedef struct hlp_session {
    const char *out;                    /* output path */
    cbuf sec[CATS_SEC_MAX + 1];         /* payload per section type */
    int seen[CATS_SEC_MAX + 1];         /* a frame of this type arrived */
+   vcg_builder *vcg;                   /* NULL until a VF or VF_END frame */
+   uint8_t *vf_buf;                    /* HLP_VF_CHUNK + VCG_MAX_RECORD */
+   int vf_seen;                        /* a VF frame arrived */
+   int vf_end_seen;                    /* VF_END arrived */
    char error[HLP_ERRLEN];             /* first protocol error, or "" */
 } hlp_session;
 
@@ -299,6 +311,115 @@ static int on_stackvars_query(uint64_t len)
    return rc;
 }
 
+/* The builder, created on first use; NULL (error set) if out of memory. */
+static vcg_builder *builder(hlp_session *s)
+{
+   if (!s->vcg && !(s->vcg = vcg_builder_new()))
+      set_error(s, "out of memory for the value communication graph");
+   return s->vcg;
+}
+
+/* Feed a VF frame to the builder in chunks. Records never straddle
+ * frames, so a record still cut at the frame's end is an error. */
+static int on_vf(hlp_session *s, uint64_t len)
+{
+   s->vf_seen = 1;
+   if (!s->error[0] && s->vf_end_seen)
+      set_error(s, "VF frame after VF_END");
+   if (!s->error[0] && !s->vf_buf &&
+       !(s->vf_buf = malloc(HLP_VF_CHUNK + VCG_MAX_RECORD)))
+      set_error(s, "out of memory for VF frames");
+   if (s->error[0] || !builder(s))
+      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+   size_t have = 0;
+   uint64_t left = len;
+   while (left > 0) {
+      size_t want = left > HLP_VF_CHUNK ? HLP_VF_CHUNK : (size_t)left;
+      cfr_status st = cfr_read_full(STDIN_FILENO, s->vf_buf + have, want);
+      if (st != CFR_OK) {
+         diag("reading VF frame: %s", short_read_msg(st));
+         return -1;
+      }
+      have += want;
+      left -= want;
+      size_t used;
+      char err[VCG_ERRLEN];
+      if (vcg_feed(s->vcg, s->vf_buf, have, left == 0, &used, err,
+                   sizeof err) != VCG_OK) {
+         set_error(s, "%s", err);
+         return cfr_skip(STDIN_FILENO, left) == CFR_OK ? 0 : -1;
+      }
+      memmove(s->vf_buf, s->vf_buf + used, have - used);
+      have -= used;
+   }
+   return 0;
+}
+
+/* VF_END is small (9 bytes per vertex) and is read whole. */
+static int on_vf_end(hlp_session *s, uint64_t len)
+{
+   if (!s->error[0] && s->vf_end_seen)
+      set_error(s, "VF_END sent twice");
+   s->vf_end_seen = 1;
+   if (!s->error[0] && len > UINT32_MAX)
+      set_error(s, "VF_END of %llu bytes exceeds the 4 GiB limit",
+                (unsigned long long)len);
+   cbuf b = CBUF_INIT;
+   if (!s->error[0] && cbuf_reserve(&b, (size_t)len) != 0)
+      set_error(s, "out of memory reading VF_END (%llu bytes)",
+                (unsigned long long)len);
+   if (s->error[0] || !builder(s)) {
+      cbuf_free(&b);
+      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+   }
+   cfr_status st = cfr_read_full(STDIN_FILENO, b.data, (size_t)len);
+   if (st != CFR_OK && !(st == CFR_EOF && len == 0)) {
+      diag("reading VF_END: %s", short_read_msg(st));
+      cbuf_free(&b);
+      return -1;
+   }
+   char err[VCG_ERRLEN];
+   if (vcg_end(s->vcg, b.data, (size_t)len, err, sizeof err) != VCG_OK)
+      set_error(s, "%s", err);
+   cbuf_free(&b);
+   return 0;
+}
+
+/* Section 7 from the builder into s->sec, freeing the builder first. */
+static int build_vcg(hlp_session *s, char *msg, size_t msglen)
+{
+   if (s->vf_seen && !s->vf_end_seen) {
+      snprintf(msg, msglen, "VF frames without VF_END");
+      return -1;
+   }
+   if (!s->vf_end_seen)
+      return 0;
+   if (s->seen[CATS_SEC_VCG]) {
+      snprintf(msg, msglen, "section 7 (VCG) sent both raw and as VF frames");
+      return -1;
+   }
+   free(s->vf_buf);
+   s->vf_buf = NULL;
+   vcg_graph g;
+   char err[VCG_ERRLEN];
+   vcg_status st = vcg_finish(s->vcg, &g, err, sizeof err);
+   vcg_builder_free(s->vcg);
+   s->vcg = NULL;
+   if (st != VCG_OK) {
+      snprintf(msg, msglen, "%s", err);
+      return -1;
+   }
+   int rc = vcg_section_write(&g, &s->sec[CATS_SEC_VCG]);
+   vcg_graph_free(&g);
+   if (rc != 0) {
+      snprintf(msg, msglen, "value communication graph too large or out of "
+                            "memory");
+      return -1;
+   }
+   s->seen[CATS_SEC_VCG] = 1;
+   return 0;
+}
+
 /* Validate what arrived and write the trace; fills msg on failure. */
 static int commit(hlp_session *s, char *msg, size_t msglen)
 {
@@ -306,6 +427,8 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
       snprintf(msg, msglen, "%s", s->error);
       return -1;
    }
+   if (build_vcg(s, msg, msglen) != 0)
+      return -1;
    ctr_section rs[CATS_SEC_MAX];
    ctw_section ws[CATS_SEC_MAX];
    size_t n = 0;
@@ -378,6 +501,10 @@ static int run(hlp_session *s)
          rc = on_loops_query(len);
       else if (type == CATS_FRAME_STACKVARS_QUERY)
          rc = on_stackvars_query(len);
+      else if (type == CATS_FRAME_VF)
+         rc = on_vf(s, len);
+      else if (type == CATS_FRAME_VF_END)
+         rc = on_vf_end(s, len);
       else if (type == CATS_FRAME_COMMIT)
          return on_commit(s, len);
       else {
@@ -408,6 +535,8 @@ int main(int argc, char **argv)
    int rc = run(s);
    for (int t = 0; t <= CATS_SEC_MAX; t++)
       cbuf_free(&s->sec[t]);
+   vcg_builder_free(s->vcg);
+   free(s->vf_buf);
    free(s);
    return rc;
 }

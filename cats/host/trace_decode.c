@@ -4,8 +4,9 @@
  * reference, so that consumers can index the arrays without tests. Sections
  * are parsed in dependency order (strings, locs, contexts, allocs, events),
  * which lets each record be checked against the sections it refers to as
- * soon as it is read. Each section's size must equal exactly what its count
- * implies. */
+ * soon as it is read; the optional VCG section comes last
+ * (trace_decode_vcg.c). Each section's size must equal exactly what its
+ * count implies. */
 #include "trace_read_int.h"
 
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 
 #include "le.h"
 
-#define NSEC (CATS_SEC_EVENTS + 1)
+#define NSEC (CATS_SEC_VCG + 1)
 
 /* The offsets below are written out per field; these pin the record ends
  * to the sizes in cats_format.h so the two cannot drift apart. */
@@ -351,7 +352,7 @@ ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
    const ctr_section *by_type[NSEC] = { NULL };
    for (size_t i = 0; i < n; i++) {
       uint32_t ty = secs[i].type;
-      if (ty < CATS_SEC_STRINGS || ty > CATS_SEC_EVENTS)
+      if (ty < CATS_SEC_STRINGS || ty > CATS_SEC_VCG)
          continue; /* reserved or unknown: skipped */
       if (by_type[ty])
          return ctr_fail(err, errlen, CTR_ETABLE,
@@ -390,6 +391,13 @@ ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
          return st;
       }
    }
+   if (by_type[CATS_SEC_VCG]) {
+      ctr_status st = ctr_parse_vcg(t, by_type[CATS_SEC_VCG], err, errlen);
+      if (st != CTR_OK) {
+         ctr_free(t);
+         return st;
+      }
+   }
    *out = t;
    return CTR_OK;
 }
@@ -406,6 +414,8 @@ void ctr_free(ctr_trace *t)
    free(t->contexts);
    free(t->allocs);
    free(t->events);
+   free(t->vcg.vertices);
+   free(t->vcg.edges);
    free(t);
 }
 

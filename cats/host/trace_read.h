@@ -41,6 +41,8 @@ typedef enum ctr_status {
 #define CTR_CONTEXT_RECORD CATS_CONTEXT_SIZE
 #define CTR_ALLOC_RECORD   CATS_ALLOC_SIZE
 #define CTR_EVENT_RECORD   CATS_EVENT_SIZE
+#define CTR_VCG_VERTEX_RECORD CATS_VCG_VERTEX_SIZE
+#define CTR_VCG_EDGE_RECORD   CATS_VCG_EDGE_SIZE
 
 /* One raw (uncompressed) section payload. */
 typedef struct ctr_section {
@@ -119,6 +121,33 @@ typedef struct ctr_event {
    uint32_t hist[CATS_HIST_BUCKETS];
 } ctr_event;
 
+/* Section 7, the value communication graph (docs/VCG.md). */
+typedef struct ctr_vcg_vertex {
+   uint32_t alloc;         /* alloc id or CATS_NONE */
+   uint32_t flags;         /* CATS_VCG_INPUT | _OUTPUT | _REGISTER */
+   uint64_t offset;        /* byte offset in the allocation */
+   uint32_t size;          /* bytes */
+   uint32_t ctx;           /* ctx id or CATS_NONE */
+   uint32_t loc;           /* loc id or CATS_NONE */
+   uint32_t versions;      /* >= 1 */
+   uint64_t weight;        /* computation */
+} ctr_vcg_vertex;
+
+typedef struct ctr_vcg_edge {
+   uint32_t src, dst;      /* vertex indices */
+   uint32_t ctx;           /* ctx id or CATS_NONE */
+   uint64_t uses;          /* >= 1 */
+   uint64_t versions;      /* 1..uses */
+} ctr_vcg_edge;
+
+typedef struct ctr_vcg {
+   uint32_t word_size;     /* bytes per memory vertex (a power of two) */
+   uint32_t nvertices;
+   ctr_vcg_vertex *vertices;
+   uint32_t nedges;
+   ctr_vcg_edge *edges;    /* sorted by (src, dst, ctx), unique */
+} ctr_vcg;
+
 /* A decoded trace. All ids are indices into these arrays and have been
  * checked, so consumers may index without further tests. */
 typedef struct ctr_trace {
@@ -136,6 +165,8 @@ typedef struct ctr_trace {
    ctr_alloc *allocs;
    uint32_t nevents;
    ctr_event *events;
+   int has_vcg;            /* section 7 was present (optional) */
+   ctr_vcg vcg;            /* empty unless has_vcg */
    char *string_blob;      /* storage behind strings[] */
 } ctr_trace;
 
@@ -150,7 +181,8 @@ ctr_status ctr_open_mem(const void *buf, size_t len, ctr_trace **out,
                         char *err, size_t errlen);
 
 /* Decode and validate raw section payloads (no container). Unknown types
- * are skipped; a type given twice is an error. */
+ * are skipped; a type given twice is an error. Sections 1-6 are required,
+ * section 7 (VCG) is optional. */
 ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
                       char *err, size_t errlen);
 

@@ -9,4 +9,9 @@ ctr_status ctr_fail(char *err, size_t errlen, ctr_status st,
                     const char *fmt, ...)
    __attribute__((format(printf, 4, 5)));
 
+/* Decode section 7 (VCG) into t->vcg; the sections it refers to are
+ * decoded already (trace_decode_vcg.c). */
+ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, char *err,
+                         size_t errlen);
+
 #endif /* CATS_TRACE_READ_INT_H */

@@ -17,7 +17,10 @@
      touches memory: loads, stores, guarded loads and stores, CAS (both
      halves of a double CAS), LL/SC and dirty helpers' memory effects.
      Guarded accesses use guarded dirty calls, so a false guard costs
-     no call. */
+     no call;
+   - with value flow, the provenance of every temporary and register
+     (cats_vf_instr.c), whose load and store hooks also do the trace's
+     work for those accesses. */
 
 #include "cats_tool.h"
 #include "pub_tool_machine.h"
@@ -295,6 +298,8 @@ IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       VG_(tool_panic)("cats: host and guest word sizes differ");
 
    IRSB* out = deepCopyIRSBExceptStmts(sbIn);
+   VfSB* vf = CATS_(clo_value_flow) && CATS_(instr_on)
+              ? CATS_(vf_sb_begin)(sbIn, out, layout) : NULL;
    for (i = 0; i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark; i++)
       addStmtToIRSB(out, sbIn->stmts[i]);
 
@@ -326,9 +331,12 @@ IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          uncount_exit_from_header(out, sbIn, i, header_of);
          header_of = NULL;
       }
-      instrument_stmt(out, sbIn->tyenv, st, ip);
+      if (vf == NULL || !CATS_(vf_instrument_stmt)(vf, st, ip))
+         instrument_stmt(out, sbIn->tyenv, st, ip);
       addStmtToIRSB(out, st);
    }
    add_jk_store(out, sbIn->jumpkind);
+   if (vf != NULL)
+      CATS_(vf_sb_end)(vf);
    return out;
 }

@@ -31,10 +31,20 @@ Bool  CATS_(exec_called) = False;
 
 static Bool process_option(const HChar* arg)
 {
+   Long gran = 0;
    if VG_STR_CLO(arg, "--cats-out-file", CATS_(clo_out_file)) {}
    else if VG_BOOL_CLO(arg, "--instr-atstart", CATS_(clo_instr_atstart)) {}
    else if VG_BOOL_CLO(arg, "--separate-debug-files",
                        CATS_(clo_separate_debug_files)) {}
+   else if VG_BOOL_CLO(arg, "--value-flow", CATS_(clo_value_flow)) {}
+   else if VG_BINT_CLO(arg, "--vf-granularity", gran, 4, 8) {
+      if (gran != 4 && gran != 8) {
+         VG_(fmsg_bad_option)(arg, "the granularity must be 4 or 8\n");
+      }
+      CATS_(clo_vf_granularity) = (UInt)gran;
+   }
+   else if VG_BINT_CLO(arg, "--vf-stack-array-min",
+                       CATS_(clo_vf_stack_array_min), 0, 1ULL << 40) {}
    else
       return False;
    return True;
@@ -52,6 +62,10 @@ static void print_usage(void)
 "    --separate-debug-files=no|yes  also name stack arrays from separate\n"
 "                              debug files (/usr/lib/debug), as for system\n"
 "                              libraries [no]\n"
+"    --value-flow=no|yes       build the value communication graph [yes]\n"
+"    --vf-granularity=8|4      bytes per value-flow memory word [8]\n"
+"    --vf-stack-array-min=<n>  named stack arrays of at least n bytes hold\n"
+"                              values; smaller ones are workspaces [1024]\n"
    );
 }
 
@@ -217,6 +231,14 @@ static Bool output_writable(const HChar* path)
    return ok;
 }
 
+/* Memory the kernel wrote (read(2) and friends) holds new inputs. */
+static void on_mem_written(CorePart part, ThreadId tid, Addr a, SizeT len)
+{
+   (void)tid;
+   if (part == Vg_CoreSysCall)
+      CATS_(vf_clear_range)(a, len);
+}
+
 static void post_clo_init(void)
 {
    CATS_(instr_on) = CATS_(clo_instr_atstart);
@@ -229,6 +251,10 @@ static void post_clo_init(void)
    if (!CATS_(helper_start)(CATS_(out_path)))
       VG_(exit)(1);
    CATS_(out_init)();
+   if (CATS_(clo_value_flow)) {
+      CATS_(vf_init)();
+      VG_(track_post_mem_write)(on_mem_written);
+   }
 }
 
 static void finish_run(void)
@@ -238,6 +264,8 @@ static void finish_run(void)
    finished = True;
    CATS_(cflow_finish)();
    CATS_(mem_finish)();
+   if (CATS_(clo_value_flow))
+      CATS_(vf_finish)();
    Bool ok = CATS_(write_trace)();
    if (VG_(clo_verbosity) == 0)
       return;
@@ -247,6 +275,8 @@ static void finish_run(void)
    VG_(umsg)("cats: %'u allocation records, %'u contexts, "
              "peak footprint %'llu bytes\n", CATS_(n_allocs_written)(),
              CATS_(n_ctxs)(), CATS_(peak_footprint));
+   if (CATS_(clo_value_flow) && VG_(clo_verbosity) > 1)
+      CATS_(vf_stats)();
    if (ok)
       VG_(umsg)("cats: trace written to %s\n", CATS_(out_path));
 }

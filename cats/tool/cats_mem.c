@@ -15,6 +15,7 @@
    to the innermost frame whose CFA is above it. */
 
 #include "cats_tool.h"
+#include "cats_vf.h"
 #include "pub_tool_wordfm.h"
 #include "pub_tool_poolalloc.h"
 #include "pub_tool_replacemalloc.h"
@@ -185,6 +186,8 @@ static Block* insert_block(Addr lo, SizeT size, UInt id)
    b->origin = lo;
    b->alloc = id;
    b->epoch = ++epoch_counter;
+   b->carrier = False;
+   b->literal = 0;
    if (!VG_(addToFM)(blocks, (UWord)b, 0)) {
       /* Not present before, as the caller checked for overlap. */
    }
@@ -206,6 +209,9 @@ static Block* lookup_block(Addr a)
 static void remove_block(Block* b)
 {
    UWord k, v;
+   /* Freed memory holds no values: a block reusing it starts empty. */
+   if (CATS_(clo_value_flow))
+      CATS_(vf_clear_range)(b->lo, b->hi - b->lo);
    VG_(delFromFM)(blocks, &k, &v, (UWord)b);
    b->epoch = ++epoch_counter;   /* invalidates every cached pointer */
    VG_(freeEltPA)(block_pool, b);
@@ -385,6 +391,8 @@ static Block* fallback_block(Addr lo, SizeT sz, const HChar* name)
    b->origin = lo;
    b->alloc = global_rec(lo, sz, name);
    b->epoch = ++epoch_counter;
+   b->carrier = False;
+   b->literal = 0;
    VG_(addToXA)(fallback_blocks, &b);
    return b;
 }
@@ -443,6 +451,9 @@ static void place_vars(Frame* f, StackInfo* s)
       b->origin = b->lo;
       b->alloc = id;
       b->epoch = ++epoch_counter;
+      /* Small local arrays are workspaces, carriers of value flow. */
+      b->carrier = v->size < CATS_(clo_vf_stack_array_min);
+      b->literal = 2;
       rec_instance_born(id, b->lo, v->size);
    }
 }
@@ -461,6 +472,8 @@ static StackInfo* frame_stack(Thread* t, Frame* f)
       s->frame.origin = cfa;
       s->frame.alloc = CATS_NONE;
       s->frame.epoch = ++epoch_counter;
+      s->frame.carrier = True;
+      s->frame.literal = 2;
       s->lowest = cfa;
       f->stk = s;
       place_vars(f, s);
@@ -732,6 +745,8 @@ void* CATS_(realloc)(ThreadId tid, void* p, SizeT n)
    if (q == NULL)
       return NULL;
    VG_(memcpy)(q, p, old_size < n ? old_size : n);
+   if (CATS_(clo_value_flow))
+      CATS_(vf_copy_range)((Addr)q, (Addr)p, old_size < n ? old_size : n);
    UInt from = CATS_(release_heap_block)(tid, (Addr)p);
    VG_(cli_free)(p);
    CATS_(new_heap_block)(tid, (Addr)q, n, CATS_ALLOC_REALLOC, from);

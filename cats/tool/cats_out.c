@@ -84,6 +84,61 @@ static Bool read_all(Int fd, void* p, SizeT n)
    return True;
 }
 
+static Bool drain_one_answer(void);
+
+/* Linux's poll bits that the amd64 vki header leaves out. */
+#define POLL_OUT 0x0004
+#define POLL_ERR 0x0008
+#define POLL_HUP 0x0010
+
+/* Writes everything, reading answers that arrive meanwhile: the helper
+   may be blocked writing one while this side streams value flow, and
+   neither pipe may fill up with the other side waiting. */
+static Bool write_draining(const void* p, SizeT n)
+{
+   const UChar* c = p;
+   while (n > 0) {
+      struct vki_pollfd pfd[2];
+      pfd[0].fd = to_helper;
+      pfd[0].events = POLL_OUT;
+      pfd[0].revents = 0;
+      pfd[1].fd = from_helper;
+      pfd[1].events = VKI_POLLIN;
+      pfd[1].revents = 0;
+      SysRes pr = VG_(poll)(pfd, 2, HELPER_TIMEOUT_MS);
+      if (sr_isError(pr) || sr_Res(pr) == 0)
+         return False;
+      if (pfd[1].revents & (VKI_POLLIN | POLL_HUP)) {
+         if (!drain_one_answer())
+            return False;
+         continue;
+      }
+      if (pfd[0].revents & (POLL_ERR | POLL_HUP))
+         return False;
+      if (!(pfd[0].revents & POLL_OUT))
+         continue;
+      /* A pipe that polls writable takes a page without blocking. */
+      Int chunk = n > 4096 ? 4096 : (Int)n;
+      Int w = VG_(write)(to_helper, c, chunk);
+      if (w <= 0)
+         return False;
+      c += w;
+      n -= (SizeT)w;
+   }
+   return True;
+}
+
+/* Whether an answer is still owed: only then can the helper block on
+   its side of the pipes. */
+static Bool answer_owed(void)
+{
+   Word i;
+   for (i = 0; pending && i < VG_(sizeXA)(pending); i++)
+      if (!((Pending*)VG_(indexXA)(pending, i))->arrived)
+         return True;
+   return False;
+}
+
 static Bool send_frame(UInt type, const void* payload, SizeT len)
 {
    UChar hdr[CATS_FRAME_HEADER_SIZE];
@@ -94,6 +149,9 @@ static Bool send_frame(UInt type, const void* payload, SizeT len)
    }
    for (i = 0; i < 8; i++)
       hdr[8 + i] = (UChar)((ULong)len >> (8 * i));
+   if (answer_owed())
+      return write_draining(hdr, sizeof(hdr))
+             && (len == 0 || write_draining(payload, len));
    return write_all(to_helper, hdr, sizeof(hdr))
           && (len == 0 || write_all(to_helper, payload, len));
 }
@@ -205,6 +263,8 @@ static void reset_after_fork(ThreadId tid)
       one, and writes no trace. */
    CATS_(forked_child) = True;
    helper_deferred = True;
+   if (CATS_(clo_value_flow))
+      CATS_(vf_after_fork)();
 }
 
 /* The helper of a forked child, started at its first use. */
@@ -263,6 +323,23 @@ static void ask(UInt query_type, Addr text_avma, SizeT text_size,
    VG_(addToXA)(pending, &p);
 }
 
+/* Reads the next answer the helper owes into its pending entry. */
+static Bool drain_one_answer(void)
+{
+   Word i = 0;
+   while (i < VG_(sizeXA)(pending)
+          && ((Pending*)VG_(indexXA)(pending, i))->arrived)
+      i++;
+   if (i == VG_(sizeXA)(pending))
+      return False;   /* nothing owed: a protocol error */
+   Pending* next = VG_(indexXA)(pending, i);
+   next->payload = recv_frame(next->answer_type, &next->len);
+   if (next->payload == NULL)
+      return False;
+   next->arrived = True;
+   return True;
+}
+
 /* The answer to an earlier query (VG_(malloc)ed), or NULL. */
 static UChar* answer(UInt answer_type, Addr text_avma, SizeT* len)
 {
@@ -270,22 +347,27 @@ static UChar* answer(UInt answer_type, Addr text_avma, SizeT* len)
    if (me < 0)
       return NULL;
    while (!((Pending*)VG_(indexXA)(pending, me))->arrived) {
-      Word i = 0;
-      while (((Pending*)VG_(indexXA)(pending, i))->arrived)
-         i++;
-      Pending* next = VG_(indexXA)(pending, i);
-      next->payload = recv_frame(next->answer_type, &next->len);
-      if (next->payload == NULL) {
+      if (!drain_one_answer()) {
          helper_lost("no answer to a query");
          return NULL;
       }
-      next->arrived = True;
    }
    Pending* p = VG_(indexXA)(pending, me);
    UChar* payload = p->payload;
    *len = p->len;
    VG_(removeIndexXA)(pending, me);
    return payload;
+}
+
+Bool CATS_(send_stream)(UInt type, const void* payload, SizeT len)
+{
+   if (!helper_ready())
+      return False;
+   if (!send_frame(type, payload, len)) {
+      helper_lost("cannot send value flow");
+      return False;
+   }
+   return True;
 }
 
 /* The STACKVARS query's size field carries the separate-debug-file

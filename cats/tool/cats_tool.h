@@ -9,7 +9,9 @@
      cats_events.c   folding of accesses into affine or summarised records
      cats_locs.c     strings and code locations
      cats_out.c      the helper process and trace serialisation
-     cats_util.c     a hash map and a byte buffer                          */
+     cats_util.c     a hash map and a byte buffer
+     cats_vf_*.c     value flow: shadow memory, provenance sets, access
+                     hooks and the IR analysis (docs/VCG.md)             */
 #ifndef CATS_TOOL_H
 #define CATS_TOOL_H
 
@@ -226,6 +228,9 @@ typedef struct _Block {
    Addr  origin;         /* offset 0 */
    UInt  alloc;          /* allocation record */
    ULong epoch;
+   Bool  carrier;        /* value flow: holds provenance, never values */
+   UChar literal;        /* value flow: read-only data (constants);
+                            0 not known yet, 1 yes, 2 no */
 } Block;
 
 void  CATS_(mem_init)(void);
@@ -296,6 +301,76 @@ extern ULong CATS_(n_unattributed);
 extern ULong CATS_(bytes_unattributed);
 
 /*------------------------------------------------------------*/
+/*--- Value flow (cats_vf_*.c, docs/VCG.md)                ---*/
+/*------------------------------------------------------------*/
+
+/* A provenance 'P' is 32 bits, held by every shadow register unit (one
+   per 8 bytes of guest state), IR temporary lane and memory word:
+     0                 no value (a constant, or memory never written)
+     00 + id           a copy of the vertex 'id'
+     01 + id           computed from the vertex 'id' alone
+     1 + index         computed from a set of vertices (cats_vf_sets.c)
+   The middle case needs no set, so an operation on one value (scaling,
+   a conversion) costs no call. Vertex ids with bit 29 set are register
+   intermediates. */
+#define VF_SET_BIT   0x80000000u
+#define VF_ONE_BIT   0x40000000u
+#define VF_ID_MASK   0x3FFFFFFFu
+#define VF_REG_BIT   0x20000000u
+#define VF_SET_CAP   16          /* sources per set before materialising */
+#define VF_MAX_LANES 4           /* 8-byte lanes of a 256-bit value */
+
+extern Bool  CATS_(clo_value_flow);
+extern UInt  CATS_(clo_vf_granularity);     /* 8 or 4 bytes */
+extern ULong CATS_(clo_vf_stack_array_min);
+
+/* Shadow memory (cats_vf_shadow.c). */
+void  CATS_(vf_shadow_init)(void);
+/* The vertex of the word holding 'a', its version and source-set
+   signature (allocated on first use). */
+UInt  CATS_(vf_word_vertex)(Addr a, UInt** ver, UInt** sig);
+/* For every word that holds a vertex: id, versions, address, whether
+   the word still holds its own latest value. */
+typedef void (*VfWordFn)(UInt id, UInt versions, Addr a, Bool holds_own,
+                         void* opaque);
+void  CATS_(vf_for_each_vertex)(VfWordFn fn, void* opaque);
+void  CATS_(vf_clear_range)(Addr a, SizeT len);
+
+/* Provenance sets (cats_vf_sets.c). */
+typedef struct { UInt loc; } VfSite;          /* a union's code site */
+void  CATS_(vf_sets_init)(void);
+/* Members of P: a set's sources, a copied value itself, or none. */
+UInt  CATS_(vf_members)(UInt p, UInt* out /* VF_SET_CAP */);
+VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd);
+void  CATS_(vf_sets_stats)(void);
+void  CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
+                                                   void* opaque),
+                                          void* opaque);
+
+/* Access hooks and the stream to the helper (cats_vf.c). */
+VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a);
+VG_REGPARM(3) ULong CATS_(vf_store)(Site* s, Addr a, ULong p01, ULong p23);
+/* Lanes 2 and 3 of the last 256-bit load or store. */
+extern UInt CATS_(vf_lane_hi)[2];
+/* A new version of vertex 'id' computed from members[0..n). */
+void  CATS_(vf_new_version)(UInt id, UInt* ver, UInt* sig, const UInt* m,
+                            UInt n, UChar kind, UInt alloc, ULong off,
+                            UInt size, UInt loc);
+void  CATS_(vf_init)(void);
+void  CATS_(vf_finish)(void);
+void  CATS_(vf_stats)(void);
+void  CATS_(vf_after_fork)(void);
+
+/* IR (cats_vf_instr.c): instruments one statement for value flow and
+   its memory accesses; False if it leaves the statement to the trace's
+   instrumentation. */
+typedef struct _VfSB VfSB;
+VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out,
+                         const VexGuestLayout* layout);
+Bool  CATS_(vf_instrument_stmt)(VfSB* v, IRStmt* st, Addr ip);
+void  CATS_(vf_sb_end)(VfSB* v);
+
+/*------------------------------------------------------------*/
 /*--- Instrumentation (cats_instr.c)                       ---*/
 /*------------------------------------------------------------*/
 
@@ -328,6 +403,8 @@ void  CATS_(stackvars_of_object)(Addr text_avma, SizeT text_size,
                                   const HChar* path,
                                   /*OUT*/FnStackVar** vars, /*OUT*/UInt* n);
 Bool  CATS_(write_trace)(void);
+/* Sends a frame of a stream (value flow) to the helper. */
+Bool  CATS_(send_stream)(UInt type, const void* payload, SizeT len);
 extern const HChar* CATS_(out_path);
 /* This process is a fork of the traced guest. */
 extern Bool CATS_(forked_child);

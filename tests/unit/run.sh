@@ -14,6 +14,7 @@ fi
 build=$(cd "$1" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
 host="$here/../../cats/host"
+vcg="$here/../../vcg"
 cc=${CC:-gcc}
 cflags="-std=c11 -Wall -Wextra -O2 -g"
 work=$(mktemp -d "${TMPDIR:-/tmp}/cats-unit.XXXXXX") || exit 2
@@ -39,13 +40,21 @@ build_test() {   # name sources... -- libs...
 }
 
 build_test test_trace "$here/test_trace.c" "$here/synth.c" "$host/buf.c" "$host/errmsg.c" \
-   "$host/trace_read.c" "$host/trace_decode.c" "$host/trace_write.c" -lz &&
+   "$host/trace_read.c" "$host/trace_decode.c" "$host/trace_decode_vcg.c" \
+   "$host/trace_write.c" -lz &&
    { "$work/test_trace" "$work" || failed=1; }
 
-build_test test_helper "$here/test_helper.c" "$here/synth.c" \
-   "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" -lz &&
+build_test test_helper "$here/test_helper.c" "$here/synth.c" "$here/vfsynth.c" \
+   "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" \
+   "$host/trace_decode_vcg.c" -lz &&
    { "$work/test_helper" "$build/cats-helper" "$work" 2>"$work/helper.err" ||
      { failed=1; cat "$work/helper.err" >&2; }; }
+
+build_test test_vcg "$here/test_vcg.c" "$here/synth.c" "$here/vfsynth.c" \
+   "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" \
+   "$host/trace_decode_vcg.c" "$host/trace_write.c" "$vcg/vcg_build.c" \
+   "$vcg/vcg_index.c" "$vcg/vcg_section.c" -lz &&
+   { "$work/test_vcg" "$work" || failed=1; }
 
 build_test test_loops "$here/test_loops.c" "$host/loops.c" "$host/errmsg.c" \
    -lelf -lcapstone &&
@@ -149,6 +158,108 @@ for e in ev:
    fi
 else
    echo "FAIL cli tests: no trace from test_trace"
+   failed=1
+fi
+
+# --- `cats vcg` on the graphs written by test_vcg --------------------------
+vtrace="$work/vcg.cats"
+
+same() {   # name expected-file: the last command's stdout must be exactly it
+   if cmp -s "$2" "$work/out"; then
+      echo "ok $1"
+   else
+      echo "FAIL $1 (output differs)"
+      diff "$2" "$work/out" >&2
+      failed=1
+   fi
+}
+
+if [ -f "$vtrace" ]; then
+   check cli_vcg_stats 0 "$cats" vcg "$vtrace"
+   cat >"$work/want" <<'EOF'
+vertices 5
+edges 7
+inputs 2
+outputs 2
+register-intermediates 1
+versions 9
+coalescing 1.80
+uses 11
+in-degree 0 1.40 3
+out-degree 0 1.40 2
+weight 11
+context-edges 8
+word-size 8
+EOF
+   same cli_vcg_stats_text "$work/want"
+   check cli_vcg_vertices 0 "$cats" vcg --vertices "$vtrace"
+   cat >"$work/want" <<'EOF'
+buf (t.c:5)+0 flags=in versions=1 weight=0
+buf (t.c:5)+8 flags=in versions=1 weight=0
+buf (t.c:5)+16 flags=out versions=2 weight=3
+glob "q"\x0a\x01+0 flags=out versions=4 weight=6
+[tmp#0 main t.c:7] flags=reg versions=1 weight=2
+EOF
+   same cli_vcg_vertices_text "$work/want"
+   check cli_vcg_edges 0 "$cats" vcg "$vtrace" --edges
+   cat >"$work/want" <<'EOF'
+[tmp#0 main t.c:7] -> glob "q"\x0a\x01+0 uses=4 versions=1
+buf (t.c:5)+0 -> [tmp#0 main t.c:7] uses=1 versions=1
+buf (t.c:5)+0 -> buf (t.c:5)+16 uses=1 versions=1
+buf (t.c:5)+16 -> [tmp#0 main t.c:7] uses=1 versions=1
+buf (t.c:5)+16 -> buf (t.c:5)+16 uses=1 versions=1
+buf (t.c:5)+8 -> buf (t.c:5)+16 uses=1 versions=1
+buf (t.c:5)+8 -> glob "q"\x0a\x01+0 uses=2 versions=1
+EOF
+   same cli_vcg_edges_text "$work/want"
+   LC_ALL=C sort "$work/out" >"$work/sorted"
+   if cmp -s "$work/sorted" "$work/out"; then
+      echo "ok cli_vcg_edges_sorted"
+   else
+      echo "FAIL cli_vcg_edges_sorted"
+      failed=1
+   fi
+   check cli_vcg_metis 0 "$cats" vcg "$vtrace" --metis "$work/g.metis"
+   cp "$work/g.metis" "$work/out"
+   cat >"$work/want" <<'EOF'
+5 6 011
+1 3 1 5 1
+1 3 1 4 2
+3 1 1 2 1 5 1
+6 2 2 5 4
+2 1 1 3 1 4 4
+EOF
+   same cli_vcg_metis_text "$work/want"
+   check cli_vcg_dot 0 "$cats" vcg "$vtrace" --dot "$work/g.dot"
+   expect cli_vcg_dot_edge g.dot '^  v4 -> v3 \[label="uses=4 versions=1"\];$'
+   check cli_vcg_graphml 0 "$cats" vcg "$vtrace" --graphml "$work/g.graphml"
+   expect cli_vcg_graphml_label g.graphml '<data key="label">glob &quot;q&quot;'
+   if command -v python3 >/dev/null 2>&1; then
+      check cli_vcg_graphml_valid 0 python3 -c '
+import sys, xml.dom.minidom as m
+d = m.parse(sys.argv[1])
+assert len(d.getElementsByTagName("node")) == 5
+assert len(d.getElementsByTagName("edge")) == 7
+' "$work/g.graphml"
+   fi
+   check cli_vcg_unwritable 1 "$cats" vcg "$vtrace" \
+      --metis "$work/no-such-dir/g.metis"
+   expect cli_vcg_unwritable_msg err "^cats: $work/no-such-dir/g.metis: "
+   check cli_vcg_no_graph 1 "$cats" vcg "$trace"
+   expect cli_vcg_no_graph_msg err \
+      "^cats: $trace: no value communication graph (run with --value-flow=yes)$"
+   check cli_vcg_big_dot 1 "$cats" vcg "$work/vcg_big.cats" --dot "$work/big.dot"
+   expect cli_vcg_big_dot_msg err "at most 20000 vertices"
+   if [ -e "$work/big.dot" ]; then
+      echo "FAIL cli_vcg_big_dot_no_file"
+      failed=1
+   fi
+   check cli_vcg_big_metis 0 "$cats" vcg "$work/vcg_big.cats" \
+      --metis "$work/big.metis"
+   expect cli_vcg_big_metis_header big.metis "^20001 0 011$"
+   check cli_vcg_corrupt 1 "$cats" vcg "$work/trunc.cats"
+else
+   echo "FAIL cli vcg tests: no trace from test_vcg"
    failed=1
 fi
 

@@ -17,6 +17,7 @@
 #include "../../cats/host/trace_read.h"
 #include "check.h"
 #include "synth.h"
+#include "vfsynth.h"
 
 CHECK_DEFINE_GLOBALS;
 
@@ -364,6 +365,125 @@ static void test_unwritable_output(void)
    CHECK(finish(&c) != 0);
 }
 
+#define VF_BIG 60000   /* records in the big VF frame, over 1 MiB */
+
+/* The VF stream of vfs_example in two frames (split between records),
+ * then vertex 104 (buf+24) and one frame of VF_BIG records buf+24 =
+ * buf+0 + buf+8, whose records cross the helper's read chunks; then
+ * VF_END unless `end` is 0. */
+static int send_vf(int fd, int end)
+{
+   cbuf vf = CBUF_INIT, fin = CBUF_INIT, big = CBUF_INIT;
+   int r = vfs_example(&vf, &fin) |
+           vfs_vertex(&vf, 104, CATS_VF_MEMORY, 10, 24, 8, 2, 3);
+   for (uint32_t v = 1; v <= VF_BIG; v++)
+      r |= vfs_sources(&big, 104, v, 2, 2, (const uint32_t[]){ 100, 101 });
+   size_t cut = 5 * 30;   /* after the five VERTEX records */
+   r = r || send_frame(fd, CATS_FRAME_VF, vf.data, cut) != 0 ||
+       send_frame(fd, CATS_FRAME_VF, vf.data + cut, vf.len - cut) != 0 ||
+       send_frame(fd, CATS_FRAME_VF, big.data, big.len) != 0 ||
+       (end && send_frame(fd, CATS_FRAME_VF_END, fin.data, fin.len) != 0);
+   cbuf_free(&vf);
+   cbuf_free(&fin);
+   cbuf_free(&big);
+   return r ? -1 : 0;
+}
+
+static void test_vf_commit(void)
+{
+   const char *out = path_in("vf.cats");
+   unlink(out);
+   child c;
+   CHECK(spawn(out, &c) == 0);
+   syn_opts o;
+   syn_default_opts(&o);
+   CHECK(send_vf(c.to, 1) == 0);
+   CHECK(send_sections(c.to, &o) == 0);
+   char msg[512] = "";
+   CHECK_EQ(commit(&c, msg, sizeof msg), 0);
+   CHECK_EQ(finish(&c), 0);
+   ctr_trace *t = NULL;
+   char err[CTR_ERRLEN];
+   CHECK_EQ(ctr_open(out, &t, err, sizeof err), CTR_OK);
+   if (t) {
+      const ctr_vcg *g = &t->vcg;
+      CHECK(t->has_vcg);
+      CHECK_EQ(g->nvertices, 6);
+      CHECK_EQ(g->nedges, 10);
+      if (g->nvertices == 6 && g->nedges >= 2) {
+         /* buf+0, +8, +16, +24, the global, the intermediate */
+         CHECK_EQ(g->vertices[3].offset, 24);
+         CHECK_EQ(g->vertices[3].versions, VF_BIG);
+         CHECK_EQ(g->vertices[3].weight, 2 * VF_BIG);
+         CHECK_EQ(g->edges[1].src, 0);
+         CHECK_EQ(g->edges[1].dst, 3);
+         CHECK_EQ(g->edges[1].uses, VF_BIG);
+         CHECK_EQ(g->edges[1].versions, 1);
+      }
+   }
+   ctr_free(t);
+   CHECK(temp_files_left() == 0);
+   unlink(out);
+}
+
+/* Start a helper, send the sections and `vf` frames (type, payload), and
+ * expect COMMIT to fail with `want` in the message and no file. */
+static void expect_vf_error(const uint32_t *types, const cbuf *frames, int n,
+                            const char *want)
+{
+   const char *out = path_in("vfbad.cats");
+   unlink(out);
+   child c;
+   CHECK(spawn(out, &c) == 0);
+   syn_opts o;
+   syn_default_opts(&o);
+   CHECK(send_sections(c.to, &o) == 0);
+   for (int i = 0; i < n; i++)
+      CHECK(send_frame(c.to, types[i], frames[i].data, frames[i].len) == 0);
+   char msg[512] = "";
+   CHECK(commit(&c, msg, sizeof msg) > 0);
+   if (!strstr(msg, want)) {
+      fprintf(stderr, "  expected '%s' in '%s'\n", want, msg);
+      chk_failures++;
+   }
+   CHECK(finish(&c) != 0);
+   CHECK(!exists(out));
+   CHECK(temp_files_left() == 0);
+}
+
+static void test_vf_errors(void)
+{
+   cbuf f[3] = { CBUF_INIT, CBUF_INIT, CBUF_INIT };
+   CHECK(vfs_example(&f[0], &f[1]) == 0);
+   uint32_t vf_end[2] = { CATS_FRAME_VF, CATS_FRAME_VF_END };
+   expect_vf_error(vf_end, f, 1, "without VF_END");
+   /* VF after VF_END (an empty graph so far) */
+   cbuf empty = CBUF_INIT;
+   vfs_end(&empty, 8, 0, NULL, 0, NULL, NULL, NULL);
+   uint32_t end_vf[2] = { CATS_FRAME_VF_END, CATS_FRAME_VF };
+   cbuf swapped[2] = { empty, f[0] };
+   expect_vf_error(end_vf, swapped, 2, "VF frame after VF_END");
+   cbuf_free(&empty);
+   uint32_t twice[3] = { CATS_FRAME_VF, CATS_FRAME_VF_END,
+                         CATS_FRAME_VF_END };
+   cbuf again[3] = { f[0], f[1], f[1] };
+   expect_vf_error(twice, again, 3, "VF_END sent twice");
+   /* A malformed record. */
+   cbuf_put8(&f[2], 7);
+   cbuf bad[2] = { f[2], f[1] };
+   expect_vf_error(vf_end, bad, 2, "unknown tag 7");
+   /* Tool allocation 10 mapped to alloc 9 of a trace that has 2. */
+   cbuf_free(&f[1]);
+   uint32_t table[12];
+   for (int i = 0; i < 12; i++)
+      table[i] = 0xFFFFFFFFu;
+   table[10] = 9;
+   vfs_end(&f[1], 8, 12, table, 0, NULL, NULL, NULL);
+   expect_vf_error(vf_end, f, 2, "alloc 9 out of range");
+   for (int i = 0; i < 3; i++)
+      cbuf_free(&f[i]);
+}
+
 int main(int argc, char **argv)
 {
    if (argc != 3) {
@@ -378,5 +498,7 @@ int main(int argc, char **argv)
    RUN(test_invalid_data);
    RUN(test_protocol_errors);
    RUN(test_unwritable_output);
+   RUN(test_vf_commit);
+   RUN(test_vf_errors);
    return chk_failed ? 1 : 0;
 }

@@ -1,0 +1,157 @@
+/* trace_decode_vcg.c: decode section 7, the value communication graph.
+ *
+ * Layout and meaning are in docs/VCG.md. Besides sizes and references
+ * (allocs, contexts and locs may be NONE; edge ends must be vertices) the
+ * decoder checks what consumers rely on: known flags, versions >= 1, the
+ * vertex order, edges sorted by (src, dst, ctx) without duplicates, and
+ * 1 <= versions <= uses on every edge. */
+#include "trace_read_int.h"
+
+#include <stdlib.h>
+
+#include "le.h"
+
+_Static_assert(32 + 8 == CTR_VCG_VERTEX_RECORD, "VCG vertex size");
+_Static_assert(24 + 8 == CTR_VCG_EDGE_RECORD, "VCG edge size");
+
+/* id must be below limit (or NONE when none_ok). */
+static ctr_status check_ref(uint32_t id, uint32_t limit, int none_ok,
+                            const char *what, uint32_t i, const char *field,
+                            char *err, size_t errlen)
+{
+   if ((none_ok && id == CATS_NONE) || id < limit)
+      return CTR_OK;
+   return ctr_fail(err, errlen, CTR_EREF, "%s %u: %s %u out of range (%u)",
+                   what, i, field, id, limit);
+}
+
+/* Memory vertices by (alloc, offset), then register intermediates by
+ * loc (their tool id, the last key, is not in the file). */
+static int vertex_before(const ctr_vcg_vertex *a, const ctr_vcg_vertex *b)
+{
+   int ra = (a->flags & CATS_VCG_REGISTER) != 0;
+   int rb = (b->flags & CATS_VCG_REGISTER) != 0;
+   if (ra != rb)
+      return ra < rb;
+   if (ra)
+      return a->loc <= b->loc;
+   return a->alloc != b->alloc ? a->alloc < b->alloc
+                               : a->offset <= b->offset;
+}
+
+static ctr_status parse_vertex(ctr_trace *t, const uint8_t *p, uint32_t i,
+                               char *err, size_t errlen)
+{
+   ctr_vcg_vertex *v = &t->vcg.vertices[i];
+   v->alloc = cle_u32(p);
+   v->flags = cle_u32(p + 4);
+   v->offset = cle_u64(p + 8);
+   v->size = cle_u32(p + 16);
+   v->ctx = cle_u32(p + 20);
+   v->loc = cle_u32(p + 24);
+   v->versions = cle_u32(p + 28);
+   v->weight = cle_u64(p + 32);
+   ctr_status st;
+   if ((st = check_ref(v->alloc, t->nallocs, 1, "VCG vertex", i, "alloc",
+                       err, errlen)) != CTR_OK ||
+       (st = check_ref(v->ctx, t->ncontexts, 1, "VCG vertex", i, "ctx", err,
+                       errlen)) != CTR_OK ||
+       (st = check_ref(v->loc, t->nlocs, 1, "VCG vertex", i, "loc", err,
+                       errlen)) != CTR_OK)
+      return st;
+   if (v->flags & ~CATS_VCG_FLAGS)
+      return ctr_fail(err, errlen, CTR_EVALUE,
+                      "VCG vertex %u: unknown flags 0x%x", i, v->flags);
+   if ((v->flags & CATS_VCG_REGISTER) &&
+       ((v->flags & CATS_VCG_INPUT) || v->alloc != CATS_NONE))
+      return ctr_fail(err, errlen, CTR_EVALUE,
+                      "VCG vertex %u: a register intermediate that is an "
+                      "input or in an allocation", i);
+   if (v->versions == 0)
+      return ctr_fail(err, errlen, CTR_EVALUE, "VCG vertex %u: no versions",
+                      i);
+   if (i > 0 && !vertex_before(&t->vcg.vertices[i - 1], v))
+      return ctr_fail(err, errlen, CTR_EVALUE, "VCG vertex %u: out of order",
+                      i);
+   return CTR_OK;
+}
+
+static ctr_status parse_edge(ctr_trace *t, const uint8_t *p, uint32_t i,
+                             char *err, size_t errlen)
+{
+   const ctr_vcg *g = &t->vcg;
+   ctr_vcg_edge *e = &g->edges[i];
+   e->src = cle_u32(p);
+   e->dst = cle_u32(p + 4);
+   e->ctx = cle_u32(p + 8);
+   /* p + 12: reserved */
+   e->uses = cle_u64(p + 16);
+   e->versions = cle_u64(p + 24);
+   ctr_status st;
+   if ((st = check_ref(e->src, g->nvertices, 0, "VCG edge", i, "src", err,
+                       errlen)) != CTR_OK ||
+       (st = check_ref(e->dst, g->nvertices, 0, "VCG edge", i, "dst", err,
+                       errlen)) != CTR_OK ||
+       (st = check_ref(e->ctx, t->ncontexts, 1, "VCG edge", i, "ctx", err,
+                       errlen)) != CTR_OK)
+      return st;
+   if (e->uses == 0 || e->versions == 0 || e->versions > e->uses)
+      return ctr_fail(err, errlen, CTR_EVALUE,
+                      "VCG edge %u: uses %llu, versions %llu (need 1 <= "
+                      "versions <= uses)", i, (unsigned long long)e->uses,
+                      (unsigned long long)e->versions);
+   if (i > 0) {
+      const ctr_vcg_edge *q = &g->edges[i - 1];
+      int after = q->src != e->src   ? q->src < e->src
+                  : q->dst != e->dst ? q->dst < e->dst
+                                     : q->ctx < e->ctx;
+      if (!after)
+         return ctr_fail(err, errlen, CTR_EVALUE,
+                         "VCG edge %u: not after edge %u in (src, dst, ctx) "
+                         "order", i, i - 1);
+   }
+   return CTR_OK;
+}
+
+ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, char *err,
+                         size_t errlen)
+{
+   ctr_vcg *g = &t->vcg;
+   if (s->size < CATS_VCG_HEADER_SIZE)
+      return ctr_fail(err, errlen, CTR_ERECORD,
+                      "VCG: %zu bytes, too short for its header", s->size);
+   uint32_t word = cle_u32(s->data), nv = cle_u32(s->data + 4);
+   uint32_t ne = cle_u32(s->data + 8);
+   /* s->data + 12: reserved */
+   uint64_t need = CATS_VCG_HEADER_SIZE +
+                   (uint64_t)nv * CTR_VCG_VERTEX_RECORD +
+                   (uint64_t)ne * CTR_VCG_EDGE_RECORD;
+   if (need != s->size)
+      return ctr_fail(err, errlen, CTR_ERECORD,
+                      "VCG: %u vertices and %u edges need %llu bytes, the "
+                      "section has %zu", nv, ne, (unsigned long long)need,
+                      s->size);
+   if (word == 0 || (word & (word - 1)) != 0)
+      return ctr_fail(err, errlen, CTR_EVALUE,
+                      "VCG: word size %u is not a power of two", word);
+   g->vertices = calloc(nv ? nv : 1, sizeof *g->vertices);
+   g->edges = calloc(ne ? ne : 1, sizeof *g->edges);
+   if (!g->vertices || !g->edges)
+      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (VCG)");
+   g->word_size = word;
+   g->nvertices = nv;
+   g->nedges = ne;
+   t->has_vcg = 1;
+   const uint8_t *p = s->data + CATS_VCG_HEADER_SIZE;
+   for (uint32_t i = 0; i < nv; i++, p += CTR_VCG_VERTEX_RECORD) {
+      ctr_status st = parse_vertex(t, p, i, err, errlen);
+      if (st != CTR_OK)
+         return st;
+   }
+   for (uint32_t i = 0; i < ne; i++, p += CTR_VCG_EDGE_RECORD) {
+      ctr_status st = parse_edge(t, p, i, err, errlen);
+      if (st != CTR_OK)
+         return st;
+   }
+   return CTR_OK;
+}

@@ -1,0 +1,292 @@
+/*--------------------------------------------------------------------*/
+/*--- cats: value flow at loads and stores.                cats_vf.c ---*/
+/*--------------------------------------------------------------------*/
+/* The hooks of loads and stores when value flow is on: each does the
+   trace's work (CATS_(on_access)) and then moves provenance between
+   memory and the IR temporaries (cats_vf_instr.c), in one call.
+
+   - A load returns the provenance of the words it reads, one per 8-byte
+     lane. A word of ordinary memory that was never written is an input:
+     it becomes a vertex at its first read.
+   - A store of a copied value (P is a vertex) just copies P. A store of
+     a computed value (a set, or a constant) creates a new version of
+     the vertex at the stored word, unless the word is a carrier (stack
+     memory: spills, locals, small workspaces), which keeps the set.
+
+   New vertices and changed source sets are written to a buffer that is
+   streamed to the helper (docs/VCG.md), which builds the graph on the
+   other core. A version with the same sources and context as the one
+   before it sends nothing: repeated time steps cost no messages. */
+
+#include "cats_tool.h"
+#include "cats_vf.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_aspacemgr.h"
+
+Bool  CATS_(clo_value_flow) = True;
+UInt  CATS_(clo_vf_granularity) = 8;
+ULong CATS_(clo_vf_stack_array_min) = 1024;
+UInt  CATS_(vf_lane_hi)[2];
+
+#define VF_FLUSH_BYTES (1u << 20)
+
+static CatsBuf stream;
+static Bool    emitting;      /* the helper gets the stream */
+static ULong   stream_bytes, n_vertex_recs, n_sources_recs;
+
+void CATS_(vf_init)(void)
+{
+   CATS_(vf_shadow_init)();
+   CATS_(vf_sets_init)();
+   CATS_(buf_init)(&stream);
+   emitting = True;
+}
+
+/* A forked child has a helper of its own, which never saw the
+   parent's vertices: its trace has no graph. */
+void CATS_(vf_after_fork)(void)
+{
+   emitting = False;
+   stream.len = 0;
+}
+
+static void flush(void)
+{
+   if (stream.len == 0)
+      return;
+   if (emitting && !CATS_(send_stream)(CATS_FRAME_VF, stream.data,
+                                       stream.len))
+      emitting = False;
+   stream_bytes += stream.len;
+   stream.len = 0;
+}
+
+static inline UInt sources_sig(UInt ctx, const UInt* m, UInt n)
+{
+   UInt h = 2166136261u ^ ctx, i;
+   for (i = 0; i < n; i++)
+      h = (h ^ m[i]) * 16777619u;
+   return (h ^ n) | 1;   /* never 0, the signature of no version */
+}
+
+void CATS_(vf_new_version)(UInt id, UInt* ver, UInt* sig, const UInt* m,
+                           UInt n, UChar kind, UInt alloc, ULong off,
+                           UInt size, UInt loc)
+{
+   UInt v = ++*ver, i;
+   UInt ctx = CATS_(cur_ctx);
+   if (!emitting)
+      return;
+   if (v == 1) {
+      n_vertex_recs++;
+      CATS_(put_u8)(&stream, CATS_VF_VERTEX);
+      CATS_(put_u32)(&stream, id);
+      CATS_(put_u8)(&stream, kind);
+      CATS_(put_u32)(&stream, alloc);
+      CATS_(put_u64)(&stream, off);
+      CATS_(put_u32)(&stream, size);
+      CATS_(put_u32)(&stream, ctx);
+      CATS_(put_u32)(&stream, loc);
+   }
+   if (kind != CATS_VF_MEMORY_INPUT) {
+      UInt s = sources_sig(ctx, m, n);
+      if (s != *sig) {
+         *sig = s;
+         n_sources_recs++;
+         CATS_(put_u8)(&stream, CATS_VF_SOURCES);
+         CATS_(put_u32)(&stream, id);
+         CATS_(put_u32)(&stream, v);
+         CATS_(put_u32)(&stream, ctx);
+         CATS_(put_u16)(&stream, n);
+         for (i = 0; i < n; i++)
+            CATS_(put_u32)(&stream, m[i]);
+      }
+   }
+   if (stream.len >= VF_FLUSH_BYTES)
+      flush();
+}
+
+/* The container the access at 'a' was attributed to, or NULL. */
+static inline Block* block_of(const Site* s, Addr a)
+{
+   Block* b = s->blk;
+   return (b != NULL && s->blk_epoch == b->epoch && a - b->lo < b->hi - b->lo)
+          ? b : NULL;
+}
+
+/* Memory that no container claims but that lies on the thread's stack
+   (code outside known functions) is a carrier too. */
+static Bool unattributed_carrier(Addr a)
+{
+   const Thread* t = CATS_(cur_thread);
+   if (t == NULL)
+      return False;
+   Addr sp = VG_(get_SP)(t->tid);
+   return a + 4096 >= sp && a < t->stack_hi;
+}
+
+static inline Bool is_carrier(const Block* b, Addr a)
+{
+   return b != NULL ? b->carrier : unattributed_carrier(a);
+}
+
+static inline UInt lanes_of(UInt size)
+{
+   return size <= 8 ? 1 : size / 8;
+}
+
+static UInt load_lane(const Site* s, Block* b, Bool carrier, Addr a,
+                      UInt len)
+{
+   UInt* slot = CATS_(vf_p_slot)(a);
+   UInt p = *slot;
+   if (LIKELY(p != 0) || carrier)
+      return p;
+   /* Read-only data are the program's literals (constant pools,
+      const tables): constants, like immediates. */
+   if (b != NULL && b->literal != 2) {
+      if (b->literal == 0) {
+         NSegment const* seg = VG_(am_find_nsegment)(a);
+         b->literal = seg != NULL && !seg->hasW ? 1 : 2;
+      }
+      if (b->literal == 1)
+         return 0;
+   }
+   /* Read before any write: an input value. */
+   UInt *ver, *sig;
+   UInt id = CATS_(vf_word_vertex)(a, &ver, &sig);
+   if (*ver == 0)
+      CATS_(vf_new_version)(id, ver, sig, NULL, 0, CATS_VF_MEMORY_INPUT,
+                            b ? b->alloc : CATS_NONE,
+                            b ? (ULong)(a - b->origin) : (ULong)a, len,
+                            s->loc);
+   *slot = id;
+   return id;
+}
+
+VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a)
+{
+   CATS_(on_access)(s, a);
+   Block* b = block_of(s, a);
+   Bool carrier = is_carrier(b, a);
+   UInt n = lanes_of(s->size), len = s->size < 8 ? s->size : 8;
+   UInt p0 = load_lane(s, b, carrier, a, len);
+   if (n == 1)
+      return p0;
+   UInt p1 = load_lane(s, b, carrier, a + 8, len);
+   if (n > 2) {
+      CATS_(vf_lane_hi)[0] = load_lane(s, b, carrier, a + 16, len);
+      CATS_(vf_lane_hi)[1] = load_lane(s, b, carrier, a + 24, len);
+   }
+   return p0 | ((ULong)p1 << 32);
+}
+
+/* Returns what the stored register holds from now on: the new value,
+   when the store created one. */
+static UInt store_lane(const Site* s, Block* b, Bool carrier, Addr a,
+                       UInt len, UInt p)
+{
+   UInt v = p;
+   if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT)))) {
+      UInt m[VF_SET_CAP], *ver, *sig;
+      UInt n = CATS_(vf_members)(p, m);
+      v = CATS_(vf_word_vertex)(a, &ver, &sig);
+      CATS_(vf_new_version)(v, ver, sig, m, n, CATS_VF_MEMORY,
+                            b ? b->alloc : CATS_NONE,
+                            b ? (ULong)(a - b->origin) : (ULong)a, len,
+                            s->loc);
+   }
+   /* Every word the lane covers holds the value; its vertex is at the
+      first. */
+   Addr step = (Addr)1 << CATS_(vf_wshift);
+   Addr w = a & ~(step - 1), end = a + len;
+   for (; w < end; w += step)
+      *CATS_(vf_p_slot)(w) = v;
+   return v;
+}
+
+/* Returns the provenance of the stored lanes from now on (lanes 2 and
+   3 in CATS_(vf_lane_hi)): a computed value, once stored, is that
+   value, so storing the same register again elsewhere copies it. */
+VG_REGPARM(3) ULong CATS_(vf_store)(Site* s, Addr a, ULong p01, ULong p23)
+{
+   CATS_(on_access)(s, a);
+   Block* b = block_of(s, a);
+   Bool carrier = is_carrier(b, a);
+   UInt n = lanes_of(s->size), len = s->size < 8 ? s->size : 8;
+   UInt v0 = store_lane(s, b, carrier, a, len, (UInt)p01);
+   if (n == 1)
+      return v0;
+   UInt v1 = store_lane(s, b, carrier, a + 8, len, (UInt)(p01 >> 32));
+   if (n > 2) {
+      CATS_(vf_lane_hi)[0] = store_lane(s, b, carrier, a + 16, len,
+                                        (UInt)p23);
+      CATS_(vf_lane_hi)[1] = store_lane(s, b, carrier, a + 24, len,
+                                        (UInt)(p23 >> 32));
+   }
+   return v0 | ((ULong)v1 << 32);
+}
+
+/*------------------------------------------------------------*/
+/*--- The end of the run                                   ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   CatsBuf* b;
+   UInt     n;
+} EndList;
+
+/* Outputs: the word still holds its vertex's last version and lies in
+   a container that is still alive. */
+static void end_word(UInt id, UInt versions, Addr a, Bool holds_own,
+                     void* opaque)
+{
+   EndList* l = opaque;
+   Bool output = holds_own && CATS_(find_block)(1, a) != NULL;
+   CATS_(put_u32)(l->b, id);
+   CATS_(put_u32)(l->b, versions);
+   CATS_(put_u8)(l->b, output ? 1 : 0);
+   l->n++;
+}
+
+static void end_register(UInt id, UInt versions, void* opaque)
+{
+   EndList* l = opaque;
+   CATS_(put_u32)(l->b, id);
+   CATS_(put_u32)(l->b, versions);
+   CATS_(put_u8)(l->b, 0);
+   l->n++;
+}
+
+void CATS_(vf_stats)(void)
+{
+   VG_(umsg)("cats: value flow: %'llu vertex and %'llu source records, "
+             "%'llu bytes to the helper\n", n_vertex_recs, n_sources_recs,
+             stream_bytes);
+   CATS_(vf_sets_stats)();
+}
+
+/* After CATS_(mem_finish) (the allocation ids of the trace are known)
+   and before the trace itself is sent. */
+void CATS_(vf_finish)(void)
+{
+   UInt i, n = CATS_(n_allocs)();
+   flush();
+   if (!emitting)
+      return;
+   CatsBuf b;
+   CATS_(buf_init)(&b);
+   CATS_(put_u32)(&b, 1u << CATS_(vf_wshift));
+   CATS_(put_u32)(&b, n);
+   for (i = 0; i < n; i++)
+      CATS_(put_u32)(&b, CATS_(alloc_out_id)(i));
+   SizeT count_at = b.len;
+   CATS_(put_u32)(&b, 0);
+   EndList l = { &b, 0 };
+   CATS_(vf_for_each_vertex)(end_word, &l);
+   CATS_(vf_for_each_register_vertex)(end_register, &l);
+   CATS_(patch_u32)(&b, count_at, l.n);
+   if (!CATS_(send_stream)(CATS_FRAME_VF_END, b.data, b.len))
+      emitting = False;
+   CATS_(buf_free)(&b);
+}

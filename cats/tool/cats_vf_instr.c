@@ -1,0 +1,730 @@
+/*--------------------------------------------------------------------*/
+/*--- cats: value flow in the IR.                    cats_vf_instr.c ---*/
+/*--------------------------------------------------------------------*/
+/* Within a superblock, which loads and registers an IR temporary was
+   computed from is known statically (the IR is in SSA form). So the
+   analysis tracks, per temporary and 8-byte lane, a small set of
+   *atoms* (I32 temporaries holding a provenance read at run time: the
+   result of a load hook or a shadow-register GET) and whether any
+   operation other than a copy was applied. Run-time work happens only
+   where provenance leaves the superblock's temporaries:
+
+   - a store passes each lane's provenance to the store hook;
+   - a PUT to a data register writes each lane's provenance to the
+     shadow register (at offset + total_sizeB, memcheck's layout);
+
+   and there a lane that is a copy of one atom costs nothing, one that
+   is computed costs a call to CATS_(vf_union) (shared when the same
+   set of atoms is needed twice, and skipped inline when the single
+   atom is already a set or nothing).
+
+   Provenance follows data only. Addresses, conditions (the flags
+   thunk, ITE guards) and the stack pointer are not sources: a thin
+   slice, as CommAnalyzer defines it. Vector lanes keep their own
+   provenance through lane-wise operations; the operations that move
+   data across 64-bit lanes are listed, the rest mix everything. */
+
+#include "cats_tool.h"
+#include "pub_tool_machine.h"
+#include "libvex_guest_amd64.h"
+
+#define MAX_ATOMS 6
+#define CACHE     16
+
+typedef struct {
+   UChar  n;
+   Bool   computed;
+   IRTemp a[MAX_ATOMS];     /* sorted */
+} Deps;
+
+struct _VfSB {
+   IRSB*  out;
+   IRTypeEnv* tyenv;        /* of the input superblock */
+   Int    shadow;           /* offset of the shadow guest state */
+   Int    n_temps;
+   Deps*  deps;             /* n_temps x VF_MAX_LANES */
+   Addr   ip;
+   VfSite* site;            /* of the current instruction */
+   UInt   ncache;
+   struct { Deps d; IRTemp t; } cache[CACHE];
+};
+
+#define OFF(f) ((Int)__builtin_offsetof(VexGuestAMD64State, f))
+
+/* Guest state that carries program data: the integer registers but the
+   stack pointer, and the vector registers. */
+static Bool data_reg(Int off)
+{
+   if (off >= OFF(guest_RAX) && off < OFF(guest_R15) + 8)
+      return off < OFF(guest_RSP) || off >= OFF(guest_RSP) + 8;
+   return off >= OFF(guest_YMM0) && off < OFF(guest_YMM16) + 32;
+}
+
+static UInt lanes_of_type(IRType ty)
+{
+   Int sz = ty == Ity_I1 ? 1 : sizeofIRType(ty);
+   return sz <= 8 ? 1 : (UInt)(sz / 8);
+}
+
+static inline void emit(VfSB* v, IRStmt* st)
+{
+   addStmtToIRSB(v->out, st);
+}
+
+static IRTemp new_tmp(VfSB* v, IRType ty)
+{
+   return newIRTemp(v->out->tyenv, ty);
+}
+
+static IRTemp assign(VfSB* v, IRType ty, IRExpr* e)
+{
+   IRTemp t = new_tmp(v, ty);
+   emit(v, IRStmt_WrTmp(t, e));
+   return t;
+}
+
+static IRExpr* p_expr(IRTemp t)
+{
+   return t == IRTemp_INVALID ? IRExpr_Const(IRConst_U32(0))
+                              : IRExpr_RdTmp(t);
+}
+
+static const Deps NO_DEPS = { 0, False, { 0 } };
+
+static IRTemp materialise(VfSB* v, const Deps* d);
+
+/* Adds an atom, keeping the array sorted; a full set is first
+   materialised into one atom. */
+static void add_atom(VfSB* v, Deps* d, IRTemp t)
+{
+   UInt i, j;
+   for (i = 0; i < d->n; i++)
+      if (d->a[i] == t)
+         return;
+   if (d->n == MAX_ATOMS) {
+      IRTemp m = materialise(v, d);
+      d->n = 0;
+      d->computed = False;
+      if (m != IRTemp_INVALID)
+         d->a[d->n++] = m;
+      if (m == t)
+         return;
+   }
+   for (i = 0; i < d->n && d->a[i] < t; i++)
+      ;
+   for (j = d->n; j > i; j--)
+      d->a[j] = d->a[j - 1];
+   d->a[i] = t;
+   d->n++;
+}
+
+static void merge(VfSB* v, Deps* d, const Deps* s)
+{
+   UInt i;
+   d->computed |= s->computed;
+   for (i = 0; i < s->n; i++)
+      add_atom(v, d, s->a[i]);
+}
+
+static Bool same_deps(const Deps* x, const Deps* y)
+{
+   UInt i;
+   if (x->n != y->n || x->computed != y->computed)
+      return False;
+   for (i = 0; i < x->n; i++)
+      if (x->a[i] != y->a[i])
+         return False;
+   return True;
+}
+
+static VfSite* site_of(VfSB* v)
+{
+   if (v->site == NULL) {
+      v->site = VG_(malloc)("cats.vf.site", sizeof(VfSite));
+      v->site->loc = CATS_(loc_of_addr)(v->ip);
+   }
+   return v->site;
+}
+
+/* Calls the union on four provenances (missing ones are 0), under
+   'guard' if not NULL. */
+static IRTemp call_union(VfSB* v, IRExpr* p[4], IRExpr* guard)
+{
+   IRTemp ab = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p[1], p[0]));
+   IRTemp cd = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p[3], p[2]));
+   IRTemp r = new_tmp(v, Ity_I32);
+   IRDirty* di = unsafeIRDirty_1_N(
+      r, 3, "cats_vf_union", VG_(fnptr_to_fnentry)(CATS_(vf_union)),
+      mkIRExprVec_3(mkIRExpr_HWord((HWord)site_of(v)), IRExpr_RdTmp(ab),
+                    IRExpr_RdTmp(cd)));
+   if (guard != NULL)
+      di->guard = guard;
+   emit(v, IRStmt_Dirty(di));
+   return r;
+}
+
+/* The provenance of a lane as one I32 temporary (IRTemp_INVALID for
+   none). */
+static IRTemp materialise(VfSB* v, const Deps* d)
+{
+   UInt i;
+   if (d->n == 0)
+      return IRTemp_INVALID;
+   if (!d->computed && d->n == 1)
+      return d->a[0];
+   for (i = 0; i < v->ncache; i++)
+      if (same_deps(&v->cache[i].d, d))
+         return v->cache[i].t;
+   IRTemp r;
+   if (d->n == 1) {
+      /* Computed from one atom, inline: a copied vertex (1 <= P <
+         2^30) becomes "computed from it"; anything else stays. */
+      IRTemp a = d->a[0];
+      IRTemp am1 = assign(v, Ity_I32, IRExpr_Binop(Iop_Sub32,
+                                                   IRExpr_RdTmp(a),
+                                                   IRExpr_Const(IRConst_U32(1))));
+      IRTemp copy = assign(v, Ity_I1, IRExpr_Binop(Iop_CmpLT32U,
+                                                   IRExpr_RdTmp(am1),
+                                                   IRExpr_Const(IRConst_U32(VF_ID_MASK))));
+      IRTemp one = assign(v, Ity_I32, IRExpr_Binop(Iop_Or32, IRExpr_RdTmp(a),
+                                                   IRExpr_Const(IRConst_U32(VF_ONE_BIT))));
+      r = assign(v, Ity_I32, IRExpr_ITE(IRExpr_RdTmp(copy), IRExpr_RdTmp(one),
+                                        IRExpr_RdTmp(a)));
+   } else {
+      IRTemp acc = IRTemp_INVALID;
+      i = 0;
+      while (i < d->n) {
+         IRExpr* p[4];
+         UInt k = 0;
+         if (acc != IRTemp_INVALID)
+            p[k++] = IRExpr_RdTmp(acc);
+         while (k < 4 && i < d->n)
+            p[k++] = IRExpr_RdTmp(d->a[i++]);
+         while (k < 4)
+            p[k++] = p_expr(IRTemp_INVALID);
+         acc = call_union(v, p, NULL);
+      }
+      r = acc;
+   }
+   UInt slot = v->ncache < CACHE ? v->ncache++ : (UInt)(r % CACHE);
+   v->cache[slot].d = *d;
+   v->cache[slot].t = r;
+   return r;
+}
+
+/*------------------------------------------------------------*/
+/*--- Expressions                                          ---*/
+/*------------------------------------------------------------*/
+
+static Deps* deps_of_tmp(VfSB* v, IRTemp t)
+{
+   return &v->deps[t * VF_MAX_LANES];
+}
+
+/* Lane 'l' of an atom (an RdTmp or a constant). */
+static Deps arg_lane(VfSB* v, IRExpr* e, UInt l)
+{
+   if (e->tag != Iex_RdTmp || e->Iex.RdTmp.tmp >= (IRTemp)v->n_temps)
+      return NO_DEPS;
+   IRTemp t = e->Iex.RdTmp.tmp;
+   if (l >= lanes_of_type(typeOfIRTemp(v->tyenv, t)))
+      return NO_DEPS;
+   return deps_of_tmp(v, t)[l];
+}
+
+static UInt arg_lanes(VfSB* v, IRExpr* e)
+{
+   return lanes_of_type(typeOfIRExpr(v->tyenv, e));
+}
+
+/* Everything in every lane of every argument, computed. */
+static Deps mix_all(VfSB* v, IRExpr** args, UInt nargs)
+{
+   Deps d = NO_DEPS;
+   UInt i, l;
+   for (i = 0; i < nargs; i++)
+      for (l = 0; l < arg_lanes(v, args[i]); l++) {
+         Deps s = arg_lane(v, args[i], l);
+         merge(v, &d, &s);
+      }
+   d.computed = True;
+   return d;
+}
+
+/* Lane l of a lane-wise operation: lane l of vector arguments, all of
+   a scalar one (broadcast). */
+static Deps mix_lane(VfSB* v, IRExpr** args, UInt nargs, UInt l)
+{
+   Deps d = NO_DEPS;
+   UInt i, k;
+   for (i = 0; i < nargs; i++) {
+      UInt n = arg_lanes(v, args[i]);
+      if (n > 1) {
+         Deps s = arg_lane(v, args[i], l < n ? l : 0);
+         merge(v, &d, &s);
+      } else {
+         for (k = 0; k < n; k++) {
+            Deps s = arg_lane(v, args[i], k);
+            merge(v, &d, &s);
+         }
+      }
+   }
+   d.computed = True;
+   return d;
+}
+
+static Bool is_copy_unop(IROp op)
+{
+   switch (op) {
+   case Iop_8Uto16: case Iop_8Uto32: case Iop_8Uto64: case Iop_16Uto32:
+   case Iop_16Uto64: case Iop_32Uto64: case Iop_8Sto16: case Iop_8Sto32:
+   case Iop_8Sto64: case Iop_16Sto32: case Iop_16Sto64: case Iop_32Sto64:
+   case Iop_64to8: case Iop_64to16: case Iop_64to32: case Iop_32to8:
+   case Iop_32to16: case Iop_16to8: case Iop_64HIto32: case Iop_32HIto16:
+   case Iop_16HIto8:
+   case Iop_ReinterpF64asI64: case Iop_ReinterpI64asF64:
+   case Iop_ReinterpF32asI32: case Iop_ReinterpI32asF32:
+   case Iop_ReinterpV128asI128: case Iop_ReinterpI128asV128:
+   case Iop_ReinterpF128asI128: case Iop_ReinterpI128asF128:
+   case Iop_ReinterpD64asI64: case Iop_ReinterpI64asD64:
+      return True;
+   default:
+      return False;
+   }
+}
+
+/* Operations that move data across 64-bit lanes in ways the analysis
+   does not follow: every result lane gets every source. */
+static Bool is_cross_lane(IROp op)
+{
+   switch (op) {
+   case Iop_Perm32x4: case Iop_Perm32x8: case Iop_Perm8x16:
+   case Iop_Perm8x16x2: case Iop_PermOrZero8x16:
+   case Iop_ShlV128: case Iop_ShrV128: case Iop_SliceV128:
+   case Iop_InterleaveHI8x16: case Iop_InterleaveHI16x8:
+   case Iop_InterleaveHI32x4: case Iop_InterleaveLO8x16:
+   case Iop_InterleaveLO16x8: case Iop_InterleaveLO32x4:
+   case Iop_InterleaveEvenLanes8x16: case Iop_InterleaveEvenLanes16x8:
+   case Iop_InterleaveEvenLanes32x4: case Iop_InterleaveOddLanes8x16:
+   case Iop_InterleaveOddLanes16x8: case Iop_InterleaveOddLanes32x4:
+   case Iop_CatOddLanes8x16: case Iop_CatOddLanes16x8:
+   case Iop_CatOddLanes32x4: case Iop_CatEvenLanes8x16:
+   case Iop_CatEvenLanes16x8: case Iop_CatEvenLanes32x4:
+   case Iop_NarrowBin16to8x16: case Iop_NarrowBin32to16x8:
+   case Iop_NarrowBin64to32x4: case Iop_QNarrowBin16Sto8Sx16:
+   case Iop_QNarrowBin16Sto8Ux16: case Iop_QNarrowBin32Sto16Sx8:
+   case Iop_QNarrowBin32Sto16Ux8: case Iop_QNarrowBin16Uto8Ux16:
+   case Iop_QNarrowBin32Uto16Ux8: case Iop_QNarrowBin64Sto32Sx4:
+   case Iop_QNarrowBin64Uto32Ux4:
+   case Iop_Widen8Uto16x8: case Iop_Widen16Uto32x4: case Iop_Widen32Uto64x2:
+   case Iop_Widen8Sto16x8: case Iop_Widen16Sto32x4: case Iop_Widen32Sto64x2:
+   case Iop_Dup8x16: case Iop_Dup16x8: case Iop_Dup32x4:
+   case Iop_GetElem8x16: case Iop_GetElem16x8: case Iop_GetElem32x4:
+   case Iop_GetElem64x2: case Iop_SetElem8x16: case Iop_SetElem16x8:
+   case Iop_SetElem32x4: case Iop_SetElem64x2:
+      return True;
+   default:
+      return False;
+   }
+}
+
+/* Operations on the lowest lane that pass the others of their first
+   vector argument through (SSE scalar arithmetic). */
+static Bool is_lowest_lane(IROp op)
+{
+   switch (op) {
+   case Iop_Add64F0x2: case Iop_Sub64F0x2: case Iop_Mul64F0x2:
+   case Iop_Div64F0x2: case Iop_Max64F0x2: case Iop_Min64F0x2:
+   case Iop_Sqrt64F0x2: case Iop_CmpEQ64F0x2: case Iop_CmpLT64F0x2:
+   case Iop_CmpLE64F0x2: case Iop_CmpUN64F0x2:
+   case Iop_Add32F0x4: case Iop_Sub32F0x4: case Iop_Mul32F0x4:
+   case Iop_Div32F0x4: case Iop_Max32F0x4: case Iop_Min32F0x4:
+   case Iop_Sqrt32F0x4: case Iop_RSqrtEst32F0x4: case Iop_RecipEst32F0x4:
+   case Iop_CmpEQ32F0x4: case Iop_CmpLT32F0x4: case Iop_CmpLE32F0x4:
+   case Iop_CmpUN32F0x4:
+      return True;
+   default:
+      return False;
+   }
+}
+
+/* x ^ x, x - x and the like are constants (the zeroing idioms). */
+static Bool same_arg_constant(IROp op, IRExpr** args, UInt nargs)
+{
+   if (nargs != 2 || args[0]->tag != Iex_RdTmp || args[1]->tag != Iex_RdTmp
+       || args[0]->Iex.RdTmp.tmp != args[1]->Iex.RdTmp.tmp)
+      return False;
+   switch (op) {
+   case Iop_Xor8: case Iop_Xor16: case Iop_Xor32: case Iop_Xor64:
+   case Iop_XorV128: case Iop_XorV256: case Iop_Sub8: case Iop_Sub16:
+   case Iop_Sub32: case Iop_Sub64:
+      return True;
+   default:
+      return False;
+   }
+}
+
+/* Deps of the lanes of an operation's result. */
+static void op_deps(VfSB* v, IROp op, IRExpr** args, UInt nargs,
+                    IRType res_ty, Deps* out)
+{
+   UInt rl = lanes_of_type(res_ty), l;
+   for (l = 0; l < VF_MAX_LANES; l++)
+      out[l] = NO_DEPS;
+   if (same_arg_constant(op, args, nargs))
+      return;
+   if (nargs == 1 && is_copy_unop(op)) {
+      out[0] = arg_lane(v, args[0], 0);
+      return;
+   }
+   switch (op) {
+   case Iop_V128to64: case Iop_V128to32: case Iop_128to64:
+   case Iop_V256to64_0: case Iop_64UtoV128: case Iop_32UtoV128:
+   case Iop_ZeroHI64ofV128: case Iop_ZeroHI96ofV128:
+   case Iop_ZeroHI112ofV128: case Iop_ZeroHI120ofV128:
+      out[0] = arg_lane(v, args[0], 0);
+      return;
+   case Iop_V128HIto64: case Iop_128HIto64: case Iop_V256to64_1:
+      out[0] = arg_lane(v, args[0], 1);
+      return;
+   case Iop_V256to64_2:
+      out[0] = arg_lane(v, args[0], 2);
+      return;
+   case Iop_V256to64_3:
+      out[0] = arg_lane(v, args[0], 3);
+      return;
+   case Iop_V256toV128_0:
+      out[0] = arg_lane(v, args[0], 0);
+      out[1] = arg_lane(v, args[0], 1);
+      return;
+   case Iop_V256toV128_1:
+      out[0] = arg_lane(v, args[0], 2);
+      out[1] = arg_lane(v, args[0], 3);
+      return;
+   case Iop_64HLtoV128: case Iop_64HLto128:
+      out[0] = arg_lane(v, args[1], 0);
+      out[1] = arg_lane(v, args[0], 0);
+      return;
+   case Iop_V128HLtoV256:
+      out[0] = arg_lane(v, args[1], 0);
+      out[1] = arg_lane(v, args[1], 1);
+      out[2] = arg_lane(v, args[0], 0);
+      out[3] = arg_lane(v, args[0], 1);
+      return;
+   case Iop_64x4toV256:
+      for (l = 0; l < 4; l++)
+         out[l] = arg_lane(v, args[3 - l], 0);
+      return;
+   case Iop_SetV128lo64:
+      out[0] = arg_lane(v, args[1], 0);
+      out[1] = arg_lane(v, args[0], 1);
+      return;
+   case Iop_InterleaveLO64x2:
+      out[0] = arg_lane(v, args[1], 0);
+      out[1] = arg_lane(v, args[0], 0);
+      return;
+   case Iop_InterleaveHI64x2:
+      out[0] = arg_lane(v, args[1], 1);
+      out[1] = arg_lane(v, args[0], 1);
+      return;
+   case Iop_SetV128lo32: case Iop_32HLto64: case Iop_16HLto32:
+   case Iop_8HLto16: {
+      /* Two pieces of one word: a copy if they are one value. */
+      Deps a = arg_lane(v, args[0], 0), b = arg_lane(v, args[1], 0);
+      merge(v, &a, &b);
+      out[0] = a;
+      out[1] = op == Iop_SetV128lo32 ? arg_lane(v, args[0], 1) : NO_DEPS;
+      return;
+   }
+   default:
+      break;
+   }
+   if (is_lowest_lane(op)) {
+      IRExpr* vec = args[nargs == 3 ? 1 : 0];   /* after a rounding mode */
+      out[0] = mix_lane(v, args, nargs, 0);
+      for (l = 1; l < rl; l++)
+         out[l] = arg_lane(v, vec, l);
+      return;
+   }
+   if (rl > 1 && !is_cross_lane(op)) {
+      for (l = 0; l < rl; l++)
+         out[l] = mix_lane(v, args, nargs, l);
+      return;
+   }
+   Deps all = mix_all(v, args, nargs);
+   for (l = 0; l < rl; l++)
+      out[l] = all;
+}
+
+static void shadow_put(VfSB* v, Int unit, IRExpr* p)
+{
+   emit(v, IRStmt_Put((unit & ~7) + v->shadow, p));
+}
+
+/* Splits a hook's result (lanes 0 and 1 in r, 2 and 3 in
+   CATS_(vf_lane_hi)) into one atom per lane. */
+static void lanes_from(VfSB* v, IRTemp r, UInt lanes, Deps* out)
+{
+   UInt l;
+   for (l = 0; l < VF_MAX_LANES; l++)
+      out[l] = NO_DEPS;
+   out[0].n = 1;
+   out[0].a[0] = assign(v, Ity_I32, IRExpr_Unop(Iop_64to32, IRExpr_RdTmp(r)));
+   if (lanes > 1) {
+      out[1].n = 1;
+      out[1].a[0] = assign(v, Ity_I32, IRExpr_Unop(Iop_64HIto32,
+                                                   IRExpr_RdTmp(r)));
+   }
+   for (l = 2; l < lanes && l < VF_MAX_LANES; l++) {
+      out[l].n = 1;
+      out[l].a[0] = assign(v, Ity_I32, IRExpr_Load(
+         Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)&CATS_(vf_lane_hi)[l - 2])));
+   }
+}
+
+/* The load hook: the trace's access plus the provenance of each lane. */
+static void load_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* guard,
+                       UInt lanes, Deps* out)
+{
+   IRTemp r = new_tmp(v, Ity_I64);
+   IRDirty* di = unsafeIRDirty_1_N(
+      r, 2, "cats_vf_load", VG_(fnptr_to_fnentry)(CATS_(vf_load)),
+      mkIRExprVec_2(mkIRExpr_HWord((HWord)s), addr));
+   if (guard != NULL)
+      di->guard = guard;
+   emit(v, IRStmt_Dirty(di));
+   lanes_from(v, r, lanes, out);
+}
+
+static void store_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
+                        IRExpr* guard)
+{
+   IRTemp p[VF_MAX_LANES];
+   UInt l, n = arg_lanes(v, data);
+   for (l = 0; l < VF_MAX_LANES; l++) {
+      Deps d = l < n ? arg_lane(v, data, l) : NO_DEPS;
+      p[l] = materialise(v, &d);
+   }
+   IRTemp p01 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p_expr(p[1]),
+                                                p_expr(p[0])));
+   IRTemp p23 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p_expr(p[3]),
+                                                p_expr(p[2])));
+   IRTemp r = new_tmp(v, Ity_I64);
+   IRDirty* di = unsafeIRDirty_1_N(
+      r, 3, "cats_vf_store", VG_(fnptr_to_fnentry)(CATS_(vf_store)),
+      mkIRExprVec_4(mkIRExpr_HWord((HWord)s), addr, IRExpr_RdTmp(p01),
+                    IRExpr_RdTmp(p23)));
+   if (guard != NULL)
+      di->guard = guard;
+   emit(v, IRStmt_Dirty(di));
+   /* For the rest of the superblock the stored temporary is the stored
+      value: the compiler stored one result in two places (b[i] = a[i]
+      = x), and the second is a copy. Registers keep the computation,
+      so a loop-invariant result stored at every iteration makes a new
+      value each time. An unguarded store only: a guarded one may not
+      have happened. */
+   if (guard == NULL && data->tag == Iex_RdTmp
+       && data->Iex.RdTmp.tmp < (IRTemp)v->n_temps)
+      lanes_from(v, r, n, deps_of_tmp(v, data->Iex.RdTmp.tmp));
+}
+
+static void wr_tmp(VfSB* v, IRTemp t, IRExpr* e)
+{
+   Deps* out = deps_of_tmp(v, t);
+   IRType ty = typeOfIRTemp(v->tyenv, t);
+   UInt l, lanes = lanes_of_type(ty);
+   switch (e->tag) {
+   case Iex_Get:
+      for (l = 0; l < lanes; l++) {
+         Int unit = e->Iex.Get.offset + 8 * (Int)l;
+         if (!data_reg(unit))
+            continue;
+         out[l].n = 1;
+         out[l].computed = False;
+         out[l].a[0] = assign(v, Ity_I32,
+                              IRExpr_Get((unit & ~7) + v->shadow, Ity_I32));
+      }
+      return;
+   case Iex_RdTmp:
+      for (l = 0; l < lanes; l++)
+         out[l] = arg_lane(v, e, l);
+      return;
+   case Iex_Unop:
+      op_deps(v, e->Iex.Unop.op, &e->Iex.Unop.arg, 1, ty, out);
+      return;
+   case Iex_Binop: {
+      IRExpr* args[2] = { e->Iex.Binop.arg1, e->Iex.Binop.arg2 };
+      op_deps(v, e->Iex.Binop.op, args, 2, ty, out);
+      return;
+   }
+   case Iex_Triop: {
+      IRTriop* o = e->Iex.Triop.details;
+      IRExpr* args[3] = { o->arg1, o->arg2, o->arg3 };
+      op_deps(v, o->op, args, 3, ty, out);
+      return;
+   }
+   case Iex_Qop: {
+      IRQop* o = e->Iex.Qop.details;
+      IRExpr* args[4] = { o->arg1, o->arg2, o->arg3, o->arg4 };
+      op_deps(v, o->op, args, 4, ty, out);
+      return;
+   }
+   case Iex_ITE:
+      /* The selected value, whichever it is at run time. */
+      for (l = 0; l < lanes; l++) {
+         Deps a = arg_lane(v, e->Iex.ITE.iftrue, l);
+         Deps b = arg_lane(v, e->Iex.ITE.iffalse, l);
+         IRTemp pa = materialise(v, &a), pb = materialise(v, &b);
+         if (pa == IRTemp_INVALID && pb == IRTemp_INVALID)
+            continue;
+         out[l].n = 1;
+         out[l].computed = False;
+         out[l].a[0] = pa == pb ? pa
+                       : assign(v, Ity_I32,
+                                IRExpr_ITE(e->Iex.ITE.cond, p_expr(pa),
+                                           p_expr(pb)));
+      }
+      return;
+   case Iex_CCall: {
+      UInt n = 0;
+      while (e->Iex.CCall.args[n] != NULL)
+         n++;
+      Deps all = mix_all(v, e->Iex.CCall.args, n);
+      for (l = 0; l < lanes; l++)
+         out[l] = all;
+      return;
+   }
+   default:
+      return;   /* constants, GetI (x87): no provenance */
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Statements                                           ---*/
+/*------------------------------------------------------------*/
+
+VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
+{
+   VfSB* v = VG_(malloc)("cats.vf.sb", sizeof(VfSB));
+   v->out = out;
+   v->tyenv = sbIn->tyenv;
+   v->shadow = layout->total_sizeB;
+   v->n_temps = sbIn->tyenv->types_used;
+   v->deps = VG_(calloc)("cats.vf.deps", v->n_temps * VF_MAX_LANES + 1,
+                         sizeof(Deps));
+   v->ip = 0;
+   v->site = NULL;
+   v->ncache = 0;
+   return v;
+}
+
+void CATS_(vf_sb_end)(VfSB* v)
+{
+   VG_(free)(v->deps);
+   VG_(free)(v);
+}
+
+/* Shadow registers written by a helper without memory effects (cpuid,
+   rdtsc) hold no value afterwards. */
+static void dirty_writes(VfSB* v, IRDirty* d)
+{
+   Int i, r;
+   if (d->mFx != Ifx_None)
+      return;   /* xsave/xrstor and the like move registers unchanged */
+   for (i = 0; i < d->nFxState; i++) {
+      if (d->fxState[i].fx != Ifx_Write && d->fxState[i].fx != Ifx_Modify)
+         continue;
+      for (r = 0; r <= d->fxState[i].nRepeats; r++) {
+         Int off = d->fxState[i].offset + r * d->fxState[i].repeatLen, u;
+         for (u = off & ~7; u < off + d->fxState[i].size; u += 8)
+            if (data_reg(u))
+               shadow_put(v, u, p_expr(IRTemp_INVALID));
+      }
+   }
+}
+
+Bool CATS_(vf_instrument_stmt)(VfSB* v, IRStmt* st, Addr ip)
+{
+   if (ip != v->ip) {
+      v->ip = ip;
+      v->site = NULL;
+   }
+   switch (st->tag) {
+   case Ist_WrTmp: {
+      IRExpr* e = st->Ist.WrTmp.data;
+      IRTemp t = st->Ist.WrTmp.tmp;
+      if (e->tag != Iex_Load) {
+         wr_tmp(v, t, e);
+         return False;
+      }
+      IRType ty = e->Iex.Load.ty;
+      Site* s = CATS_(new_site)(ip, CATS_READ, sizeofIRType(ty), 0);
+      load_lanes(v, s, e->Iex.Load.addr, NULL, lanes_of_type(ty),
+                 deps_of_tmp(v, t));
+      return True;
+   }
+   case Ist_Store: {
+      IRExpr* data = st->Ist.Store.data;
+      Site* s = CATS_(new_site)(ip, CATS_WRITE,
+                                sizeofIRType(typeOfIRExpr(v->tyenv, data)),
+                                0);
+      store_lanes(v, s, st->Ist.Store.addr, data, NULL);
+      return True;
+   }
+   case Ist_StoreG: {
+      IRStoreG* sg = st->Ist.StoreG.details;
+      Site* s = CATS_(new_site)(ip, CATS_WRITE,
+                                sizeofIRType(typeOfIRExpr(v->tyenv,
+                                                          sg->data)), 0);
+      store_lanes(v, s, sg->addr, sg->data, sg->guard);
+      return True;
+   }
+   case Ist_LoadG: {
+      IRLoadG* lg = st->Ist.LoadG.details;
+      IRType wide, narrow;
+      typeOfIRLoadGOp(lg->cvt, &wide, &narrow);
+      Site* s = CATS_(new_site)(ip, CATS_READ, sizeofIRType(narrow), 0);
+      Deps loaded[VF_MAX_LANES];
+      load_lanes(v, s, lg->addr, lg->guard, 1, loaded);
+      Deps alt = arg_lane(v, lg->alt, 0);
+      IRTemp pa = materialise(v, &alt);
+      Deps* out = deps_of_tmp(v, lg->dst);
+      out[0].n = 1;
+      out[0].computed = False;
+      out[0].a[0] = assign(v, Ity_I32, IRExpr_ITE(lg->guard,
+                                                  IRExpr_RdTmp(loaded[0].a[0]),
+                                                  p_expr(pa)));
+      return True;
+   }
+   case Ist_CAS: {
+      IRCAS* cas = st->Ist.CAS.details;
+      if (cas->dataHi != NULL)
+         return False;   /* double CAS: traced, no provenance */
+      UInt size = sizeofIRType(typeOfIRExpr(v->tyenv, cas->dataLo));
+      Site* r = CATS_(new_site)(ip, CATS_READ, size, CATS_EVFLAG_HELPER);
+      Site* w = CATS_(new_site)(ip, CATS_WRITE, size, CATS_EVFLAG_HELPER);
+      load_lanes(v, r, cas->addr, NULL, 1, deps_of_tmp(v, cas->oldLo));
+      store_lanes(v, w, cas->addr, cas->dataLo, NULL);
+      return True;
+   }
+   case Ist_Put: {
+      IRExpr* data = st->Ist.Put.data;
+      UInt l, n = arg_lanes(v, data);
+      for (l = 0; l < n; l++) {
+         Int unit = st->Ist.Put.offset + 8 * (Int)l;
+         if (!data_reg(unit))
+            continue;
+         Deps d = arg_lane(v, data, l);
+         shadow_put(v, unit, p_expr(materialise(v, &d)));
+      }
+      return False;
+   }
+   case Ist_Dirty: {
+      IRDirty* d = st->Ist.Dirty.details;
+      dirty_writes(v, d);
+      return False;   /* its memory effects are traced as usual */
+   }
+   default:
+      return False;
+   }
+}

@@ -1,0 +1,241 @@
+/*--------------------------------------------------------------------*/
+/*--- cats: provenance sets.                          cats_vf_sets.c ---*/
+/*--------------------------------------------------------------------*/
+/* A computed value that has not been stored yet (in a register, an IR
+   temporary or stack memory) carries the set of vertices it was
+   computed from. Sets are immutable and short-lived: a union makes a
+   new one, and those that no register or stack word refers to any more
+   are collected when the table fills (marking from every thread's
+   shadow registers and live stack, plus the sets made most recently,
+   which IR temporaries of the running superblock may still hold).
+
+   A set never holds more than VF_SET_CAP sources: a union that would
+   exceed it is materialised as a register-intermediate vertex, which
+   becomes the single source of the set returned. Such a vertex is
+   identified by the union's code site and its smallest source, so the
+   chain of a reduction is the same chain at every time step. */
+
+#include "cats_tool.h"
+#include "cats_vf.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_threadstate.h"
+#include "libvex_guest_amd64.h"
+
+typedef struct {
+   UInt n;                    /* VF_FREE when on the free list */
+   UInt m[VF_SET_CAP];        /* sorted; m[0] links free sets */
+} VSet;
+
+#define VF_FREE     0xFFFFFFFFu
+#define VF_NO_SET   0xFFFFFFFFu
+#define RECENT      4096      /* sets protected from collection */
+#define FIRST_CAP   (1u << 16)
+
+static VSet* sets;
+static UInt  cap;
+static UInt  free_head = VF_NO_SET;
+static UInt  recent[RECENT];
+static UInt  recent_pos;
+static ULong n_collections;
+
+/* Register intermediates: (site, smallest source) -> index. */
+static CatsMap reg_map;
+static XArray* reg_vs;        /* of UInt[2]: version, signature */
+
+static void add_free_range(UInt from, UInt to)
+{
+   UInt i;
+   for (i = to; i-- > from;) {
+      sets[i].n = VF_FREE;
+      sets[i].m[0] = free_head;
+      free_head = i;
+   }
+}
+
+void CATS_(vf_sets_init)(void)
+{
+   cap = FIRST_CAP;
+   sets = VG_(malloc)("cats.vf.sets", cap * sizeof(VSet));
+   add_free_range(0, cap);
+   for (UInt i = 0; i < RECENT; i++)
+      recent[i] = VF_NO_SET;
+   CATS_(map_init)(&reg_map, "cats.vf.regmap");
+   reg_vs = VG_(newXA)(VG_(malloc), "cats.vf.regvs", VG_(free),
+                       2 * sizeof(UInt));
+}
+
+static inline void mark_p(UChar* marks, UInt p)
+{
+   if ((p & VF_SET_BIT) && (p & ~VF_SET_BIT) < cap)
+      marks[p & ~VF_SET_BIT] = 1;
+}
+
+/* Shadow units of the registers that carry data (cats_vf_instr.c). */
+#define OFF(f) ((Int)__builtin_offsetof(VexGuestAMD64State, f))
+
+static void mark_registers(UChar* marks, ThreadId tid)
+{
+   static UChar area[sizeof(VexGuestAMD64State)];
+   Int lo = OFF(guest_RAX), hi = OFF(guest_YMM16) + 32, off;
+   VG_(get_shadow_regs_area)(tid, area, 1, lo, hi - lo);
+   for (off = 0; off + 4 <= hi - lo; off += 8) {
+      UInt p;
+      VG_(memcpy)(&p, area + off, 4);
+      mark_p(marks, p);
+   }
+}
+
+static UChar* marks;          /* of collect, kept between runs */
+static UInt   marks_cap;
+
+static void collect(void)
+{
+   UInt i;
+   if (marks_cap < cap) {
+      marks = VG_(realloc)("cats.vf.marks", marks, cap);
+      marks_cap = cap;
+   }
+   VG_(memset)(marks, 0, cap);
+   ThreadId tid;
+   Addr smin, smax;
+   n_collections++;
+   for (i = 0; i < RECENT; i++)
+      if (recent[i] != VF_NO_SET)
+         marks[recent[i]] = 1;
+   /* Every live thread's shadow registers, and its live stack words:
+      from just below its SP (the red zone) to its top. */
+   VG_(thread_stack_reset_iter)(&tid);
+   while (VG_(thread_stack_next)(&tid, &smin, &smax)) {
+      mark_registers(marks, tid);
+      Addr a = VG_(get_SP)(tid) - 128;
+      if (a < smin)
+         a = smin;
+      a &= ~(((Addr)1 << CATS_(vf_wshift)) - 1);
+      for (; a <= smax; a += (Addr)1 << CATS_(vf_wshift))
+         mark_p(marks, *CATS_(vf_p_slot)(a));
+   }
+   UInt live = 0;
+   free_head = VF_NO_SET;
+   for (i = cap; i-- > 0;) {
+      if (marks[i] && sets[i].n != VF_FREE) {
+         live++;
+         continue;
+      }
+      sets[i].n = VF_FREE;
+      sets[i].m[0] = free_head;
+      free_head = i;
+   }
+   /* Mostly live: grow rather than collect again soon. */
+   if (live > cap / 2 && cap < (VF_SET_BIT >> 1)) {
+      UInt old = cap;
+      cap *= 2;
+      sets = VG_(realloc)("cats.vf.sets", sets, cap * sizeof(VSet));
+      add_free_range(old, cap);
+   }
+}
+
+static UInt new_set(const UInt* m, UInt n)
+{
+   if (free_head == VF_NO_SET)
+      collect();
+   UInt i = free_head;
+   free_head = sets[i].m[0];
+   sets[i].n = n;
+   VG_(memcpy)(sets[i].m, m, n * sizeof(UInt));
+   recent[recent_pos++ % RECENT] = i;
+   return VF_SET_BIT | i;
+}
+
+UInt CATS_(vf_members)(UInt p, UInt* out)
+{
+   if (p == 0)
+      return 0;
+   if (!(p & VF_SET_BIT)) {
+      out[0] = p & VF_ID_MASK;
+      return 1;
+   }
+   const VSet* s = &sets[p & ~VF_SET_BIT];
+   VG_(memcpy)(out, s->m, s->n * sizeof(UInt));
+   return s->n;
+}
+
+/* Adds x to the sorted array m[0..*n), without duplicates. */
+static inline void insert_sorted(UInt* m, UInt* n, UInt x)
+{
+   UInt i = *n;
+   while (i > 0 && m[i - 1] > x)
+      i--;
+   if (i > 0 && m[i - 1] == x)
+      return;
+   VG_(memmove)(&m[i + 1], &m[i], (*n - i) * sizeof(UInt));
+   m[i] = x;
+   (*n)++;
+}
+
+static UInt materialise(const VfSite* site, const UInt* m, UInt n)
+{
+   Bool found;
+   UWord* slot = CATS_(map_slot)(&reg_map, (ULong)(HWord)site, m[0],
+                                 &found);
+   if (!found) {
+      UInt zero[2] = { 0, 0 };
+      VG_(addToXA)(reg_vs, zero);
+      *slot = (UWord)VG_(sizeXA)(reg_vs);
+   }
+   UInt k = (UInt)*slot - 1;
+   UInt* vs = VG_(indexXA)(reg_vs, k);
+   UInt id = VF_REG_BIT | k;
+   CATS_(vf_new_version)(id, &vs[0], &vs[1], m, n, CATS_VF_REGISTER, CATS_NONE, 0, 8,
+                         site->loc);
+   return id;
+}
+
+/* The provenance of a value computed from up to four others: the union
+   of their sources (a copied value is its own source). */
+VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
+{
+   UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
+   UInt m[4 * VF_SET_CAP], n = 0, i, j;
+   for (i = 0; i < 4; i++) {
+      UInt p = in[i];
+      if (p == 0)
+         continue;
+      if (!(p & VF_SET_BIT)) {
+         insert_sorted(m, &n, p & VF_ID_MASK);
+         continue;
+      }
+      const VSet* s = &sets[p & ~VF_SET_BIT];
+      for (j = 0; j < s->n; j++)
+         insert_sorted(m, &n, s->m[j]);
+   }
+   if (n == 0)
+      return 0;
+   if (n == 1)
+      return VF_ONE_BIT | m[0];
+   /* The union is a superset of each input: one of the same size is
+      that input (an accumulator adding what it already holds). */
+   for (i = 0; i < 4; i++)
+      if ((in[i] & VF_SET_BIT) && sets[in[i] & ~VF_SET_BIT].n == n)
+         return in[i];
+   if (n > VF_SET_CAP)
+      return VF_ONE_BIT | materialise(site, m, n);
+   return new_set(m, n);
+}
+
+void CATS_(vf_sets_stats)(void)
+{
+   VG_(umsg)("cats: value flow: %'u sets (%'llu collections), %'lu "
+             "register intermediates\n", cap, n_collections,
+             VG_(sizeXA)(reg_vs));
+}
+
+void CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
+                                                   void* opaque),
+                                        void* opaque)
+{
+   Word k, n = VG_(sizeXA)(reg_vs);
+   for (k = 0; k < n; k++) {
+      const UInt* vs = VG_(indexXA)(reg_vs, k);
+      fn(VF_REG_BIT | (UInt)k, vs[0], opaque);
+   }
+}

@@ -1,0 +1,164 @@
+"""The value communication graph (docs/VCG.md): exact graphs of tiny
+programs, the same at -O0, -O2 and -O3 (vectorised with AVX2)."""
+import os
+
+from catslib import Vcg, cats_cmd, check, check_eq, compile_program, run_cats, vcg_of
+
+OPT_LEVELS = [("-O0",), ("-O2",), ("-O3", "-mavx2")]
+NAMES = ("a", "b", "c", "d", "e", "s", "u", "v", "x", "y", "col", "rowptr", "node", "elem",
+         "conn")
+
+
+def _mem(label):
+    return label.split("+")[0] in NAMES
+
+
+def _program_edges(g):
+    return {e: w for e, w in g.edges.items() if _mem(e[0]) and _mem(e[1])}
+
+
+def test_add_edges_exact():
+    # vf_add.c: c[i] = a[i] + b[i], 16 doubles
+    want = {}
+    for i in range(16):
+        for src in ("a", "b"):
+            want[("%s+%d" % (src, 8 * i), "c+%d" % (8 * i))] = (1, 1)
+    for flags in OPT_LEVELS:
+        g = vcg_of("vf_add.c", flags)
+        check_eq(_program_edges(g), want, "edges of vf_add %s" % " ".join(flags))
+        check_eq(g.vertices["c+24"], ("out", 1, 2), "c[3] (flags, versions, weight)")
+        check_eq(g.vertices["a+24"][1], 1, "a[3] versions")
+
+
+def test_copy_creates_no_value():
+    # vf_copy.c: b = a (copy), c = 2*b; d = memcpy(a), e = twice(d)
+    want = {}
+    for i in range(8):
+        want[("a+%d" % (8 * i), "c+%d" % (8 * i))] = (1, 1)
+        want[("a+%d" % (8 * i), "e+%d" % (8 * i))] = (1, 1)
+    for flags in OPT_LEVELS:
+        g = vcg_of("vf_copy.c", flags)
+        tag = " ".join(flags)
+        check_eq(_program_edges(g), want, "edges of vf_copy %s" % tag)
+        copies = [v for v in g.vertices if v.split("+")[0] in ("b", "d")]
+        check_eq(copies, [], "vertices of the copies b and d %s" % tag)
+
+
+def test_reduction_is_a_chain():
+    # vf_reduce.c: s = sum of a[0..999]. Sets hold at most 16 sources: the
+    # first intermediate takes a[0..16], each next one the last and 16
+    # more, and s the last intermediate and the 7 left: 62 of them.
+    for flags in OPT_LEVELS[:2]:
+        g = vcg_of("vf_reduce.c", flags)
+        tag = " ".join(flags)
+        tmps = [v for v, (f, _, _) in g.vertices.items() if f == "reg" and "vf_reduce.c:16" in v]
+        check_eq(len(tmps), 62, "intermediates %s" % tag)
+        a_out = {}
+        for (s, d) in g.edges:
+            if s.startswith("a+"):
+                a_out[s] = a_out.get(s, 0) + 1
+        check_eq(len(a_out), 1000, "a elements used %s" % tag)
+        check_eq(set(a_out.values()), {1}, "each a[i] feeds one vertex %s" % tag)
+        chain = [(s, d) for (s, d) in g.edges if s in tmps and d in tmps]
+        check_eq(len(chain), 61, "chain edges %s" % tag)
+        into_s = g.into("s+0")
+        check_eq(len(into_s), 8, "sources of s %s" % tag)
+        check_eq(sum(1 for v in into_s if v in tmps), 1, "intermediates into s %s" % tag)
+        check(max(len(g.into(t)) for t in tmps) <= 17, "an intermediate has more than 17 sources")
+
+
+def test_stencil_coalesces_per_location():
+    # vf_stencil.c: v[i] = (u[i-1] + u[i] + u[i+1]) / 3 then u[i] = v[i],
+    # i = 1..30, 100 steps. u[0] and u[31] are never rewritten.
+    want = {}
+    for i in range(1, 31):
+        dst = "v+%d" % (8 * i)
+        for j in (i - 1, i, i + 1):
+            if j in (0, 31):
+                want[("u+%d" % (8 * j), dst)] = (100, 1)
+            else:
+                want[("u+%d" % (8 * j), dst)] = (1, 1)
+                want[("v+%d" % (8 * j), dst)] = (99, 99)
+    for flags in OPT_LEVELS:
+        g = vcg_of("vf_stencil.c", flags)
+        tag = " ".join(flags)
+        check_eq(_program_edges(g), want, "edges of the stencil %s" % tag)
+        for i in range(1, 31):
+            check_eq(g.vertices["v+%d" % (8 * i)][1], 100, "versions of v[%d] %s" % (i, tag))
+        check("v+0" not in g.vertices and "v+248" not in g.vertices, "v[0], v[31] are not values")
+
+
+def test_gather_depends_on_values_not_indices():
+    # vf_gather.c: y[i] += x[col[k]] over a CSR pattern
+    rowptr = [0, 2, 3, 6, 7]
+    col = [1, 5, 0, 2, 3, 7, 6]
+    want = {}
+    for i in range(4):
+        dst = "y+%d" % (8 * i)
+        want[(dst, dst)] = (1, 1)
+        for k in range(rowptr[i], rowptr[i + 1]):
+            want[("x+%d" % (8 * col[k]), dst)] = (1, 1)
+    for flags in OPT_LEVELS:
+        g = vcg_of("vf_gather.c", flags)
+        tag = " ".join(flags)
+        check_eq(_program_edges(g), want, "edges of the gather %s" % tag)
+        from_index = [e for e in g.edges if e[0].split("+")[0] in ("col", "rowptr")]
+        check_eq(from_index, [], "edges from the index arrays %s" % tag)
+
+
+def test_workspace_is_a_carrier():
+    # vf_workspace.c: w[j] = node[conn[e][j]]; w[j] *= 0.5; elem[e] = sum w
+    conn = [[0, 1, 2], [2, 3, 4], [4, 5, 0]]
+    want = {("node+%d" % (8 * n), "elem+%d" % (8 * e)): (1, 1)
+            for e in range(3) for n in conn[e]}
+    for flags in OPT_LEVELS[:2]:
+        g = vcg_of("vf_workspace.c", flags)
+        tag = " ".join(flags)
+        check_eq(_program_edges(g), want, "edges of the workspace kernel %s" % tag)
+        stack = [v for v in g.vertices if v.startswith(("w+", "frame of element"))]
+        check_eq(stack, [], "vertices in the workspace %s" % tag)
+
+
+def test_two_threads_one_graph():
+    # vf_threads.c: two threads compute c[0..31] and c[32..63]
+    for flags in OPT_LEVELS[:2]:
+        g = vcg_of("vf_threads.c", flags)
+        for i in range(64):
+            check_eq(set(g.into("c+%d" % (8 * i))), {"a+%d" % (8 * i), "b+%d" % (8 * i)},
+                     "sources of c[%d] %s" % (i, " ".join(flags)))
+
+
+def test_value_flow_off_writes_no_graph():
+    binary = compile_program("vf_add.c", ("-O2",))
+    path, proc = run_cats(binary, tool_args=["--value-flow=no"], out=binary + ".novf.cats",
+                          expect_rc=0)
+    r = cats_cmd("vcg", path, check_rc=False)
+    check(r.returncode != 0, "cats vcg succeeded on a trace without a graph")
+    check("no value communication graph" in r.stderr, "message: %r" % r.stderr)
+    check_eq(len(r.stderr.strip().splitlines()), 1, "one-line error")
+
+
+def test_granularity_4_separates_ints():
+    # vf_ints.c: ib[i] = 3 * ia[i] on 4-byte ints; with 4-byte words
+    # every element is its own vertex.
+    g = vcg_of("vf_ints.c", ("-O2",), tool_args=("--vf-granularity=4",))
+    got = {e: w for e, w in g.edges.items() if e[0].startswith("ia+") and e[1].startswith("ib+")}
+    want = {("ia+%d" % (4 * i), "ib+%d" % (4 * i)): (1, 1) for i in range(8)}
+    check_eq(got, want, "edges ia -> ib with 4-byte words")
+    check_eq(g.stats["word-size"], "4", "word size")
+
+
+def test_metis_export():
+    g = vcg_of("vf_add.c", ("-O2",))
+    trace = compile_program("vf_add.c", ("-O2",)) + ".cats"
+    out = trace + ".metis"
+    cats_cmd("vcg", trace, "--metis", out)
+    with open(out) as f:
+        lines = [l for l in f.read().splitlines() if not l.startswith("%")]
+    n, m, fmt = lines[0].split()[:3]
+    check_eq(int(n), int(g.stats["vertices"]), "METIS vertex count")
+    check_eq(fmt, "011", "METIS format")
+    check_eq(len(lines) - 1, int(n), "one adjacency line per vertex")
+    half = sum((len(l.split()) - 1) // 2 for l in lines[1:])
+    check_eq(half, 2 * int(m), "adjacency entries = 2 x edges")
+    os.unlink(out)

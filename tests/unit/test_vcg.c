@@ -1,0 +1,780 @@
+/* test_vcg.c: the value communication graph builder, section 7 and its
+ * decoder.
+ *
+ * usage: test_vcg WORKDIR
+ * Writes WORKDIR/vcg.cats (the synthetic trace with the graph of
+ * vfs_example) and WORKDIR/vcg_big.cats (20001 vertices) for the CLI
+ * tests of run.sh. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../cats/format/cats_format.h"
+#include "../../cats/host/le.h"
+#include "../../cats/host/trace_read.h"
+#include "../../cats/host/trace_write.h"
+#include "../../vcg/vcg_build.h"
+#include "../../vcg/vcg_section.h"
+#include "check.h"
+#include "synth.h"
+#include "vfsynth.h"
+
+CHECK_DEFINE_GLOBALS;
+
+#define NONE CATS_NONE
+
+static const char *workdir;
+
+/* Feed vf (as one frame) and end; finish into g. */
+static vcg_status build(const cbuf *vf, const cbuf *end, vcg_graph *g,
+                        char *err, size_t errlen)
+{
+   memset(g, 0, sizeof *g);
+   vcg_builder *b = vcg_builder_new();
+   if (!b)
+      return VCG_ENOMEM;
+   size_t used = 0;
+   vcg_status st = vcg_feed(b, vf->data, vf->len, 1, &used, err, errlen);
+   if (st == VCG_OK && used != vf->len)
+      st = VCG_EINPUT;
+   if (st == VCG_OK)
+      st = vcg_end(b, end->data, end->len, err, errlen);
+   if (st == VCG_OK)
+      st = vcg_finish(b, g, err, errlen);
+   vcg_builder_free(b);
+   return st;
+}
+
+/* The edge (src, dst, ctx) of g, or NULL. */
+static const vcg_edge *edge(const vcg_graph *g, uint32_t src, uint32_t dst,
+                            uint32_t ctx)
+{
+   for (uint32_t i = 0; i < g->nedges; i++)
+      if (g->edges[i].src == src && g->edges[i].dst == dst &&
+          g->edges[i].ctx == ctx)
+         return &g->edges[i];
+   return NULL;
+}
+
+/* VF_END with no allocation table and the given final versions. */
+static int end_simple(cbuf *e, uint32_t n, const uint32_t *ids,
+                      const uint32_t *versions, const uint8_t *flags)
+{
+   return vfs_end(e, 8, 0, NULL, n, ids, versions, flags);
+}
+
+/* c = a + b: edges a -> c and b -> c with one use each. */
+static void test_add(void)
+{
+   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   vfs_vertex(&vf, 7, CATS_VF_MEMORY_INPUT, NONE, 0, 8, 0, 0);
+   vfs_vertex(&vf, 9, CATS_VF_MEMORY_INPUT, NONE, 8, 8, 0, 0);
+   vfs_vertex(&vf, 5, CATS_VF_MEMORY, NONE, 16, 8, 1, 2);
+   vfs_sources(&vf, 5, 1, 3, 2, (const uint32_t[]){ 7, 9 });
+   end_simple(&end, 1, (const uint32_t[]){ 5 }, (const uint32_t[]){ 1 },
+              (const uint8_t[]){ 1 });
+   vcg_graph g;
+   char err[VCG_ERRLEN] = "";
+   CHECK_EQ(build(&vf, &end, &g, err, sizeof err), VCG_OK);
+   CHECK_EQ(g.word_size, 8);
+   CHECK_EQ(g.nvertices, 3);
+   CHECK_EQ(g.nedges, 2);
+   if (g.nvertices == 3 && g.nedges == 2) {
+      /* Sorted by (alloc, offset): a, b, c. */
+      CHECK_EQ(g.vertices[0].offset, 0);
+      CHECK_EQ(g.vertices[0].flags, CATS_VCG_INPUT);
+      CHECK_EQ(g.vertices[0].versions, 1);
+      CHECK_EQ(g.vertices[1].flags, CATS_VCG_INPUT);
+      CHECK_EQ(g.vertices[2].flags, CATS_VCG_OUTPUT);
+      CHECK_EQ(g.vertices[2].versions, 1);
+      CHECK_EQ(g.vertices[2].weight, 2);
+      CHECK_EQ(g.vertices[2].ctx, 1);
+      CHECK_EQ(g.vertices[2].loc, 2);
+      CHECK_EQ(g.vertices[2].alloc, NONE);
+      const vcg_edge *e = edge(&g, 0, 2, 3);
+      CHECK(e != NULL);
+      if (e) {
+         CHECK_EQ(e->uses, 1);
+         CHECK_EQ(e->versions, 1);
+      }
+      e = edge(&g, 1, 2, 3);
+      CHECK(e != NULL && e->uses == 1 && e->versions == 1);
+   }
+   vcg_graph_free(&g);
+   cbuf_free(&vf);
+   cbuf_free(&end);
+}
+
+/* SOURCES at version 1 {a} and 4 {a, b}, final versions 6: the records
+ * cover versions 1-3 and 4-6, so a -> d has 6 uses, b -> d 3, and d's
+ * weight is 3 x 1 + 3 x 2. */
+static void test_versions(void)
+{
+   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   vfs_vertex(&vf, 1, CATS_VF_MEMORY_INPUT, NONE, 0, 8, 0, 0);
+   vfs_vertex(&vf, 2, CATS_VF_MEMORY, NONE, 8, 8, 0, 0);
+   vfs_vertex(&vf, 3, CATS_VF_MEMORY, NONE, 16, 8, 0, 0);
+   vfs_sources(&vf, 2, 1, 0, 0, NULL); /* b = 0 (a constant) */
+   vfs_sources(&vf, 2, 2, 0, 0, NULL);
+   vfs_sources(&vf, 3, 1, 0, 1, (const uint32_t[]){ 1 });
+   vfs_sources(&vf, 3, 4, 0, 2, (const uint32_t[]){ 1, 2 });
+   end_simple(&end, 1, (const uint32_t[]){ 3 }, (const uint32_t[]){ 6 },
+              (const uint8_t[]){ 0 });
+   vcg_graph g;
+   char err[VCG_ERRLEN] = "";
+   CHECK_EQ(build(&vf, &end, &g, err, sizeof err), VCG_OK);
+   CHECK_EQ(g.nvertices, 3);
+   CHECK_EQ(g.nedges, 2);
+   if (g.nvertices == 3) {
+      CHECK_EQ(g.vertices[2].versions, 6);
+      CHECK_EQ(g.vertices[2].weight, 9);
+      /* b was not listed: it keeps version 2; two constants of 1 use. */
+      CHECK_EQ(g.vertices[1].versions, 2);
+      CHECK_EQ(g.vertices[1].weight, 2);
+      CHECK_EQ(g.vertices[2].flags, 0);
+      const vcg_edge *a = edge(&g, 0, 2, 0), *b = edge(&g, 1, 2, 0);
+      CHECK(a && a->uses == 6 && a->versions == 1);
+      CHECK(b && b->uses == 3 && b->versions == 2);
+   }
+   vcg_graph_free(&g);
+   cbuf_free(&vf);
+   cbuf_free(&end);
+}
+
+/* Records that repeat add to the same edges; a new context is a new
+ * edge; memory stays with the graph, not the stream. */
+static void test_merge(void)
+{
+   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   vfs_vertex(&vf, 1, CATS_VF_MEMORY, NONE, 0, 8, 0, 0);
+   vfs_vertex(&vf, 2, CATS_VF_MEMORY, NONE, 8, 8, 0, 0);
+   vfs_vertex(&vf, 3, CATS_VF_MEMORY, NONE, 16, 8, 0, 0);
+   vfs_sources(&vf, 3, 1, 0, 2, (const uint32_t[]){ 1, 2 });
+   vfs_sources(&vf, 3, 2, 0, 2, (const uint32_t[]){ 2, 1 });
+   vfs_sources(&vf, 3, 3, 5, 1, (const uint32_t[]){ 1 });
+   end_simple(&end, 1, (const uint32_t[]){ 3 }, (const uint32_t[]){ 5 },
+              (const uint8_t[]){ 0 });
+   vcg_graph g;
+   char err[VCG_ERRLEN] = "";
+   CHECK_EQ(build(&vf, &end, &g, err, sizeof err), VCG_OK);
+   CHECK_EQ(g.nedges, 3);
+   const vcg_edge *e = edge(&g, 0, 2, 0);
+   CHECK(e && e->uses == 2);
+   e = edge(&g, 1, 2, 0);
+   CHECK(e && e->uses == 2);
+   e = edge(&g, 0, 2, 5);
+   CHECK(e && e->uses == 3);
+   /* Sorted by (src, dst, ctx). */
+   if (g.nedges == 3) {
+      CHECK(g.edges[0].src == 0 && g.edges[0].ctx == 0);
+      CHECK(g.edges[1].src == 0 && g.edges[1].ctx == 5);
+      CHECK(g.edges[2].src == 1);
+   }
+   vcg_graph_free(&g);
+
+   /* A reduction over a million iterations: s = s + x[i % 64], with one
+    * record per iteration. The builder must stay at graph size. */
+   vcg_builder *b = vcg_builder_new();
+   cbuf chunk = CBUF_INIT;
+   for (uint32_t i = 0; i < 65; i++)
+      vfs_vertex(&chunk, i, i ? CATS_VF_MEMORY_INPUT : CATS_VF_MEMORY,
+                 NONE, 8 * (uint64_t)i, 8, 0, 0);
+   size_t used;
+   CHECK_EQ(vcg_feed(b, chunk.data, chunk.len, 1, &used, err, sizeof err),
+            VCG_OK);
+   uint32_t version = 1;
+   for (int round = 0; round < 100; round++) {
+      chunk.len = 0;
+      for (uint32_t i = 0; i < 10000; i++, version++)
+         vfs_sources(&chunk, 0, version, 1, 2,
+                     (const uint32_t[]){ 0, 1 + version % 64 });
+      CHECK_EQ(vcg_feed(b, chunk.data, chunk.len, 1, &used, err,
+                        sizeof err), VCG_OK);
+   }
+   uint64_t records;
+   uint32_t nv, ne;
+   vcg_builder_counts(b, &records, &nv, &ne);
+   CHECK_EQ(records, 65 + 1000000);
+   CHECK_EQ(nv, 65);
+   CHECK_EQ(ne, 65);
+   /* Tables and arrays for 65 vertices and edges, whatever the stream. */
+   CHECK(vcg_builder_bytes(b) < 16384);
+   cbuf_free(&end);
+   end_simple(&end, 0, NULL, NULL, NULL);
+   CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
+   CHECK_EQ(vcg_finish(b, &g, err, sizeof err), VCG_OK);
+   e = edge(&g, 0, 0, 1);
+   CHECK(e && e->uses == 1000000);   /* s -> s every time */
+   CHECK_EQ(g.vertices[0].versions, 1000000);
+   CHECK_EQ(g.vertices[0].weight, 2000000);
+   vcg_graph_free(&g);
+   vcg_builder_free(b);
+   cbuf_free(&chunk);
+   cbuf_free(&vf);
+   cbuf_free(&end);
+}
+
+/* Memory per vertex and per distinct edge on a larger graph. */
+static void test_memory(void)
+{
+   vcg_builder *b = vcg_builder_new();
+   cbuf s = CBUF_INIT;
+   char err[VCG_ERRLEN] = "";
+   size_t used;
+   const uint32_t n = 200000;
+   for (uint32_t i = 0; i < n; i++)
+      vfs_vertex(&s, i * 7919u, CATS_VF_MEMORY, 0, 8 * (uint64_t)i, 8, 0,
+                 0);
+   CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
+   size_t after_vertices = vcg_builder_bytes(b);
+   s.len = 0;
+   /* Four distinct in-edges per vertex, each record sent twice. */
+   for (uint32_t i = 0; i < n; i++) {
+      uint32_t src[4];
+      for (int k = 0; k < 4; k++)
+         src[k] = ((i + 1 + (uint32_t)k * 977) % n) * 7919u;
+      vfs_sources(&s, i * 7919u, 1, 0, 4, src);
+      vfs_sources(&s, i * 7919u, 2, 0, 4, src);
+   }
+   CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
+   uint64_t records;
+   uint32_t nv, ne;
+   vcg_builder_counts(b, &records, &nv, &ne);
+   CHECK_EQ(ne, 4 * n);
+   double per_vertex = (double)after_vertices / n;
+   double per_edge = (double)(vcg_builder_bytes(b) - after_vertices) / ne;
+   printf("  memory: %.1f bytes per vertex, %.1f per edge\n", per_vertex,
+          per_edge);
+   CHECK(per_vertex <= 64);
+   CHECK(per_edge <= 48);
+   vcg_builder_free(b);
+   cbuf_free(&s);
+}
+
+/* Tool allocation ids go through the VF_END table; vertices sort by the
+ * trace's ids, then intermediates by (loc, tool id). */
+static void test_remap(void)
+{
+   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   vfs_vertex(&vf, 1, CATS_VF_MEMORY, 5, 8, 8, 0, 0);
+   vfs_vertex(&vf, 2, CATS_VF_MEMORY, 7, 16, 8, 0, 0);
+   vfs_vertex(&vf, 3, CATS_VF_MEMORY, 5, 0, 8, 0, 0);
+   vfs_vertex(&vf, 4, CATS_VF_REGISTER, 5, 24, 8, 0, 9); /* alloc ignored */
+   vfs_vertex(&vf, 6, CATS_VF_REGISTER, NONE, 0, 8, 0, 4);
+   vfs_vertex(&vf, 5, CATS_VF_REGISTER, NONE, 0, 8, 0, 4);
+   vfs_vertex(&vf, 8, CATS_VF_MEMORY, 6, 0, 8, 0, 0);   /* no record */
+   vfs_vertex(&vf, 9, CATS_VF_MEMORY, NONE, 0, 8, 0, 0);
+   vfs_sources(&vf, 4, 1, 0, 2, (const uint32_t[]){ 1, 2 });
+   uint32_t table[8] = { NONE, NONE, NONE, NONE, NONE, 1, NONE, 0 };
+   vfs_end(&end, 4, 8, table, 0, NULL, NULL, NULL);
+   vcg_graph g;
+   char err[VCG_ERRLEN] = "";
+   CHECK_EQ(build(&vf, &end, &g, err, sizeof err), VCG_OK);
+   CHECK_EQ(g.word_size, 4);
+   CHECK_EQ(g.nvertices, 8);
+   if (g.nvertices == 8) {
+      /* alloc 0 (tool 7): id 2; alloc 1 (tool 5): ids 3, 1; NONE: ids 8
+       * (mapped to NONE) and 9 by id; then loc 4: ids 5, 6; loc 9: 4. */
+      static const uint32_t alloc[8] = { 0, 1, 1, NONE, NONE, NONE, NONE,
+                                         NONE };
+      static const uint64_t off[8] = { 16, 0, 8, 0, 0, 0, 0, 0 };
+      static const uint32_t loc[8] = { 0, 0, 0, 0, 0, 4, 4, 9 };
+      for (int i = 0; i < 8; i++) {
+         CHECK_EQ(g.vertices[i].alloc, alloc[i]);
+         CHECK_EQ(g.vertices[i].offset, off[i]);
+         CHECK_EQ(g.vertices[i].loc, loc[i]);
+         CHECK_EQ(!!(g.vertices[i].flags & CATS_VCG_REGISTER), i >= 5);
+      }
+      /* Edges follow the new indices: 1 -> index 2, 2 -> index 0, the
+       * intermediate 4 -> index 7. */
+      CHECK(edge(&g, 2, 7, 0) != NULL);
+      CHECK(edge(&g, 0, 7, 0) != NULL);
+   }
+   vcg_graph_free(&g);
+   cbuf_free(&vf);
+   cbuf_free(&end);
+}
+
+/* A stream fed in pieces cut anywhere gives the same graph. */
+static void test_pieces(void)
+{
+   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   vfs_example(&vf, &end);
+   vcg_graph whole;
+   char err[VCG_ERRLEN] = "";
+   CHECK_EQ(build(&vf, &end, &whole, err, sizeof err), VCG_OK);
+   for (size_t cut = 1; cut < vf.len; cut += 3) {
+      vcg_builder *b = vcg_builder_new();
+      size_t used, used2;
+      CHECK_EQ(vcg_feed(b, vf.data, cut, 0, &used, err, sizeof err),
+               VCG_OK);
+      CHECK(used <= cut && cut - used < VCG_MAX_RECORD);
+      /* The caller keeps the cut record and prepends it to the rest. */
+      CHECK_EQ(vcg_feed(b, vf.data + used, vf.len - used, 1, &used2, err,
+                        sizeof err), VCG_OK);
+      CHECK_EQ(used + used2, vf.len);
+      vcg_graph g;
+      CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
+      CHECK_EQ(vcg_finish(b, &g, err, sizeof err), VCG_OK);
+      CHECK_EQ(g.nvertices, whole.nvertices);
+      CHECK_EQ(g.nedges, whole.nedges);
+      if (g.nvertices == whole.nvertices && g.nedges == whole.nedges) {
+         CHECK(memcmp(g.vertices, whole.vertices,
+                      g.nvertices * sizeof *g.vertices) == 0);
+         for (uint32_t i = 0; i < g.nedges; i++) {
+            CHECK_EQ(g.edges[i].src, whole.edges[i].src);
+            CHECK_EQ(g.edges[i].uses, whole.edges[i].uses);
+            CHECK_EQ(g.edges[i].versions, whole.edges[i].versions);
+         }
+      }
+      vcg_graph_free(&g);
+      vcg_builder_free(b);
+   }
+   vcg_graph_free(&whole);
+   cbuf_free(&vf);
+   cbuf_free(&end);
+}
+
+/* Expect the stream (vf, then end) to fail with status st and a message
+ * containing `want`. */
+static void expect_fail(const cbuf *vf, const cbuf *end, vcg_status st,
+                        const char *want)
+{
+   vcg_graph g;
+   char err[VCG_ERRLEN] = "";
+   vcg_status got = build(vf, end, &g, err, sizeof err);
+   CHECK_EQ(got, st);
+   if (!strstr(err, want)) {
+      fprintf(stderr, "  expected '%s' in '%s'\n", want, err);
+      chk_failures++;
+   }
+   if (got == VCG_OK)
+      vcg_graph_free(&g);
+}
+
+/* Two vertices 1 and 2 followed by `rest`, then an empty VF_END. */
+static void prefix(cbuf *vf, cbuf *end)
+{
+   vf->len = end->len = 0;
+   vfs_vertex(vf, 1, CATS_VF_MEMORY, NONE, 0, 8, 0, 0);
+   vfs_vertex(vf, 2, CATS_VF_MEMORY, NONE, 8, 8, 0, 0);
+   end_simple(end, 0, NULL, NULL, NULL);
+}
+
+static void test_malformed(void)
+{
+   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+
+   prefix(&vf, &end);
+   cbuf_put8(&vf, 9);
+   expect_fail(&vf, &end, VCG_EINPUT, "unknown tag 9");
+
+   prefix(&vf, &end);
+   vfs_sources(&vf, 2, 1, 0, 1, (const uint32_t[]){ 1 });
+   vf.len -= 2;   /* truncated record */
+   expect_fail(&vf, &end, VCG_EINPUT, "truncated");
+
+   prefix(&vf, &end);
+   vfs_vertex(&vf, 3, CATS_VF_MEMORY, NONE, 0, 8, 0, 0);
+   vf.len -= 1;
+   expect_fail(&vf, &end, VCG_EINPUT, "VERTEX record truncated");
+
+   prefix(&vf, &end);
+   /* n = 1000 in a frame that holds one source. */
+   cbuf_put8(&vf, CATS_VF_SOURCES);
+   cbuf_put32(&vf, 2);
+   cbuf_put32(&vf, 1);
+   cbuf_put32(&vf, 0);
+   cbuf_put16(&vf, 1000);
+   cbuf_put32(&vf, 1);
+   expect_fail(&vf, &end, VCG_EINPUT, "needs 4015 bytes");
+
+   prefix(&vf, &end);
+   vfs_sources(&vf, 3, 1, 0, 1, (const uint32_t[]){ 1 });
+   expect_fail(&vf, &end, VCG_EINPUT, "unknown vertex 3");
+
+   prefix(&vf, &end);
+   vfs_sources(&vf, 2, 1, 0, 1, (const uint32_t[]){ 4 });
+   expect_fail(&vf, &end, VCG_EINPUT, "unknown source vertex 4");
+
+   prefix(&vf, &end);
+   vfs_sources(&vf, 2, 3, 0, 1, (const uint32_t[]){ 1 });
+   vfs_sources(&vf, 2, 3, 0, 1, (const uint32_t[]){ 1 });
+   expect_fail(&vf, &end, VCG_EINPUT, "not after version 3");
+
+   prefix(&vf, &end);
+   vfs_sources(&vf, 2, 0, 0, 1, (const uint32_t[]){ 1 });
+   expect_fail(&vf, &end, VCG_EINPUT, "at version 0");
+
+   prefix(&vf, &end);
+   vfs_sources(&vf, 2, 1, 0, 2, (const uint32_t[]){ 1, 1 });
+   expect_fail(&vf, &end, VCG_EINPUT, "names source 1 twice");
+
+   prefix(&vf, &end);
+   vfs_vertex(&vf, 1, CATS_VF_MEMORY, NONE, 0, 8, 0, 0);
+   expect_fail(&vf, &end, VCG_EINPUT, "vertex 1 sent twice");
+
+   prefix(&vf, &end);
+   vfs_vertex(&vf, 3, 3, NONE, 0, 8, 0, 0);
+   expect_fail(&vf, &end, VCG_EINPUT, "unknown kind 3");
+
+   /* VF_END problems. */
+   prefix(&vf, &end);
+   end.len = 0;
+   end_simple(&end, 1, (const uint32_t[]){ 3 }, (const uint32_t[]){ 1 },
+              (const uint8_t[]){ 0 });
+   expect_fail(&vf, &end, VCG_EINPUT, "VF_END: unknown vertex 3");
+
+   prefix(&vf, &end);
+   vfs_sources(&vf, 2, 5, 0, 1, (const uint32_t[]){ 1 });
+   end.len = 0;
+   end_simple(&end, 1, (const uint32_t[]){ 2 }, (const uint32_t[]){ 4 },
+              (const uint8_t[]){ 0 });
+   expect_fail(&vf, &end, VCG_EINPUT, "starts at version 5");
+
+   prefix(&vf, &end);
+   end.len = 0;
+   end_simple(&end, 2, (const uint32_t[]){ 2, 2 },
+              (const uint32_t[]){ 1, 1 }, (const uint8_t[]){ 0, 0 });
+   expect_fail(&vf, &end, VCG_EINPUT, "listed twice");
+
+   prefix(&vf, &end);
+   end.len = 0;
+   end_simple(&end, 1, (const uint32_t[]){ 2 }, (const uint32_t[]){ 1 },
+              (const uint8_t[]){ 2 });
+   expect_fail(&vf, &end, VCG_EINPUT, "unknown flags");
+
+   prefix(&vf, &end);
+   end.len = 0;
+   vfs_end(&end, 3, 0, NULL, 0, NULL, NULL, NULL);
+   expect_fail(&vf, &end, VCG_EINPUT, "word size 3");
+
+   prefix(&vf, &end);
+   vfs_vertex(&vf, 3, CATS_VF_MEMORY, 4, 0, 8, 0, 0);
+   end.len = 0;
+   vfs_end(&end, 8, 2, (const uint32_t[]){ 0, 1 }, 0, NULL, NULL, NULL);
+   expect_fail(&vf, &end, VCG_EINPUT, "beyond the table of 2");
+
+   prefix(&vf, &end);
+   cbuf_put8(&end, 0);   /* a stray byte */
+   expect_fail(&vf, &end, VCG_EINPUT, "VF_END: 0 vertices need 0 bytes");
+
+   prefix(&vf, &end);
+   end.len = 0;
+   cbuf_put32(&end, 8);
+   cbuf_put32(&end, 0x40000000);   /* an allocation table too large */
+   expect_fail(&vf, &end, VCG_EINPUT, "does not fit");
+
+   /* Order of calls. */
+   prefix(&vf, &end);
+   vcg_builder *b = vcg_builder_new();
+   char err[VCG_ERRLEN];
+   size_t used;
+   vcg_graph g;
+   CHECK_EQ(vcg_feed(b, vf.data, vf.len, 1, &used, err, sizeof err), VCG_OK);
+   CHECK_EQ(vcg_finish(b, &g, err, sizeof err), VCG_ESTATE);
+   vcg_builder_free(b);
+   b = vcg_builder_new();
+   CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
+   CHECK_EQ(vcg_feed(b, vf.data, vf.len, 1, &used, err, sizeof err),
+            VCG_ESTATE);
+   CHECK(strstr(err, "after VF_END") != NULL);
+   vcg_builder_free(b);
+   b = vcg_builder_new();
+   CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
+   CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_ESTATE);
+   vcg_builder_free(b);
+   /* After an error nothing more is accepted. */
+   b = vcg_builder_new();
+   CHECK_EQ(vcg_feed(b, (const uint8_t *)"\x09", 1, 1, &used, err,
+                     sizeof err), VCG_EINPUT);
+   CHECK_EQ(vcg_feed(b, vf.data, vf.len, 1, &used, err, sizeof err),
+            VCG_ESTATE);
+   CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_ESTATE);
+   vcg_builder_free(b);
+
+   cbuf_free(&vf);
+   cbuf_free(&end);
+}
+
+/* Damaged streams (bytes flipped, cut short) fail cleanly or build a
+ * graph; run under a sanitizer this also checks the bounds. */
+static void test_damage(void)
+{
+   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   vfs_example(&vf, &end);
+   uint32_t seed = 12345;
+   int ok = 0, bad = 0;
+   for (int round = 0; round < 4000; round++) {
+      cbuf a = CBUF_INIT, e = CBUF_INIT;
+      cbuf_append(&a, vf.data, vf.len);
+      cbuf_append(&e, end.data, end.len);
+      cbuf *t = round % 3 == 0 ? &e : &a;
+      for (int k = 0; k < 1 + round % 4; k++) {
+         seed = seed * 1103515245u + 12345u;
+         t->data[(seed >> 8) % t->len] ^= (uint8_t)(1u << (seed >> 28) % 8);
+      }
+      if (round % 7 == 0)
+         t->len = (seed >> 4) % t->len;
+      vcg_graph g;
+      char err[VCG_ERRLEN] = "";
+      vcg_status st = build(&a, &e, &g, err, sizeof err);
+      if (st == VCG_OK) {
+         ok++;
+         vcg_graph_free(&g);
+      } else {
+         bad++;
+         CHECK(err[0] != '\0');
+      }
+      cbuf_free(&a);
+      cbuf_free(&e);
+   }
+   CHECK(bad > 0);
+   cbuf_free(&vf);
+   cbuf_free(&end);
+   (void)ok;
+}
+
+/* --- section 7 ------------------------------------------------------------ */
+
+/* The synthetic trace's sections plus the given section 7, decoded. */
+static ctr_status decode_with(const cbuf *vcg, ctr_trace **t, char *err)
+{
+   syn_trace s;
+   syn_opts o;
+   syn_default_opts(&o);
+   if (syn_build(&s, &o) != 0)
+      return CTR_ENOMEM;
+   ctr_section secs[SYN_NSEC + 1];
+   for (int i = 0; i < SYN_NSEC; i++)
+      secs[i] = (ctr_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   secs[SYN_NSEC] = (ctr_section){ CATS_SEC_VCG, vcg->data, vcg->len };
+   ctr_status st = ctr_decode(secs, SYN_NSEC + 1, t, err, CTR_ERRLEN);
+   syn_free(&s);
+   return st;
+}
+
+static int example_section(cbuf *sec)
+{
+   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   vcg_graph g;
+   char err[VCG_ERRLEN];
+   int r = vfs_example(&vf, &end) != 0 ||
+           build(&vf, &end, &g, err, sizeof err) != VCG_OK;
+   if (!r) {
+      r = vcg_section_write(&g, sec);
+      vcg_graph_free(&g);
+   }
+   cbuf_free(&vf);
+   cbuf_free(&end);
+   return r;
+}
+
+static void test_roundtrip(void)
+{
+   cbuf sec = CBUF_INIT;
+   CHECK_EQ(example_section(&sec), 0);
+   CHECK_EQ(sec.len, CATS_VCG_HEADER_SIZE + 5 * CATS_VCG_VERTEX_SIZE +
+                        8 * CATS_VCG_EDGE_SIZE);
+   ctr_trace *t = NULL;
+   char err[CTR_ERRLEN] = "";
+   CHECK_EQ(decode_with(&sec, &t, err), CTR_OK);
+   if (t) {
+      const ctr_vcg *g = &t->vcg;
+      CHECK(t->has_vcg);
+      CHECK_EQ(g->word_size, 8);
+      CHECK_EQ(g->nvertices, 5);
+      CHECK_EQ(g->nedges, 8);
+      if (g->nvertices == 5 && g->nedges == 8) {
+         /* buf+0, buf+8, buf+16, glob+0, the intermediate */
+         static const uint32_t flags[5] = {
+            CATS_VCG_INPUT, CATS_VCG_INPUT, CATS_VCG_OUTPUT,
+            CATS_VCG_OUTPUT, CATS_VCG_REGISTER
+         };
+         static const uint32_t versions[5] = { 1, 1, 2, 4, 1 };
+         static const uint64_t weight[5] = { 0, 0, 3, 6, 2 };
+         for (int i = 0; i < 5; i++) {
+            CHECK_EQ(g->vertices[i].flags, flags[i]);
+            CHECK_EQ(g->vertices[i].versions, versions[i]);
+            CHECK_EQ(g->vertices[i].weight, weight[i]);
+         }
+         CHECK_EQ(g->vertices[3].alloc, 1);
+         CHECK_EQ(g->vertices[3].loc, 5);
+         CHECK_EQ(g->vertices[3].ctx, 1);
+         CHECK_EQ(g->vertices[2].offset, 16);
+         CHECK_EQ(g->vertices[4].alloc, NONE);
+         /* (src, dst, ctx, uses, versions) in order */
+         static const uint32_t want[8][5] = {
+            { 0, 2, 2, 1, 1 }, { 0, 4, 2, 1, 1 }, { 1, 2, 2, 1, 1 },
+            { 1, 3, 2, 2, 1 }, { 2, 2, 2, 1, 1 }, { 2, 4, 2, 1, 1 },
+            { 4, 3, 1, 2, 1 }, { 4, 3, 2, 2, 1 },
+         };
+         for (int i = 0; i < 8; i++) {
+            const ctr_vcg_edge *e = &g->edges[i];
+            CHECK_EQ(e->src, want[i][0]);
+            CHECK_EQ(e->dst, want[i][1]);
+            CHECK_EQ(e->ctx, want[i][2]);
+            CHECK_EQ(e->uses, want[i][3]);
+            CHECK_EQ(e->versions, want[i][4]);
+         }
+      }
+   }
+   ctr_free(t);
+
+   /* Without section 7 the trace has no graph. */
+   syn_trace s;
+   syn_opts o;
+   syn_default_opts(&o);
+   CHECK_EQ(syn_build(&s, &o), 0);
+   ctr_section secs[SYN_NSEC];
+   for (int i = 0; i < SYN_NSEC; i++)
+      secs[i] = (ctr_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   CHECK_EQ(ctr_decode(secs, SYN_NSEC, &t, err, sizeof err), CTR_OK);
+   if (t)
+      CHECK(!t->has_vcg);
+   ctr_free(t);
+   syn_free(&s);
+
+   /* An empty graph (VF_END alone) is valid. */
+   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   vcg_graph g;
+   char verr[VCG_ERRLEN];
+   end_simple(&end, 0, NULL, NULL, NULL);
+   CHECK_EQ(build(&vf, &end, &g, verr, sizeof verr), VCG_OK);
+   sec.len = 0;
+   CHECK_EQ(vcg_section_write(&g, &sec), 0);
+   CHECK_EQ(decode_with(&sec, &t, err), CTR_OK);
+   if (t)
+      CHECK(t->has_vcg && t->vcg.nvertices == 0 && t->vcg.nedges == 0);
+   ctr_free(t);
+   vcg_graph_free(&g);
+   cbuf_free(&end);
+   cbuf_free(&sec);
+}
+
+/* Patch a u32 or u64 (width 4 or 8) of the example section, or cut it
+ * at off (width 0), and expect status st and a message with `want`. */
+static void expect_corrupt(size_t off, int width, uint64_t value,
+                           ctr_status st, const char *want)
+{
+   cbuf sec = CBUF_INIT;
+   CHECK_EQ(example_section(&sec), 0);
+   if (width == 0)
+      sec.len = off;   /* cut short */
+   else if (width == 4)
+      cle_put32(sec.data + off, (uint32_t)value);
+   else
+      cle_put64(sec.data + off, value);
+   ctr_trace *t = NULL;
+   char err[CTR_ERRLEN] = "";
+   CHECK_EQ(decode_with(&sec, &t, err), st);
+   CHECK(t == NULL);
+   if (!strstr(err, want)) {
+      fprintf(stderr, "  expected '%s' in '%s'\n", want, err);
+      chk_failures++;
+   }
+   ctr_free(t);
+   cbuf_free(&sec);
+}
+
+#define VX(i, f) (CATS_VCG_HEADER_SIZE + (i) * CATS_VCG_VERTEX_SIZE + (f))
+#define EX(i, f) (VX(5, 0) + (i) * CATS_VCG_EDGE_SIZE + (f))
+
+static void test_corrupt_section(void)
+{
+   expect_corrupt(10, 0, 0, CTR_ERECORD, "too short");
+   expect_corrupt(VX(5, 0) + 3, 0, 0, CTR_ERECORD, "need");
+   expect_corrupt(4, 4, 6, CTR_ERECORD, "need");          /* n_vertices */
+   expect_corrupt(0, 4, 6, CTR_EVALUE, "word size 6");
+   expect_corrupt(VX(0, 0), 4, 2, CTR_EREF, "VCG vertex 0: alloc 2");
+   expect_corrupt(VX(1, 4), 4, 8, CTR_EVALUE, "unknown flags");
+   expect_corrupt(VX(1, 20), 4, 3, CTR_EREF, "ctx 3");
+   expect_corrupt(VX(1, 24), 4, 6, CTR_EREF, "loc 6");
+   expect_corrupt(VX(2, 28), 4, 0, CTR_EVALUE, "no versions");
+   expect_corrupt(VX(1, 8), 8, 40, CTR_EVALUE, "VCG vertex 2: out of order");
+   expect_corrupt(VX(4, 4), 4, CATS_VCG_REGISTER | CATS_VCG_INPUT,
+                  CTR_EVALUE, "register intermediate");
+   expect_corrupt(EX(0, 0), 4, 5, CTR_EREF, "VCG edge 0: src 5");
+   expect_corrupt(EX(3, 4), 4, 7, CTR_EREF, "dst 7");
+   expect_corrupt(EX(2, 8), 4, 9, CTR_EREF, "ctx 9");
+   expect_corrupt(EX(1, 16), 8, 0, CTR_EVALUE, "uses 0");
+   expect_corrupt(EX(1, 24), 8, 2, CTR_EVALUE, "versions 2");
+   expect_corrupt(EX(1, 24), 8, 0, CTR_EVALUE, "versions 0");
+   expect_corrupt(EX(7, 8), 4, 1, CTR_EVALUE, "VCG edge 7: not after");
+   expect_corrupt(EX(2, 0), 4, 0, CTR_EVALUE, "VCG edge 2: not after");
+}
+
+/* The trace the CLI tests of run.sh read. */
+static void test_write_trace(void)
+{
+   syn_trace s;
+   syn_opts o;
+   syn_default_opts(&o);
+   cbuf sec = CBUF_INIT;
+   CHECK_EQ(syn_build(&s, &o), 0);
+   CHECK_EQ(example_section(&sec), 0);
+   ctw_section w[SYN_NSEC + 1];
+   for (int i = 0; i < SYN_NSEC; i++)
+      w[i] = (ctw_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   w[SYN_NSEC] = (ctw_section){ CATS_SEC_VCG, sec.data, sec.len };
+   char path[4096], err[CTW_ERRLEN];
+   snprintf(path, sizeof path, "%s/vcg.cats", workdir);
+   CHECK_EQ(ctw_write(path, w, SYN_NSEC + 1, err, sizeof err), CTW_OK);
+   ctr_trace *t = NULL;
+   char rerr[CTR_ERRLEN];
+   CHECK_EQ(ctr_open(path, &t, rerr, sizeof rerr), CTR_OK);
+   CHECK(t && t->has_vcg && t->vcg.nedges == 8);
+   ctr_free(t);
+   syn_free(&s);
+   cbuf_free(&sec);
+}
+
+/* A graph too large to draw: 20001 vertices, no edges (vcg_big.cats). */
+static void test_write_big_trace(void)
+{
+   cbuf vf = CBUF_INIT, end = CBUF_INIT, sec = CBUF_INIT;
+   for (uint32_t i = 0; i < 20001; i++)
+      vfs_vertex(&vf, i, CATS_VF_MEMORY, 0, 8 * (uint64_t)i, 8, NONE, NONE);
+   vfs_end(&end, 8, 1, (const uint32_t[]){ 0 }, 0, NULL, NULL, NULL);
+   vcg_graph g;
+   char err[VCG_ERRLEN];
+   CHECK_EQ(build(&vf, &end, &g, err, sizeof err), VCG_OK);
+   CHECK_EQ(vcg_section_write(&g, &sec), 0);
+   vcg_graph_free(&g);
+   syn_trace s;
+   syn_opts o;
+   syn_default_opts(&o);
+   CHECK_EQ(syn_build(&s, &o), 0);
+   ctw_section w[SYN_NSEC + 1];
+   for (int i = 0; i < SYN_NSEC; i++)
+      w[i] = (ctw_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   w[SYN_NSEC] = (ctw_section){ CATS_SEC_VCG, sec.data, sec.len };
+   char path[4096], werr[CTW_ERRLEN];
+   snprintf(path, sizeof path, "%s/vcg_big.cats", workdir);
+   CHECK_EQ(ctw_write(path, w, SYN_NSEC + 1, werr, sizeof werr), CTW_OK);
+   syn_free(&s);
+   cbuf_free(&vf);
+   cbuf_free(&end);
+   cbuf_free(&sec);
+}
+
+int main(int argc, char **argv)
+{
+   if (argc != 2) {
+      fprintf(stderr, "usage: test_vcg WORKDIR\n");
+      return 2;
+   }
+   workdir = argv[1];
+   RUN(test_add);
+   RUN(test_versions);
+   RUN(test_merge);
+   RUN(test_memory);
+   RUN(test_remap);
+   RUN(test_pieces);
+   RUN(test_malformed);
+   RUN(test_damage);
+   RUN(test_roundtrip);
+   RUN(test_corrupt_section);
+   RUN(test_write_trace);
+   RUN(test_write_big_trace);
+   return chk_failed ? 1 : 0;
+}

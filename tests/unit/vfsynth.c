@@ -1,0 +1,61 @@
+/* vfsynth.c: VF streams for the tests (see vfsynth.h). */
+#include "vfsynth.h"
+
+#include "../../cats/format/cats_format.h"
+
+int vfs_vertex(cbuf *b, uint32_t id, uint8_t kind, uint32_t alloc,
+               uint64_t offset, uint32_t size, uint32_t ctx, uint32_t loc)
+{
+   return cbuf_put8(b, CATS_VF_VERTEX) | cbuf_put32(b, id) |
+          cbuf_put8(b, kind) | cbuf_put32(b, alloc) |
+          cbuf_put64(b, offset) | cbuf_put32(b, size) | cbuf_put32(b, ctx) |
+          cbuf_put32(b, loc);
+}
+
+int vfs_sources(cbuf *b, uint32_t dst, uint32_t version, uint32_t ctx,
+                uint16_t n, const uint32_t *src)
+{
+   int r = cbuf_put8(b, CATS_VF_SOURCES) | cbuf_put32(b, dst) |
+           cbuf_put32(b, version) | cbuf_put32(b, ctx) | cbuf_put16(b, n);
+   for (uint16_t i = 0; i < n; i++)
+      r |= cbuf_put32(b, src[i]);
+   return r;
+}
+
+int vfs_end(cbuf *b, uint32_t word, uint32_t nallocs, const uint32_t *table,
+            uint32_t n, const uint32_t *ids, const uint32_t *versions,
+            const uint8_t *flags)
+{
+   int r = cbuf_put32(b, word) | cbuf_put32(b, nallocs);
+   for (uint32_t i = 0; i < nallocs; i++)
+      r |= cbuf_put32(b, table[i]);
+   r |= cbuf_put32(b, n);
+   for (uint32_t i = 0; i < n; i++)
+      r |= cbuf_put32(b, ids[i]) | cbuf_put32(b, versions[i]) |
+           cbuf_put8(b, flags[i]);
+   return r;
+}
+
+int vfs_example(cbuf *vf, cbuf *end)
+{
+   /* Tool allocations 10 and 11 are the trace's allocs 0 (buf) and 1
+    * (the global). */
+   int r = vfs_vertex(vf, 100, CATS_VF_MEMORY_INPUT, 10, 0, 8, 2, 3) |
+           vfs_vertex(vf, 101, CATS_VF_MEMORY_INPUT, 10, 8, 8, 2, 3) |
+           vfs_vertex(vf, 102, CATS_VF_MEMORY, 10, 16, 8, 2, 3) |
+           vfs_vertex(vf, 200, CATS_VF_REGISTER, CATS_NONE, 0, 8, 2, 3) |
+           vfs_vertex(vf, 103, CATS_VF_MEMORY, 11, 0, 8, 1, 5);
+   r |= vfs_sources(vf, 102, 1, 2, 2, (const uint32_t[]){ 100, 101 });
+   r |= vfs_sources(vf, 200, 1, 2, 2, (const uint32_t[]){ 100, 102 });
+   r |= vfs_sources(vf, 103, 1, 1, 1, (const uint32_t[]){ 200 });
+   r |= vfs_sources(vf, 103, 3, 2, 2, (const uint32_t[]){ 200, 101 });
+   r |= vfs_sources(vf, 102, 2, 2, 1, (const uint32_t[]){ 102 });
+   uint32_t table[12];
+   for (int i = 0; i < 12; i++)
+      table[i] = CATS_NONE;
+   table[10] = 0;
+   table[11] = 1;
+   r |= vfs_end(end, 8, 12, table, 2, (const uint32_t[]){ 103, 102 },
+                (const uint32_t[]){ 4, 2 }, (const uint8_t[]){ 1, 1 });
+   return r;
+}

@@ -1,0 +1,552 @@
+/* vcg_build.c: the value communication graph builder (see vcg_build.h). */
+#include "vcg_build.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cats/format/cats_format.h"
+#include "../cats/host/errmsg.h"
+#include "../cats/host/le.h"
+#include "vcg_index.h"
+
+/* Edge links: the end of an open record's list, and "in no open record".
+ * Edge indices stay below both. */
+#define VB_NIL 0xFFFFFFFFu
+#define VB_OUT 0xFFFFFFFEu
+/* The source of a constant: a SOURCES record with n = 0 keeps its uses on
+ * the edge (VB_CONST, dst, ctx), so that a vertex's weight, the sum over
+ * its records of uses x max(1, n), is the sum of the uses of its
+ * in-edges. These edges are dropped when the graph is finished. */
+#define VB_CONST 0xFFFFFFFFu
+#define VB_MAX_EDGES 0xFFFFFFFDu
+#define VB_MAX_VERTICES 0xFFFFFFFEu
+
+#define VB_VERTEX_LEN (1 + 4 + 1 + 4 + 8 + 4 + 4 + 4)
+#define VB_SOURCES_LEN (1 + 4 + 4 + 4 + 2)   /* before the sources */
+#define VB_END_ENTRY_LEN 9                    /* u32 id, u32 versions, u8 */
+#define VB_MAX_WORD 4096
+
+#define VB_LISTED 0x80u   /* vertex flag: named in VF_END */
+
+/* A vertex while the graph is built: 40 bytes. */
+typedef struct vb_vertex {
+   uint64_t offset;
+   uint32_t id;         /* the tool's id */
+   uint32_t alloc;      /* tool allocation id; the trace's after VF_END */
+   uint32_t size;
+   uint32_t ctx;
+   uint32_t loc;
+   uint32_t version;    /* first version of the open record (0: no record
+                           yet); after VF_END the final version count */
+   uint32_t open;       /* first edge of the open record, or VB_NIL; in
+                           vcg_finish the index before sorting */
+   uint8_t kind;        /* enum cats_vf_kind */
+   uint8_t flags;       /* CATS_VCG_OUTPUT, VB_LISTED */
+} vb_vertex;
+
+/* The memory per vertex and per edge that vcg_build.h promises. */
+_Static_assert(sizeof(vb_vertex) == 40, "builder vertex size");
+_Static_assert(sizeof(vcg_edge) == 20, "edge size");
+
+enum vb_state { VB_STREAM, VB_ENDED, VB_FINISHED, VB_FAILED };
+
+struct vcg_builder {
+   vb_vertex *v;
+   uint32_t nv, capv;
+   vcg_edge *e;
+   uint32_t ne, cape;
+   vcg_index vidx;      /* tool id -> index in v */
+   vcg_index eidx;      /* (src, dst, ctx) -> index in e */
+   uint64_t records;    /* VF records ingested */
+   uint32_t word_size;
+   enum vb_state state;
+};
+
+static vcg_status fail(vcg_builder *b, vcg_status st, char *err,
+                       size_t errlen, const char *fmt, ...)
+   __attribute__((format(printf, 5, 6)));
+
+/* Report an error; the builder accepts nothing more. */
+static vcg_status fail(vcg_builder *b, vcg_status st, char *err,
+                       size_t errlen, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   cerr_vformat(err, errlen, fmt, ap);
+   va_end(ap);
+   if (b)
+      b->state = VB_FAILED;
+   return st;
+}
+
+vcg_builder *vcg_builder_new(void)
+{
+   vcg_builder *b = calloc(1, sizeof *b);
+   if (b)
+      b->state = VB_STREAM;
+   return b;
+}
+
+void vcg_builder_free(vcg_builder *b)
+{
+   if (!b)
+      return;
+   free(b->v);
+   free(b->e);
+   vcg_index_free(&b->vidx);
+   vcg_index_free(&b->eidx);
+   free(b);
+}
+
+size_t vcg_builder_bytes(const vcg_builder *b)
+{
+   return sizeof *b + (size_t)b->capv * sizeof *b->v +
+          (size_t)b->cape * sizeof *b->e + vcg_index_bytes(&b->vidx) +
+          vcg_index_bytes(&b->eidx);
+}
+
+void vcg_builder_counts(const vcg_builder *b, uint64_t *records,
+                        uint32_t *vertices, uint32_t *edges)
+{
+   *records = b->records;
+   *vertices = b->nv;
+   *edges = b->ne;
+}
+
+/* Grow an array by a quarter (not double) to keep the slack of large
+ * graphs small; large blocks are remapped by realloc, not copied, so
+ * growing often is cheap. 0, or -1 if out of memory or past `limit`
+ * elements. */
+static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem,
+                uint32_t limit)
+{
+   if (need <= *cap)
+      return 0;
+   if (need > limit)
+      return -1;
+   uint64_t nc = (uint64_t)*cap + *cap / 4 + 64;
+   if (nc > limit)
+      nc = limit;
+   if (nc > SIZE_MAX / elem)
+      return -1;
+   void *p = realloc(*arr, (size_t)nc * elem);
+   if (!p)
+      return -1;
+   *arr = p;
+   *cap = (uint32_t)nc;
+   return 0;
+}
+
+/* --- lookups ------------------------------------------------------------ */
+
+static uint64_t vertex_hash(uint32_t id)
+{
+   return vcg_mix64(id);
+}
+
+static uint64_t vertex_hash_at(const void *ctx, uint32_t i)
+{
+   return vertex_hash(((const vcg_builder *)ctx)->v[i].id);
+}
+
+static uint64_t edge_hash(uint32_t src, uint32_t dst, uint32_t ctx)
+{
+   return vcg_mix64(((uint64_t)src << 32 | dst) +
+                    (uint64_t)ctx * 0x9e3779b97f4a7c15ull);
+}
+
+static uint64_t edge_hash_at(const void *ctx, uint32_t i)
+{
+   const vcg_edge *e = &((const vcg_builder *)ctx)->e[i];
+   return edge_hash(e->src, e->dst, e->ctx);
+}
+
+/* Index of the vertex with tool id `id`, or VB_NIL; *slot gets the free
+ * slot where it would go. */
+static uint32_t find_vertex(const vcg_builder *b, uint32_t id, uint32_t *slot)
+{
+   if (!b->vidx.slot)
+      return VB_NIL;
+   uint32_t pos = vcg_index_first(&b->vidx, vertex_hash(id));
+   for (;; pos = vcg_index_next(&b->vidx, pos)) {
+      uint32_t i = b->vidx.slot[pos];
+      if (i == VCG_INDEX_EMPTY)
+         break;
+      if (b->v[i].id == id)
+         return i;
+   }
+   if (slot)
+      *slot = pos;
+   return VB_NIL;
+}
+
+/* Index of edge (src, dst, ctx), created with no uses if new; VB_NIL if
+ * out of memory. */
+static uint32_t get_edge(vcg_builder *b, uint32_t src, uint32_t dst,
+                         uint32_t ctx)
+{
+   if (vcg_index_reserve(&b->eidx, edge_hash_at, b) != 0)
+      return VB_NIL;
+   uint32_t pos = vcg_index_first(&b->eidx, edge_hash(src, dst, ctx));
+   for (;; pos = vcg_index_next(&b->eidx, pos)) {
+      uint32_t i = b->eidx.slot[pos];
+      if (i == VCG_INDEX_EMPTY)
+         break;
+      const vcg_edge *e = &b->e[i];
+      if (e->src == src && e->dst == dst && e->ctx == ctx)
+         return i;
+   }
+   if (grow((void **)&b->e, &b->cape, b->ne + 1, sizeof *b->e,
+            VB_MAX_EDGES) != 0)
+      return VB_NIL;
+   uint32_t i = b->ne++;
+   b->e[i] = (vcg_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0,
+                         .link = VB_OUT };
+   vcg_index_put(&b->eidx, pos, i);
+   return i;
+}
+
+/* --- records ------------------------------------------------------------ */
+
+/* End dst's open record at version `end`: each of its sources (or the
+ * constant) gets end - version uses. */
+static void close_record(vcg_builder *b, vb_vertex *d, uint64_t end)
+{
+   if (d->version == 0)
+      return;
+   /* Callers ensure end > version and end <= 2^32, so uses fit 32 bits
+    * and an edge's uses, summed over disjoint ranges, do too. */
+   uint32_t uses = (uint32_t)(end - d->version);
+   for (uint32_t i = d->open; i != VB_NIL;) {
+      vcg_edge *e = &b->e[i];
+      e->uses += uses;
+      i = e->link;
+      e->link = VB_OUT;
+   }
+   d->open = VB_NIL;
+}
+
+/* Put edge (src, dst, ctx) on d's open record; VCG_ENOMEM, VCG_EINPUT if
+ * it is there already, or VCG_OK. */
+static vcg_status open_edge(vcg_builder *b, vb_vertex *d, uint32_t src,
+                            uint32_t dst, uint32_t ctx)
+{
+   uint32_t i = get_edge(b, src, dst, ctx);
+   if (i == VB_NIL)
+      return VCG_ENOMEM;
+   if (b->e[i].link != VB_OUT)
+      return VCG_EINPUT;
+   b->e[i].link = d->open;
+   d->open = i;
+   return VCG_OK;
+}
+
+static vcg_status on_vertex(vcg_builder *b, const uint8_t *p, char *err,
+                            size_t errlen)
+{
+   uint32_t id = cle_u32(p + 1);
+   uint8_t kind = p[5];
+   if (kind > CATS_VF_REGISTER)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: vertex %u has unknown kind %u",
+                  (unsigned long long)b->records, id, kind);
+   uint32_t slot;
+   if (find_vertex(b, id, NULL) != VB_NIL)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: vertex %u sent twice",
+                  (unsigned long long)b->records, id);
+   if (grow((void **)&b->v, &b->capv, b->nv + 1, sizeof *b->v,
+            VB_MAX_VERTICES) != 0 ||
+       vcg_index_reserve(&b->vidx, vertex_hash_at, b) != 0)
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory for vertex %u (%u vertices)", id, b->nv);
+   find_vertex(b, id, &slot);   /* the table may have been rebuilt */
+   vb_vertex *v = &b->v[b->nv];
+   *v = (vb_vertex){ .id = id, .kind = kind, .alloc = cle_u32(p + 6),
+                     .offset = cle_u64(p + 10), .size = cle_u32(p + 18),
+                     .ctx = cle_u32(p + 22), .loc = cle_u32(p + 26),
+                     .version = 0, .open = VB_NIL };
+   vcg_index_put(&b->vidx, slot, b->nv++);
+   return VCG_OK;
+}
+
+static vcg_status on_sources(vcg_builder *b, const uint8_t *p, char *err,
+                             size_t errlen)
+{
+   unsigned long long r = (unsigned long long)b->records;
+   uint32_t dst_id = cle_u32(p + 1), version = cle_u32(p + 5);
+   uint32_t ctx = cle_u32(p + 9);
+   uint16_t n = cle_u16(p + 13);
+   uint32_t dst = find_vertex(b, dst_id, NULL);
+   if (dst == VB_NIL)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: SOURCES names unknown vertex %u", r,
+                  dst_id);
+   vb_vertex *d = &b->v[dst];
+   if (version <= d->version)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: SOURCES of vertex %u at version %u, not "
+                  "after version %u", r, dst_id, version, d->version);
+   close_record(b, d, version);
+   d->version = version;
+   if (n == 0 && open_edge(b, d, VB_CONST, dst, ctx) != VCG_OK)
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory for edges (%u edges)", b->ne);
+   for (uint32_t k = 0; k < n; k++) {
+      uint32_t src_id = cle_u32(p + VB_SOURCES_LEN + 4 * (size_t)k);
+      uint32_t src = find_vertex(b, src_id, NULL);
+      if (src == VB_NIL)
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF record %llu: SOURCES of vertex %u names unknown "
+                     "source vertex %u", r, dst_id, src_id);
+      vcg_status st = open_edge(b, d, src, dst, ctx);
+      if (st == VCG_ENOMEM)
+         return fail(b, st, err, errlen,
+                     "out of memory for edges (%u edges)", b->ne);
+      if (st != VCG_OK)
+         return fail(b, st, err, errlen,
+                     "VF record %llu: SOURCES of vertex %u names source %u "
+                     "twice", r, dst_id, src_id);
+   }
+   return VCG_OK;
+}
+
+vcg_status vcg_feed(vcg_builder *b, const uint8_t *p, size_t len,
+                    int frame_end, size_t *used, char *err, size_t errlen)
+{
+   *used = 0;
+   if (b->state != VB_STREAM)
+      return fail(b, VCG_ESTATE, err, errlen, "%s",
+                  b->state == VB_FAILED ? "VF data after an earlier error"
+                                        : "VF data after VF_END");
+   size_t pos = 0;
+   while (pos < len) {
+      const uint8_t *q = p + pos;
+      size_t left = len - pos, need;
+      const char *what;
+      if (q[0] == CATS_VF_VERTEX) {
+         what = "VERTEX";
+         need = VB_VERTEX_LEN;
+      } else if (q[0] == CATS_VF_SOURCES) {
+         what = "SOURCES";
+         need = VB_SOURCES_LEN;
+         if (left >= VB_SOURCES_LEN)
+            need += 4 * (size_t)cle_u16(q + 13);
+      } else {
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF record %llu: unknown tag %u",
+                     (unsigned long long)b->records, q[0]);
+      }
+      if (left < need) {
+         if (!frame_end)
+            break;
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF record %llu: %s record truncated: needs %zu "
+                     "bytes, the frame ends after %zu",
+                     (unsigned long long)b->records, what, need, left);
+      }
+      vcg_status st = q[0] == CATS_VF_VERTEX
+                         ? on_vertex(b, q, err, errlen)
+                         : on_sources(b, q, err, errlen);
+      if (st != VCG_OK)
+         return st;
+      b->records++;
+      pos += need;
+   }
+   *used = pos;
+   return VCG_OK;
+}
+
+/* --- VF_END -------------------------------------------------------------- */
+
+/* Tool allocation ids -> the trace's. Register intermediates are in no
+ * allocation, whatever the tool said. */
+static vcg_status remap_allocs(vcg_builder *b, const uint8_t *table,
+                               uint32_t n_allocs, char *err, size_t errlen)
+{
+   for (uint32_t i = 0; i < b->nv; i++) {
+      vb_vertex *v = &b->v[i];
+      if (v->kind == CATS_VF_REGISTER) {
+         v->alloc = CATS_NONE;
+         v->offset = 0;
+         continue;
+      }
+      if (v->alloc == CATS_NONE)
+         continue;
+      if (v->alloc >= n_allocs)
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF_END: vertex %u is in tool allocation %u, beyond "
+                     "the table of %u", v->id, v->alloc, n_allocs);
+      v->alloc = cle_u32(table + 4 * (size_t)v->alloc);
+   }
+   return VCG_OK;
+}
+
+vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
+                   size_t errlen)
+{
+   if (b->state != VB_STREAM)
+      return fail(b, VCG_ESTATE, err, errlen, "%s",
+                  b->state == VB_FAILED ? "VF_END after an earlier error"
+                                        : "VF_END sent twice");
+   if (len < 8)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF_END: %zu bytes, too short for its header", len);
+   uint32_t word = cle_u32(p), n_allocs = cle_u32(p + 4);
+   if (word == 0 || word > VB_MAX_WORD || (word & (word - 1)) != 0)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF_END: word size %u is not a power of two up to %d",
+                  word, VB_MAX_WORD);
+   if ((uint64_t)n_allocs * 4 + 12 > len)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF_END: a table of %u allocations does not fit in %zu "
+                  "bytes", n_allocs, len);
+   size_t pos = 8 + 4 * (size_t)n_allocs;
+   uint32_t n = cle_u32(p + pos);
+   pos += 4;
+   if ((uint64_t)n * VB_END_ENTRY_LEN != len - pos)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF_END: %u vertices need %llu bytes after the "
+                  "allocation table, the frame has %zu", n,
+                  (unsigned long long)n * VB_END_ENTRY_LEN, len - pos);
+   vcg_status st = remap_allocs(b, p + 8, n_allocs, err, errlen);
+   if (st != VCG_OK)
+      return st;
+   for (uint32_t k = 0; k < n; k++, pos += VB_END_ENTRY_LEN) {
+      uint32_t id = cle_u32(p + pos), versions = cle_u32(p + pos + 4);
+      uint8_t flags = p[pos + 8];
+      uint32_t i = find_vertex(b, id, NULL);
+      if (i == VB_NIL)
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF_END: unknown vertex %u", id);
+      vb_vertex *v = &b->v[i];
+      if (v->flags & VB_LISTED)
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF_END: vertex %u listed twice", id);
+      if (flags & ~CATS_VF_END_OUTPUT)
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF_END: vertex %u has unknown flags 0x%x", id, flags);
+      if (versions < v->version)
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF_END: vertex %u has %u versions, but a SOURCES "
+                     "record starts at version %u", id, versions,
+                     v->version);
+      close_record(b, v, (uint64_t)versions + 1);
+      v->version = versions;
+      v->flags |= VB_LISTED | (flags & CATS_VF_END_OUTPUT ? CATS_VCG_OUTPUT
+                                                          : 0);
+   }
+   /* A vertex not listed keeps the last version it was given. */
+   for (uint32_t i = 0; i < b->nv; i++)
+      if (!(b->v[i].flags & VB_LISTED))
+         close_record(b, &b->v[i], (uint64_t)b->v[i].version + 1);
+   b->word_size = word;
+   b->state = VB_ENDED;
+   return VCG_OK;
+}
+
+/* --- the finished graph -------------------------------------------------- */
+
+/* Memory vertices by (alloc, offset), then register intermediates by
+ * (loc, tool id); the tool id also orders memory vertices that share an
+ * allocation record and offset (instances folded into one record). */
+static int cmp_vertex(const void *pa, const void *pb)
+{
+   const vb_vertex *a = pa, *b = pb;
+   int ra = a->kind == CATS_VF_REGISTER, rb = b->kind == CATS_VF_REGISTER;
+   if (ra != rb)
+      return ra - rb;
+   if (!ra) {
+      if (a->alloc != b->alloc)
+         return a->alloc < b->alloc ? -1 : 1;
+      if (a->offset != b->offset)
+         return a->offset < b->offset ? -1 : 1;
+   } else if (a->loc != b->loc) {
+      return a->loc < b->loc ? -1 : 1;
+   }
+   return (a->id > b->id) - (a->id < b->id);
+}
+
+static int cmp_edge(const void *pa, const void *pb)
+{
+   const vcg_edge *a = pa, *b = pb;
+   if (a->src != b->src)
+      return a->src < b->src ? -1 : 1;
+   if (a->dst != b->dst)
+      return a->dst < b->dst ? -1 : 1;
+   return (a->ctx > b->ctx) - (a->ctx < b->ctx);
+}
+
+vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
+{
+   memset(g, 0, sizeof *g);
+   if (b->state != VB_ENDED)
+      return fail(b, VCG_ESTATE, err, errlen, "%s",
+                  b->state == VB_STREAM ? "the graph is not complete "
+                                          "without VF_END"
+                                        : "no graph to finish");
+   /* The tables are done with; free them before the new arrays. */
+   vcg_index_free(&b->vidx);
+   vcg_index_free(&b->eidx);
+   for (uint32_t i = 0; i < b->nv; i++)
+      b->v[i].open = i;
+   if (b->nv > 1)
+      qsort(b->v, b->nv, sizeof *b->v, cmp_vertex);
+   uint32_t *map = malloc(((size_t)b->nv + 1) * sizeof *map);
+   vcg_vertex *out = malloc(((size_t)b->nv + 1) * sizeof *out);
+   if (!map || !out) {
+      free(map);
+      free(out);
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory finishing the graph (%u vertices)", b->nv);
+   }
+   for (uint32_t i = 0; i < b->nv; i++) {
+      const vb_vertex *v = &b->v[i];
+      map[v->open] = i;
+      uint32_t flags = (v->flags & CATS_VCG_OUTPUT) |
+                       (v->kind == CATS_VF_MEMORY_INPUT ? CATS_VCG_INPUT
+                                                        : 0) |
+                       (v->kind == CATS_VF_REGISTER ? CATS_VCG_REGISTER : 0);
+      out[i] = (vcg_vertex){ .alloc = v->alloc, .flags = flags,
+                             .offset = v->offset, .size = v->size,
+                             .ctx = v->ctx, .loc = v->loc,
+                             .versions = v->version ? v->version : 1,
+                             .weight = 0 };
+   }
+   free(b->v);
+   b->v = NULL;
+   b->capv = 0;
+   /* Weights from the in-edges, then the constants' edges go. */
+   uint32_t ne = 0;
+   for (uint32_t i = 0; i < b->ne; i++) {
+      vcg_edge e = b->e[i];
+      e.dst = map[e.dst];
+      out[e.dst].weight += e.uses;
+      if (e.src == VB_CONST)
+         continue;
+      e.src = map[e.src];
+      uint32_t sv = out[e.src].versions;
+      e.versions = e.uses < sv ? e.uses : sv;
+      b->e[ne++] = e;
+   }
+   free(map);
+   if (ne > 1)
+      qsort(b->e, ne, sizeof *b->e, cmp_edge);
+   g->word_size = b->word_size;
+   g->nvertices = b->nv;
+   g->nedges = ne;
+   g->vertices = out;
+   g->edges = b->e;
+   b->e = NULL;
+   b->nv = b->ne = b->cape = 0;
+   b->state = VB_FINISHED;
+   return VCG_OK;
+}
+
+void vcg_graph_free(vcg_graph *g)
+{
+   free(g->vertices);
+   free(g->edges);
+   memset(g, 0, sizeof *g);
+}
