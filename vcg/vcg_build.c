@@ -8,7 +8,9 @@
 #include "../cats/format/cats_format.h"
 #include "../cats/host/errmsg.h"
 #include "../cats/host/le.h"
+#include "vcg_idmap.h"
 #include "vcg_index.h"
+#include "vcg_sort.h"
 
 /* Edge links: the end of an open record's list, and "in no open record".
  * Edge indices stay below both. */
@@ -28,6 +30,10 @@
 #define VB_MAX_WORD 4096
 
 #define VB_LISTED 0x80u   /* vertex flag: named in VF_END */
+#define VB_INDEXED 0x40u  /* vertex flag: its in-edges are in eidx */
+/* A first record this long checks its sources for repeats through the
+ * index rather than pairwise. */
+#define VB_PAIRWISE_MAX 64
 
 /* A vertex while the graph is built: 40 bytes. */
 typedef struct vb_vertex {
@@ -42,7 +48,7 @@ typedef struct vb_vertex {
    uint32_t open;       /* first edge of the open record, or VB_NIL; in
                            vcg_finish the index before sorting */
    uint8_t kind;        /* enum cats_vf_kind */
-   uint8_t flags;       /* CATS_VCG_OUTPUT, VB_LISTED */
+   uint8_t flags;       /* CATS_VCG_OUTPUT, VB_LISTED, VB_INDEXED */
 } vb_vertex;
 
 /* The memory per vertex and per edge that vcg_build.h promises. */
@@ -56,7 +62,7 @@ struct vcg_builder {
    uint32_t nv, capv;
    vcg_edge *e;
    uint32_t ne, cape;
-   vcg_index vidx;      /* tool id -> index in v */
+   vim_map vidx;        /* tool id -> index in v */
    vcg_index eidx;      /* (src, dst, ctx) -> index in e */
    uint64_t records;    /* VF records ingested */
    uint32_t word_size;
@@ -94,7 +100,7 @@ void vcg_builder_free(vcg_builder *b)
       return;
    free(b->v);
    free(b->e);
-   vcg_index_free(&b->vidx);
+   vim_free(&b->vidx);
    vcg_index_free(&b->eidx);
    free(b);
 }
@@ -102,7 +108,7 @@ void vcg_builder_free(vcg_builder *b)
 size_t vcg_builder_bytes(const vcg_builder *b)
 {
    return sizeof *b + (size_t)b->capv * sizeof *b->v +
-          (size_t)b->cape * sizeof *b->e + vcg_index_bytes(&b->vidx) +
+          (size_t)b->cape * sizeof *b->e + vim_bytes(&b->vidx) +
           vcg_index_bytes(&b->eidx);
 }
 
@@ -140,15 +146,6 @@ static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem,
 
 /* --- lookups ------------------------------------------------------------ */
 
-static uint64_t vertex_hash(uint32_t id)
-{
-   return vcg_mix64(id);
-}
-
-static uint64_t vertex_hash_at(const void *ctx, uint32_t i)
-{
-   return vertex_hash(((const vcg_builder *)ctx)->v[i].id);
-}
 
 static uint64_t edge_hash(uint32_t src, uint32_t dst, uint32_t ctx)
 {
@@ -162,23 +159,10 @@ static uint64_t edge_hash_at(const void *ctx, uint32_t i)
    return edge_hash(e->src, e->dst, e->ctx);
 }
 
-/* Index of the vertex with tool id `id`, or VB_NIL; *slot gets the free
- * slot where it would go. */
-static uint32_t find_vertex(const vcg_builder *b, uint32_t id, uint32_t *slot)
+/* Index of the vertex with tool id `id`, or VB_NIL. */
+static uint32_t find_vertex(const vcg_builder *b, uint32_t id)
 {
-   if (!b->vidx.slot)
-      return VB_NIL;
-   uint32_t pos = vcg_index_first(&b->vidx, vertex_hash(id));
-   for (;; pos = vcg_index_next(&b->vidx, pos)) {
-      uint32_t i = b->vidx.slot[pos];
-      if (i == VCG_INDEX_EMPTY)
-         break;
-      if (b->v[i].id == id)
-         return i;
-   }
-   if (slot)
-      *slot = pos;
-   return VB_NIL;
+   return vim_get(&b->vidx, id);
 }
 
 /* Index of edge (src, dst, ctx), created with no uses if new; VB_NIL if
@@ -228,17 +212,55 @@ static void close_record(vcg_builder *b, vb_vertex *d, uint64_t end)
 }
 
 /* Put edge (src, dst, ctx) on d's open record; VCG_ENOMEM, VCG_EINPUT if
- * it is there already, or VCG_OK. */
+ * it is there already, or VCG_OK.
+ *
+ * Most vertices get one SOURCES record in a whole run (the tool sends one
+ * only when the sources change), so the edges of a first record are
+ * appended without the index, checked for repeats among themselves; they
+ * enter the index only when their dst gets a second record (index_open).
+ * The builder then touches the index once per changed record, not once
+ * per edge of the graph. */
 static vcg_status open_edge(vcg_builder *b, vb_vertex *d, uint32_t src,
                             uint32_t dst, uint32_t ctx)
 {
-   uint32_t i = get_edge(b, src, dst, ctx);
-   if (i == VB_NIL)
-      return VCG_ENOMEM;
-   if (b->e[i].link != VB_OUT)
-      return VCG_EINPUT;
+   uint32_t i;
+   if (d->flags & VB_INDEXED) {
+      i = get_edge(b, src, dst, ctx);
+      if (i == VB_NIL)
+         return VCG_ENOMEM;
+      if (b->e[i].link != VB_OUT)
+         return VCG_EINPUT;
+   } else {
+      for (uint32_t k = d->open; k != VB_NIL; k = b->e[k].link)
+         if (b->e[k].src == src)
+            return VCG_EINPUT;
+      if (grow((void **)&b->e, &b->cape, b->ne + 1, sizeof *b->e,
+               VB_MAX_EDGES) != 0)
+         return VCG_ENOMEM;
+      i = b->ne++;
+      b->e[i] = (vcg_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0,
+                            .link = VB_OUT };
+   }
    b->e[i].link = d->open;
    d->open = i;
+   return VCG_OK;
+}
+
+/* Enter d's edges (all on its open record, which is its only one so far)
+ * into the index. */
+static vcg_status index_open(vcg_builder *b, vb_vertex *d)
+{
+   for (uint32_t k = d->open; k != VB_NIL; k = b->e[k].link) {
+      if (vcg_index_reserve(&b->eidx, edge_hash_at, b) != 0)
+         return VCG_ENOMEM;
+      const vcg_edge *e = &b->e[k];
+      uint32_t pos = vcg_index_first(&b->eidx, edge_hash(e->src, e->dst,
+                                                         e->ctx));
+      while (b->eidx.slot[pos] != VCG_INDEX_EMPTY)
+         pos = vcg_index_next(&b->eidx, pos);
+      vcg_index_put(&b->eidx, pos, k);
+   }
+   d->flags |= VB_INDEXED;
    return VCG_OK;
 }
 
@@ -251,23 +273,21 @@ static vcg_status on_vertex(vcg_builder *b, const uint8_t *p, char *err,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: vertex %u has unknown kind %u",
                   (unsigned long long)b->records, id, kind);
-   uint32_t slot;
-   if (find_vertex(b, id, NULL) != VB_NIL)
+   if (find_vertex(b, id) != VB_NIL)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: vertex %u sent twice",
                   (unsigned long long)b->records, id);
    if (grow((void **)&b->v, &b->capv, b->nv + 1, sizeof *b->v,
             VB_MAX_VERTICES) != 0 ||
-       vcg_index_reserve(&b->vidx, vertex_hash_at, b) != 0)
+       vim_set(&b->vidx, id, b->nv) != 0)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for vertex %u (%u vertices)", id, b->nv);
-   find_vertex(b, id, &slot);   /* the table may have been rebuilt */
    vb_vertex *v = &b->v[b->nv];
    *v = (vb_vertex){ .id = id, .kind = kind, .alloc = cle_u32(p + 6),
                      .offset = cle_u64(p + 10), .size = cle_u32(p + 18),
                      .ctx = cle_u32(p + 22), .loc = cle_u32(p + 26),
                      .version = 0, .open = VB_NIL };
-   vcg_index_put(&b->vidx, slot, b->nv++);
+   b->nv++;
    return VCG_OK;
 }
 
@@ -278,7 +298,7 @@ static vcg_status on_sources(vcg_builder *b, const uint8_t *p, char *err,
    uint32_t dst_id = cle_u32(p + 1), version = cle_u32(p + 5);
    uint32_t ctx = cle_u32(p + 9);
    uint16_t n = cle_u16(p + 13);
-   uint32_t dst = find_vertex(b, dst_id, NULL);
+   uint32_t dst = find_vertex(b, dst_id);
    if (dst == VB_NIL)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES names unknown vertex %u", r,
@@ -288,6 +308,12 @@ static vcg_status on_sources(vcg_builder *b, const uint8_t *p, char *err,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES of vertex %u at version %u, not "
                   "after version %u", r, dst_id, version, d->version);
+   if (d->version == 0 && n > VB_PAIRWISE_MAX)
+      d->flags |= VB_INDEXED;
+   if (d->version != 0 && !(d->flags & VB_INDEXED) &&
+       index_open(b, d) != VCG_OK)
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory for edges (%u edges)", b->ne);
    close_record(b, d, version);
    d->version = version;
    if (n == 0 && open_edge(b, d, VB_CONST, dst, ctx) != VCG_OK)
@@ -295,7 +321,7 @@ static vcg_status on_sources(vcg_builder *b, const uint8_t *p, char *err,
                   "out of memory for edges (%u edges)", b->ne);
    for (uint32_t k = 0; k < n; k++) {
       uint32_t src_id = cle_u32(p + VB_SOURCES_LEN + 4 * (size_t)k);
-      uint32_t src = find_vertex(b, src_id, NULL);
+      uint32_t src = find_vertex(b, src_id);
       if (src == VB_NIL)
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF record %llu: SOURCES of vertex %u names unknown "
@@ -416,7 +442,7 @@ vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
    for (uint32_t k = 0; k < n; k++, pos += VB_END_ENTRY_LEN) {
       uint32_t id = cle_u32(p + pos), versions = cle_u32(p + pos + 4);
       uint8_t flags = p[pos + 8];
-      uint32_t i = find_vertex(b, id, NULL);
+      uint32_t i = find_vertex(b, id);
       if (i == VB_NIL)
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF_END: unknown vertex %u", id);
@@ -451,31 +477,79 @@ vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
 /* Memory vertices by (alloc, offset), then register intermediates by
  * (loc, tool id); the tool id also orders memory vertices that share an
  * allocation record and offset (instances folded into one record). */
-static int cmp_vertex(const void *pa, const void *pb)
+/* The order of the finished graph (docs/VCG.md): memory vertices by
+ * (allocation, offset), then register intermediates by (location, tool
+ * id). Each group is radix-sorted on a 64-bit key from the builder's
+ * order, which is stable, so offsets beyond 4 GiB in one allocation still
+ * come in creation order. Returns the vertex indices in graph order, or
+ * NULL if out of memory. */
+static uint32_t *vertex_order(const vcg_builder *b)
 {
-   const vb_vertex *a = pa, *b = pb;
-   int ra = a->kind == CATS_VF_REGISTER, rb = b->kind == CATS_VF_REGISTER;
-   if (ra != rb)
-      return ra - rb;
-   if (!ra) {
-      if (a->alloc != b->alloc)
-         return a->alloc < b->alloc ? -1 : 1;
-      if (a->offset != b->offset)
-         return a->offset < b->offset ? -1 : 1;
-   } else if (a->loc != b->loc) {
-      return a->loc < b->loc ? -1 : 1;
+   size_t n = b->nv;
+   uint64_t *key = malloc((n + 1) * sizeof *key);
+   uint32_t *order = malloc((n + 1) * sizeof *order);
+   if (!key || !order) {
+      free(key);
+      free(order);
+      return NULL;
    }
-   return (a->id > b->id) - (a->id < b->id);
+   size_t nm = 0, nr = n;
+   for (uint32_t i = 0; i < n; i++) {
+      const vb_vertex *v = &b->v[i];
+      if (v->kind == CATS_VF_REGISTER) {
+         nr--;
+         key[nr] = (uint64_t)v->loc << 32 | v->id;
+         order[nr] = i;
+      } else {
+         uint64_t off = v->offset > UINT32_MAX ? UINT32_MAX : v->offset;
+         key[nm] = (uint64_t)v->alloc << 32 | off;
+         order[nm] = i;
+         nm++;
+      }
+   }
+   /* The registers were filled from the end: restore creation order. */
+   for (size_t lo = nm, hi = n; lo + 1 < hi; lo++, hi--) {
+      uint64_t tk = key[lo];
+      key[lo] = key[hi - 1];
+      key[hi - 1] = tk;
+      uint32_t to = order[lo];
+      order[lo] = order[hi - 1];
+      order[hi - 1] = to;
+   }
+   int bad = vso_sort(key, order, nm) != 0 ||
+             vso_sort(key + nm, order + nm, n - nm) != 0;
+   free(key);
+   if (bad) {
+      free(order);
+      return NULL;
+   }
+   return order;
 }
 
-static int cmp_edge(const void *pa, const void *pb)
+/* Sort the finished edges by (src, dst, ctx): by ctx first, then stably
+ * by (src, dst). 0, or -1 if out of memory. */
+static int sort_edges(vcg_edge *e, uint32_t n)
 {
-   const vcg_edge *a = pa, *b = pb;
-   if (a->src != b->src)
-      return a->src < b->src ? -1 : 1;
-   if (a->dst != b->dst)
-      return a->dst < b->dst ? -1 : 1;
-   return (a->ctx > b->ctx) - (a->ctx < b->ctx);
+   uint64_t *key = malloc(((size_t)n + 1) * sizeof *key);
+   uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
+   vcg_edge *out = malloc(((size_t)n + 1) * sizeof *out);
+   int bad = !key || !order || !out;
+   for (uint32_t i = 0; !bad && i < n; i++) {
+      key[i] = e[i].ctx;
+      order[i] = i;
+   }
+   bad = bad || vso_sort(key, order, n) != 0;
+   for (uint32_t i = 0; !bad && i < n; i++)
+      key[i] = (uint64_t)e[order[i]].src << 32 | e[order[i]].dst;
+   bad = bad || vso_sort(key, order, n) != 0;
+   for (uint32_t i = 0; !bad && i < n; i++)
+      out[i] = e[order[i]];
+   if (!bad)
+      memcpy(e, out, (size_t)n * sizeof *e);
+   free(key);
+   free(order);
+   free(out);
+   return bad ? -1 : 0;
 }
 
 vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
@@ -487,23 +561,21 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
                                           "without VF_END"
                                         : "no graph to finish");
    /* The tables are done with; free them before the new arrays. */
-   vcg_index_free(&b->vidx);
+   vim_free(&b->vidx);
    vcg_index_free(&b->eidx);
-   for (uint32_t i = 0; i < b->nv; i++)
-      b->v[i].open = i;
-   if (b->nv > 1)
-      qsort(b->v, b->nv, sizeof *b->v, cmp_vertex);
+   uint32_t *order = vertex_order(b);
    uint32_t *map = malloc(((size_t)b->nv + 1) * sizeof *map);
    vcg_vertex *out = malloc(((size_t)b->nv + 1) * sizeof *out);
-   if (!map || !out) {
+   if (!order || !map || !out) {
+      free(order);
       free(map);
       free(out);
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory finishing the graph (%u vertices)", b->nv);
    }
    for (uint32_t i = 0; i < b->nv; i++) {
-      const vb_vertex *v = &b->v[i];
-      map[v->open] = i;
+      const vb_vertex *v = &b->v[order[i]];
+      map[order[i]] = i;
       uint32_t flags = (v->flags & CATS_VCG_OUTPUT) |
                        (v->kind == CATS_VF_MEMORY_INPUT ? CATS_VCG_INPUT
                                                         : 0) |
@@ -531,8 +603,12 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
       b->e[ne++] = e;
    }
    free(map);
-   if (ne > 1)
-      qsort(b->e, ne, sizeof *b->e, cmp_edge);
+   free(order);
+   if (ne > 1 && sort_edges(b->e, ne) != 0) {
+      free(out);
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory sorting the graph (%u edges)", ne);
+   }
    g->word_size = b->word_size;
    g->nvertices = b->nv;
    g->nedges = ne;

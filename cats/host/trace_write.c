@@ -76,7 +76,8 @@ static ctw_status deflate_section(ctw_file *f, const uint8_t *data,
 {
    z_stream z;
    memset(&z, 0, sizeof z);
-   if (deflateInit(&z, CTW_LEVEL) != Z_OK)
+   if (deflateInit(&z, size > CTW_FAST_ABOVE ? CTW_FAST_LEVEL : CTW_LEVEL) !=
+       Z_OK)
       return fail(f->err, f->errlen, CTW_ENOMEM, "out of memory (zlib)");
    uint64_t start = f->pos;
    size_t left = size;

@@ -64,6 +64,8 @@ void CATS_(put_u32)(CatsBuf* b, UInt v);
 void CATS_(put_u64)(CatsBuf* b, ULong v);
 void CATS_(put_bytes)(CatsBuf* b, const void* p, SizeT n);
 void CATS_(patch_u32)(CatsBuf* b, SizeT at, UInt v);
+/* Appends n bytes to be filled by the caller; returns where they go. */
+UChar* CATS_(buf_room)(CatsBuf* b, SizeT n);
 
 /*------------------------------------------------------------*/
 /*--- Strings and code locations (cats_locs.c)             ---*/

@@ -109,6 +109,14 @@ static void buf_reserve(CatsBuf* b, SizeT n)
    b->data = VG_(realloc)("cats.buf", b->data, b->cap);
 }
 
+UChar* CATS_(buf_room)(CatsBuf* b, SizeT n)
+{
+   buf_reserve(b, n);
+   UChar* p = b->data + b->len;
+   b->len += n;
+   return p;
+}
+
 void CATS_(put_bytes)(CatsBuf* b, const void* p, SizeT n)
 {
    buf_reserve(b, n);

@@ -77,29 +77,33 @@ void CATS_(vf_new_version)(UInt id, UInt* ver, UInt* sig, const UInt* m,
    UInt ctx = CATS_(cur_ctx);
    if (!emitting)
       return;
+   /* Records are written in place: the host is little-endian, like
+      the format, and takes unaligned stores. */
    if (v == 1) {
       n_vertex_recs++;
-      CATS_(put_u8)(&stream, CATS_VF_VERTEX);
-      CATS_(put_u32)(&stream, id);
-      CATS_(put_u8)(&stream, kind);
-      CATS_(put_u32)(&stream, alloc);
-      CATS_(put_u64)(&stream, off);
-      CATS_(put_u32)(&stream, size);
-      CATS_(put_u32)(&stream, ctx);
-      CATS_(put_u32)(&stream, loc);
+      UChar* r = CATS_(buf_room)(&stream, 30);
+      r[0] = CATS_VF_VERTEX;
+      *(UInt*)(r + 1) = id;
+      r[5] = kind;
+      *(UInt*)(r + 6) = alloc;
+      *(ULong*)(r + 10) = off;
+      *(UInt*)(r + 18) = size;
+      *(UInt*)(r + 22) = ctx;
+      *(UInt*)(r + 26) = loc;
    }
    if (kind != CATS_VF_MEMORY_INPUT) {
       UInt s = sources_sig(ctx, m, n);
       if (s != *sig) {
          *sig = s;
          n_sources_recs++;
-         CATS_(put_u8)(&stream, CATS_VF_SOURCES);
-         CATS_(put_u32)(&stream, id);
-         CATS_(put_u32)(&stream, v);
-         CATS_(put_u32)(&stream, ctx);
-         CATS_(put_u16)(&stream, n);
+         UChar* r = CATS_(buf_room)(&stream, 15 + 4 * n);
+         r[0] = CATS_VF_SOURCES;
+         *(UInt*)(r + 1) = id;
+         *(UInt*)(r + 5) = v;
+         *(UInt*)(r + 9) = ctx;
+         *(UShort*)(r + 13) = (UShort)n;
          for (i = 0; i < n; i++)
-            CATS_(put_u32)(&stream, m[i]);
+            *(UInt*)(r + 15 + 4 * i) = m[i];
       }
    }
    if (stream.len >= VF_FLUSH_BYTES)
@@ -187,22 +191,33 @@ static UInt store_lane(const Site* s, Block* b, Bool carrier, Addr a,
                        UInt len, UInt p)
 {
    UInt v = p;
+   UInt sh = CATS_(vf_wshift);
+   VfSecMap* map = CATS_(vf_map)(a);
+   UInt w = (UInt)((a & (VF_SM_SPAN - 1)) >> sh);
    if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT)))) {
-      UInt m[VF_SET_CAP], *ver, *sig;
+      UInt m[VF_SET_CAP];
       UInt n = CATS_(vf_members)(p, m);
-      v = CATS_(vf_word_vertex)(a, &ver, &sig);
-      CATS_(vf_new_version)(v, ver, sig, m, n, CATS_VF_MEMORY,
-                            b ? b->alloc : CATS_NONE,
+      if (UNLIKELY(map->seq == 0))
+         CATS_(vf_map_vertices)(map);
+      v = (map->seq << (VF_SM_BITS - sh)) | w;
+      CATS_(vf_new_version)(v, &map->vs[2 * w], &map->vs[2 * w + 1], m, n,
+                            CATS_VF_MEMORY, b ? b->alloc : CATS_NONE,
                             b ? (ULong)(a - b->origin) : (ULong)a, len,
                             s->loc);
    }
    /* Every word the lane covers holds the value; its vertex is at the
-      first. */
-   Addr step = (Addr)1 << CATS_(vf_wshift);
-   Addr w = a & ~(step - 1), end = a + len;
-   for (; w < end; w += step)
-      *CATS_(vf_p_slot)(w) = v;
-   return v;
+      first. A stored constant stays a constant in the register: the
+      same constant stored again (an unrolled loop filling an array) is
+      another value, not a copy of the first. */
+   Addr step = (Addr)1 << sh;
+   if (LIKELY((a & (step - 1)) + len <= step)) {
+      map->p[w] = v;
+      return p == 0 ? 0 : v;
+   }
+   Addr x = a & ~(step - 1), end = a + len;
+   for (; x < end; x += step)
+      *CATS_(vf_p_slot)(x) = v;
+   return p == 0 ? 0 : v;
 }
 
 /* Returns the provenance of the stored lanes from now on (lanes 2 and

@@ -21,6 +21,8 @@ extern VfSecMap** CATS_(vf_primary);
 extern UInt       CATS_(vf_wshift);   /* log2 of the word size */
 VfSecMap* CATS_(vf_map_slow)(Addr a);
 void CATS_(vf_copy_range)(Addr dst, Addr src, SizeT len);
+/* Gives a chunk its sequence number and version table. */
+void CATS_(vf_map_vertices)(VfSecMap* m);
 
 static inline VfSecMap* CATS_(vf_map)(Addr a)
 {

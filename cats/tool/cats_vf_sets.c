@@ -12,8 +12,8 @@
    A set never holds more than VF_SET_CAP sources: a union that would
    exceed it is materialised as a register-intermediate vertex, which
    becomes the single source of the set returned. Such a vertex is
-   identified by the union's code site and its smallest source, so the
-   chain of a reduction is the same chain at every time step. */
+   identified by the union's code site and its sources, so the chain of
+   a reduction is the same chain at every time step. */
 
 #include "cats_tool.h"
 #include "cats_vf.h"
@@ -38,7 +38,7 @@ static UInt  recent[RECENT];
 static UInt  recent_pos;
 static ULong n_collections;
 
-/* Register intermediates: (site, smallest source) -> index. */
+/* Register intermediates: (site, hash of the sources) -> index. */
 static CatsMap reg_map;
 static XArray* reg_vs;        /* of UInt[2]: version, signature */
 
@@ -134,14 +134,19 @@ static void collect(void)
    }
 }
 
-static UInt new_set(const UInt* m, UInt n)
+/* (Copies are loops: the tool's memcpy is a call, and these are a few
+   words on the path of every union.) */
+static inline UInt new_set(const UInt* m, UInt n)
 {
-   if (free_head == VF_NO_SET)
+   UInt k;
+   if (UNLIKELY(free_head == VF_NO_SET))
       collect();
    UInt i = free_head;
-   free_head = sets[i].m[0];
-   sets[i].n = n;
-   VG_(memcpy)(sets[i].m, m, n * sizeof(UInt));
+   VSet* s = &sets[i];
+   free_head = s->m[0];
+   s->n = n;
+   for (k = 0; k < n; k++)
+      s->m[k] = m[k];
    recent[recent_pos++ % RECENT] = i;
    return VF_SET_BIT | i;
 }
@@ -155,7 +160,9 @@ UInt CATS_(vf_members)(UInt p, UInt* out)
       return 1;
    }
    const VSet* s = &sets[p & ~VF_SET_BIT];
-   VG_(memcpy)(out, s->m, s->n * sizeof(UInt));
+   UInt k;
+   for (k = 0; k < s->n; k++)
+      out[k] = s->m[k];
    return s->n;
 }
 
@@ -167,15 +174,24 @@ static inline void insert_sorted(UInt* m, UInt* n, UInt x)
       i--;
    if (i > 0 && m[i - 1] == x)
       return;
-   VG_(memmove)(&m[i + 1], &m[i], (*n - i) * sizeof(UInt));
+   UInt j;
+   for (j = *n; j > i; j--)
+      m[j] = m[j - 1];
    m[i] = x;
    (*n)++;
 }
 
+/* A register intermediate is the same vertex whenever the same site
+   combines the same sources: the k-th link of a reduction's chain at
+   every time step. */
 static UInt materialise(const VfSite* site, const UInt* m, UInt n)
 {
    Bool found;
-   UWord* slot = CATS_(map_slot)(&reg_map, (ULong)(HWord)site, m[0],
+   ULong h = 14695981039346656037ULL;
+   UInt i;
+   for (i = 0; i < n; i++)
+      h = (h ^ m[i]) * 1099511628211ULL;
+   UWord* slot = CATS_(map_slot)(&reg_map, (ULong)(HWord)site, h | 1,
                                  &found);
    if (!found) {
       UInt zero[2] = { 0, 0 };
@@ -196,6 +212,17 @@ VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
 {
    UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
    UInt m[4 * VF_SET_CAP], n = 0, i, j;
+   /* The common case, two values (c = a + b): no sorting loop. */
+   if (cd == 0 && !((in[0] | in[1]) & VF_SET_BIT)) {
+      UInt x = in[0] & VF_ID_MASK, y = in[1] & VF_ID_MASK;
+      if (x == 0 || y == 0 || x == y) {
+         x |= y;
+         return x ? VF_ONE_BIT | x : 0;
+      }
+      m[0] = x < y ? x : y;
+      m[1] = x < y ? y : x;
+      return new_set(m, 2);
+   }
    for (i = 0; i < 4; i++) {
       UInt p = in[i];
       if (p == 0)

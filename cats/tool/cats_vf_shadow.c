@@ -64,16 +64,20 @@ VfSecMap* CATS_(vf_map_slow)(Addr a)
    return (VfSecMap*)*slot;
 }
 
+void CATS_(vf_map_vertices)(VfSecMap* m)
+{
+   m->vs = VG_(calloc)("cats.vf.smvs", 2 * words_per_map, sizeof(UInt));
+   VG_(addToXA)(by_seq, &m);
+   m->seq = (UInt)VG_(sizeXA)(by_seq);
+   if (((ULong)m->seq << (VF_SM_BITS - CATS_(vf_wshift))) >= VF_REG_BIT)
+      VG_(tool_panic)("cats: value flow: too much memory with values");
+}
+
 UInt CATS_(vf_word_vertex)(Addr a, UInt** ver, UInt** sig)
 {
    VfSecMap* m = CATS_(vf_map)(a);
-   if (m->seq == 0) {
-      m->vs = VG_(calloc)("cats.vf.smvs", 2 * words_per_map, sizeof(UInt));
-      VG_(addToXA)(by_seq, &m);
-      m->seq = (UInt)VG_(sizeXA)(by_seq);
-      if (((ULong)m->seq << (VF_SM_BITS - CATS_(vf_wshift))) >= VF_REG_BIT)
-         VG_(tool_panic)("cats: value flow: too much memory with values");
-   }
+   if (m->seq == 0)
+      CATS_(vf_map_vertices)(m);
    UInt w = (UInt)((a & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
    *ver = &m->vs[2 * w];
    *sig = &m->vs[2 * w + 1];
