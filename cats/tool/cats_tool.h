@@ -358,6 +358,8 @@ extern UInt CATS_(vf_lane_hi)[2];
 void  CATS_(vf_new_version)(UInt id, UInt* ver, UInt* sig, const UInt* m,
                             UInt n, UChar kind, UInt alloc, ULong off,
                             UInt size, UInt loc);
+/* A hash of a set of sources, independent of their order. */
+ULong CATS_(vf_sources_hash)(const UInt* m, UInt n);
 void  CATS_(vf_init)(void);
 void  CATS_(vf_finish)(void);
 void  CATS_(vf_stats)(void);

@@ -61,12 +61,23 @@ static void flush(void)
    stream.len = 0;
 }
 
+/* A hash of a set of sources that does not depend on their order
+   (sets are unordered): a sum of mixed ids. */
+ULong CATS_(vf_sources_hash)(const UInt* m, UInt n)
+{
+   ULong h = n, i;
+   for (i = 0; i < n; i++) {
+      ULong x = m[i] * 0x9E3779B97F4A7C15ULL;
+      h += x ^ (x >> 29);
+   }
+   return h;
+}
+
 static inline UInt sources_sig(UInt ctx, const UInt* m, UInt n)
 {
-   UInt h = 2166136261u ^ ctx, i;
-   for (i = 0; i < n; i++)
-      h = (h ^ m[i]) * 16777619u;
-   return (h ^ n) | 1;   /* never 0, the signature of no version */
+   ULong h = CATS_(vf_sources_hash)(m, n) * 0xBF58476D1CE4E5B9ULL + ctx;
+   return (UInt)(h ^ (h >> 32)) | 1;   /* never 0, the signature of no
+                                          version */
 }
 
 void CATS_(vf_new_version)(UInt id, UInt* ver, UInt* sig, const UInt* m,

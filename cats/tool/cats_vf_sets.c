@@ -22,41 +22,35 @@
 #include "libvex_guest_amd64.h"
 
 typedef struct {
-   UInt n;                    /* VF_FREE when on the free list */
-   UInt m[VF_SET_CAP];        /* sorted; m[0] links free sets */
+   UInt n;
+   UInt m[VF_SET_CAP];        /* distinct, unordered */
 } VSet;
 
-#define VF_FREE     0xFFFFFFFFu
 #define VF_NO_SET   0xFFFFFFFFu
 #define RECENT      4096      /* sets protected from collection */
 #define FIRST_CAP   (1u << 16)
 
-static VSet* sets;
-static UInt  cap;
-static UInt  free_head = VF_NO_SET;
-static UInt  recent[RECENT];
-static UInt  recent_pos;
-static ULong n_collections;
+/* Sets are handed out by a cursor that skips the ones the last
+   collection found live (marks[i]); when it reaches the end, a new
+   collection marks the live ones again and the cursor restarts. Only
+   the mark bytes are swept, never the sets. */
+static VSet*  sets;
+static UChar* marks;
+static UInt   cap;
+static UInt   cursor;
+static UInt   recent[RECENT];
+static UInt   recent_pos;
+static ULong  n_collections;
 
 /* Register intermediates: (site, hash of the sources) -> index. */
 static CatsMap reg_map;
 static XArray* reg_vs;        /* of UInt[2]: version, signature */
 
-static void add_free_range(UInt from, UInt to)
-{
-   UInt i;
-   for (i = to; i-- > from;) {
-      sets[i].n = VF_FREE;
-      sets[i].m[0] = free_head;
-      free_head = i;
-   }
-}
-
 void CATS_(vf_sets_init)(void)
 {
    cap = FIRST_CAP;
    sets = VG_(malloc)("cats.vf.sets", cap * sizeof(VSet));
-   add_free_range(0, cap);
+   marks = VG_(calloc)("cats.vf.marks", cap, 1);
    for (UInt i = 0; i < RECENT; i++)
       recent[i] = VF_NO_SET;
    CATS_(map_init)(&reg_map, "cats.vf.regmap");
@@ -85,20 +79,13 @@ static void mark_registers(UChar* marks, ThreadId tid)
    }
 }
 
-static UChar* marks;          /* of collect, kept between runs */
-static UInt   marks_cap;
-
 static void collect(void)
 {
    UInt i;
-   if (marks_cap < cap) {
-      marks = VG_(realloc)("cats.vf.marks", marks, cap);
-      marks_cap = cap;
-   }
-   VG_(memset)(marks, 0, cap);
    ThreadId tid;
    Addr smin, smax;
    n_collections++;
+   VG_(memset)(marks, 0, cap);
    for (i = 0; i < RECENT; i++)
       if (recent[i] != VF_NO_SET)
          marks[recent[i]] = 1;
@@ -115,23 +102,16 @@ static void collect(void)
          mark_p(marks, *CATS_(vf_p_slot)(a));
    }
    UInt live = 0;
-   free_head = VF_NO_SET;
-   for (i = cap; i-- > 0;) {
-      if (marks[i] && sets[i].n != VF_FREE) {
-         live++;
-         continue;
-      }
-      sets[i].n = VF_FREE;
-      sets[i].m[0] = free_head;
-      free_head = i;
-   }
+   for (i = 0; i < cap; i++)
+      live += marks[i];
    /* Mostly live: grow rather than collect again soon. */
    if (live > cap / 2 && cap < (VF_SET_BIT >> 1)) {
-      UInt old = cap;
       cap *= 2;
       sets = VG_(realloc)("cats.vf.sets", sets, cap * sizeof(VSet));
-      add_free_range(old, cap);
+      marks = VG_(realloc)("cats.vf.marks", marks, cap);
+      VG_(memset)(marks + cap / 2, 0, cap / 2);
    }
+   cursor = 0;
 }
 
 /* (Copies are loops: the tool's memcpy is a call, and these are a few
@@ -139,11 +119,15 @@ static void collect(void)
 static inline UInt new_set(const UInt* m, UInt n)
 {
    UInt k;
-   if (UNLIKELY(free_head == VF_NO_SET))
+   while (cursor < cap && marks[cursor])
+      cursor++;
+   if (UNLIKELY(cursor == cap)) {
       collect();
-   UInt i = free_head;
+      while (marks[cursor])
+         cursor++;
+   }
+   UInt i = cursor++;
    VSet* s = &sets[i];
-   free_head = s->m[0];
    s->n = n;
    for (k = 0; k < n; k++)
       s->m[k] = m[k];
@@ -166,31 +150,13 @@ UInt CATS_(vf_members)(UInt p, UInt* out)
    return s->n;
 }
 
-/* Adds x to the sorted array m[0..*n), without duplicates. */
-static inline void insert_sorted(UInt* m, UInt* n, UInt x)
-{
-   UInt i = *n;
-   while (i > 0 && m[i - 1] > x)
-      i--;
-   if (i > 0 && m[i - 1] == x)
-      return;
-   UInt j;
-   for (j = *n; j > i; j--)
-      m[j] = m[j - 1];
-   m[i] = x;
-   (*n)++;
-}
-
 /* A register intermediate is the same vertex whenever the same site
    combines the same sources: the k-th link of a reduction's chain at
    every time step. */
 static UInt materialise(const VfSite* site, const UInt* m, UInt n)
 {
    Bool found;
-   ULong h = 14695981039346656037ULL;
-   UInt i;
-   for (i = 0; i < n; i++)
-      h = (h ^ m[i]) * 1099511628211ULL;
+   ULong h = CATS_(vf_sources_hash)(m, n);
    UWord* slot = CATS_(map_slot)(&reg_map, (ULong)(HWord)site, h | 1,
                                  &found);
    if (!found) {
@@ -211,39 +177,60 @@ static UInt materialise(const VfSite* site, const UInt* m, UInt n)
 VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
 {
    UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
-   UInt m[4 * VF_SET_CAP], n = 0, i, j;
-   /* The common case, two values (c = a + b): no sorting loop. */
+   UInt m[4 * VF_SET_CAP], n = 0, i, j, k;
+   /* The common case, two values (c = a + b). */
    if (cd == 0 && !((in[0] | in[1]) & VF_SET_BIT)) {
       UInt x = in[0] & VF_ID_MASK, y = in[1] & VF_ID_MASK;
       if (x == 0 || y == 0 || x == y) {
          x |= y;
          return x ? VF_ONE_BIT | x : 0;
       }
-      m[0] = x < y ? x : y;
-      m[1] = x < y ? y : x;
+      m[0] = x;
+      m[1] = y;
       return new_set(m, 2);
    }
-   for (i = 0; i < 4; i++) {
-      UInt p = in[i];
-      if (p == 0)
-         continue;
-      if (!(p & VF_SET_BIT)) {
-         insert_sorted(m, &n, p & VF_ID_MASK);
-         continue;
-      }
-      const VSet* s = &sets[p & ~VF_SET_BIT];
+   /* Members are unordered: the largest input set is copied as it is
+      (an accumulator), the rest added if new. */
+   Int base = -1;
+   for (i = 0; i < 4; i++)
+      if ((in[i] & VF_SET_BIT)
+          && (base < 0 || sets[in[i] & ~VF_SET_BIT].n
+                          > sets[in[base] & ~VF_SET_BIT].n))
+         base = (Int)i;
+   if (base >= 0) {
+      const VSet* s = &sets[in[base] & ~VF_SET_BIT];
       for (j = 0; j < s->n; j++)
-         insert_sorted(m, &n, s->m[j]);
+         m[j] = s->m[j];
+      n = s->n;
+   }
+   for (i = 0; i < 4; i++) {
+      UInt p = in[i], one, cnt;
+      const UInt* src;
+      if (p == 0 || (Int)i == base)
+         continue;
+      if (p & VF_SET_BIT) {
+         src = sets[p & ~VF_SET_BIT].m;
+         cnt = sets[p & ~VF_SET_BIT].n;
+      } else {
+         one = p & VF_ID_MASK;
+         src = &one;
+         cnt = 1;
+      }
+      for (j = 0; j < cnt; j++) {
+         UInt x = src[j];
+         for (k = 0; k < n && m[k] != x; k++)
+            ;
+         if (k == n)
+            m[n++] = x;
+      }
    }
    if (n == 0)
       return 0;
    if (n == 1)
       return VF_ONE_BIT | m[0];
-   /* The union is a superset of each input: one of the same size is
-      that input (an accumulator adding what it already holds). */
-   for (i = 0; i < 4; i++)
-      if ((in[i] & VF_SET_BIT) && sets[in[i] & ~VF_SET_BIT].n == n)
-         return in[i];
+   /* Nothing new: the accumulator itself. */
+   if (base >= 0 && sets[in[base] & ~VF_SET_BIT].n == n)
+      return in[base];
    if (n > VF_SET_CAP)
       return VF_ONE_BIT | materialise(site, m, n);
    return new_set(m, n);
