@@ -11,4 +11,5 @@ gcc -O2 -g -I"$top/cats" "$top/examples/heat.c" -o "$work/heat"
 cd "$work"
 valgrind --tool=cats --cats-out-file="$work/heat.cats" ./heat
 cats stat "$work/heat.cats"
+cats vcg "$work/heat.cats"
 echo "trace: $work/heat.cats (try: cats dump $work/heat.cats)"

@@ -21,9 +21,15 @@
 #include "pub_tool_threadstate.h"
 #include "libvex_guest_amd64.h"
 
+/* A set is a node that adds n sources to the set it extends (parent),
+   so that an accumulator (s += x, one union per iteration) costs one
+   small node, not a copy of everything summed so far. The sources of a
+   set and its ancestors are distinct and at most VF_SET_CAP. */
 typedef struct {
+   UInt total;                /* sources of the node and its ancestors */
+   UInt parent;               /* set extended, or VF_NO_SET */
    UInt n;
-   UInt m[VF_SET_CAP];        /* distinct, unordered */
+   UInt m[VF_SET_CAP];        /* unordered */
 } VSet;
 
 #define VF_NO_SET   0xFFFFFFFFu
@@ -58,10 +64,16 @@ void CATS_(vf_sets_init)(void)
                        2 * sizeof(UInt));
 }
 
+/* Marks a set and the ones it extends. */
 static inline void mark_p(UChar* marks, UInt p)
 {
-   if ((p & VF_SET_BIT) && (p & ~VF_SET_BIT) < cap)
-      marks[p & ~VF_SET_BIT] = 1;
+   if (!(p & VF_SET_BIT))
+      return;
+   UInt i = p & ~VF_SET_BIT;
+   while (i < cap && !marks[i]) {
+      marks[i] = 1;
+      i = sets[i].parent;
+   }
 }
 
 /* Shadow units of the registers that carry data (cats_vf_instr.c). */
@@ -88,7 +100,7 @@ static void collect(void)
    VG_(memset)(marks, 0, cap);
    for (i = 0; i < RECENT; i++)
       if (recent[i] != VF_NO_SET)
-         marks[recent[i]] = 1;
+         mark_p(marks, VF_SET_BIT | recent[i]);
    /* Every live thread's shadow registers, and its live stack words:
       from just below its SP (the red zone) to its top. */
    VG_(thread_stack_reset_iter)(&tid);
@@ -116,7 +128,7 @@ static void collect(void)
 
 /* (Copies are loops: the tool's memcpy is a call, and these are a few
    words on the path of every union.) */
-static inline UInt new_set(const UInt* m, UInt n)
+static inline UInt new_set(UInt parent, const UInt* m, UInt n)
 {
    UInt k;
    while (cursor < cap && marks[cursor])
@@ -128,6 +140,8 @@ static inline UInt new_set(const UInt* m, UInt n)
    }
    UInt i = cursor++;
    VSet* s = &sets[i];
+   s->parent = parent;
+   s->total = n + (parent == VF_NO_SET ? 0 : sets[parent].total);
    s->n = n;
    for (k = 0; k < n; k++)
       s->m[k] = m[k];
@@ -143,11 +157,22 @@ UInt CATS_(vf_members)(UInt p, UInt* out)
       out[0] = p & VF_ID_MASK;
       return 1;
    }
-   const VSet* s = &sets[p & ~VF_SET_BIT];
+   UInt i = p & ~VF_SET_BIT, n = 0, k;
+   for (; i != VF_NO_SET; i = sets[i].parent)
+      for (k = 0; k < sets[i].n; k++)
+         out[n++] = sets[i].m[k];
+   return n;
+}
+
+/* Whether x is a source of the set with index i. */
+static inline Bool in_set(UInt i, UInt x)
+{
    UInt k;
-   for (k = 0; k < s->n; k++)
-      out[k] = s->m[k];
-   return s->n;
+   for (; i != VF_NO_SET; i = sets[i].parent)
+      for (k = 0; k < sets[i].n; k++)
+         if (sets[i].m[k] == x)
+            return True;
+   return False;
 }
 
 /* A register intermediate is the same vertex whenever the same site
@@ -177,7 +202,7 @@ static UInt materialise(const VfSite* site, const UInt* m, UInt n)
 VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
 {
    UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
-   UInt m[4 * VF_SET_CAP], n = 0, i, j, k;
+   UInt m[5 * VF_SET_CAP], n = 0, i, j, k;
    /* The common case, two values (c = a + b). */
    if (cd == 0 && !((in[0] | in[1]) & VF_SET_BIT)) {
       UInt x = in[0] & VF_ID_MASK, y = in[1] & VF_ID_MASK;
@@ -187,53 +212,45 @@ VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
       }
       m[0] = x;
       m[1] = y;
-      return new_set(m, 2);
+      return new_set(VF_NO_SET, m, 2);
    }
-   /* Members are unordered: the largest input set is copied as it is
-      (an accumulator), the rest added if new. */
+   /* The largest input set is extended by what the others add. */
    Int base = -1;
    for (i = 0; i < 4; i++)
       if ((in[i] & VF_SET_BIT)
-          && (base < 0 || sets[in[i] & ~VF_SET_BIT].n
-                          > sets[in[base] & ~VF_SET_BIT].n))
+          && (base < 0 || sets[in[i] & ~VF_SET_BIT].total
+                          > sets[in[base] & ~VF_SET_BIT].total))
          base = (Int)i;
-   if (base >= 0) {
-      const VSet* s = &sets[in[base] & ~VF_SET_BIT];
-      for (j = 0; j < s->n; j++)
-         m[j] = s->m[j];
-      n = s->n;
-   }
+   UInt bi = base >= 0 ? in[base] & ~VF_SET_BIT : VF_NO_SET;
+   UInt btotal = base >= 0 ? sets[bi].total : 0;
    for (i = 0; i < 4; i++) {
-      UInt p = in[i], one, cnt;
-      const UInt* src;
-      if (p == 0 || (Int)i == base)
+      UInt p = in[i];
+      if (p == 0 || (Int)i == base || (base >= 0 && p == in[base]))
          continue;
-      if (p & VF_SET_BIT) {
-         src = sets[p & ~VF_SET_BIT].m;
-         cnt = sets[p & ~VF_SET_BIT].n;
-      } else {
-         one = p & VF_ID_MASK;
-         src = &one;
-         cnt = 1;
-      }
+      UInt add[VF_SET_CAP];
+      UInt cnt = CATS_(vf_members)(p, add);
       for (j = 0; j < cnt; j++) {
-         UInt x = src[j];
+         UInt x = add[j];
          for (k = 0; k < n && m[k] != x; k++)
             ;
-         if (k == n)
+         if (k == n && (bi == VF_NO_SET || !in_set(bi, x)))
             m[n++] = x;
       }
    }
-   if (n == 0)
+   if (base >= 0 && n == 0)
+      return in[base];   /* nothing new: the accumulator itself */
+   if (btotal + n == 0)
       return 0;
-   if (n == 1)
+   if (btotal + n == 1)
       return VF_ONE_BIT | m[0];
-   /* Nothing new: the accumulator itself. */
-   if (base >= 0 && sets[in[base] & ~VF_SET_BIT].n == n)
-      return in[base];
-   if (n > VF_SET_CAP)
-      return VF_ONE_BIT | materialise(site, m, n);
-   return new_set(m, n);
+   if (btotal + n > VF_SET_CAP) {
+      UInt all[5 * VF_SET_CAP];
+      UInt t = base >= 0 ? CATS_(vf_members)(in[base], all) : 0;
+      for (j = 0; j < n; j++)
+         all[t++] = m[j];
+      return VF_ONE_BIT | materialise(site, all, t);
+   }
+   return new_set(bi, m, n);
 }
 
 void CATS_(vf_sets_stats)(void)
