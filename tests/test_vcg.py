@@ -1,6 +1,7 @@
 """The value communication graph (docs/VCG.md): exact graphs of tiny
 programs, the same at -O0, -O2 and -O3 (vectorised with AVX2)."""
 import os
+import subprocess
 
 from catslib import Vcg, cats_cmd, check, check_eq, compile_program, run_cats, vcg_of
 
@@ -161,4 +162,7 @@ def test_metis_export():
     check_eq(len(lines) - 1, int(n), "one adjacency line per vertex")
     half = sum((len(l.split()) - 1) // 2 for l in lines[1:])
     check_eq(half, 2 * int(m), "adjacency entries = 2 x edges")
+    # METIS's own checker (Debian's metis package) accepts the file.
+    r = subprocess.run(["graphchk", out], capture_output=True, text=True)
+    check("format of the graph is correct" in r.stdout, "graphchk: %s" % r.stdout[-500:])
     os.unlink(out)

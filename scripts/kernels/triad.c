@@ -4,7 +4,7 @@
 
 int main(int argc, char **argv)
 {
-   int n = 200000, reps = argc > 1 ? atoi(argv[1]) : 1000;
+   int n = 200000, reps = argc > 1 ? atoi(argv[1]) : 1500;
    double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double)),
           *c = malloc(n * sizeof(double));
    for (int i = 0; i < n; i++) { b[i] = i; c[i] = 2 * i; }
