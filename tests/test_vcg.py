@@ -166,3 +166,19 @@ def test_metis_export():
     r = subprocess.run(["graphchk", out], capture_output=True, text=True)
     check("format of the graph is correct" in r.stdout, "graphchk: %s" % r.stdout[-500:])
     os.unlink(out)
+
+
+def test_values_attributed_to_the_loop_that_made_them():
+    # vf_stencil.c: every v[i] version is made in the first inner loop of
+    # the time-step loop in steps(): its 178 edges and 30 x 300 uses
+    # (see test_stencil_coalesces_per_location) belong to that context.
+    for flags in OPT_LEVELS[:2]:
+        trace = compile_program("vf_stencil.c", flags) + ".cats"
+        vcg_of("vf_stencil.c", flags)   # makes the trace
+        top = cats_cmd("vcg", trace, "--contexts").stdout.splitlines()[0]
+        uses, edges, path = top.split(" ", 2)
+        check_eq((uses, edges), ("uses=9000", "edges=178"), "top context %s" % " ".join(flags))
+        tail = path.split(" > ")[-3:]
+        check_eq(tail[0], "steps", "function of the top context")
+        check(tail[1].startswith("loop (vf_stencil.c:") and tail[2].startswith("loop (vf_stencil.c:"),
+              "time-step loop then inner loop: %r" % path)

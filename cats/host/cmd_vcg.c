@@ -295,6 +295,49 @@ static int print_edges(const ctr_trace *t, FILE *fp)
 
 /* --- files --------------------------------------------------------------- */
 
+/* Per context that created values: its edges and their uses, most uses
+ * first, one line each: "uses=U edges=E PATH". */
+typedef struct ctx_total {
+   uint32_t ctx;
+   uint64_t uses, edges;
+} ctx_total;
+
+static int cmp_ctx_total(const void *pa, const void *pb)
+{
+   const ctx_total *a = pa, *b = pb;
+   if (a->uses != b->uses)
+      return a->uses < b->uses ? 1 : -1;
+   return (a->ctx > b->ctx) - (a->ctx < b->ctx);
+}
+
+static int print_contexts(const ctr_trace *t, FILE *fp)
+{
+   uint32_t n = t->ncontexts + 1;   /* the last slot: no context */
+   ctx_total *c = calloc(n, sizeof *c);
+   if (!c)
+      return -1;
+   for (uint32_t i = 0; i < n; i++)
+      c[i].ctx = i;
+   for (uint64_t i = 0; i < t->vcg.nedges; i++) {
+      const ctr_vcg_edge *e = &t->vcg.edges[i];
+      ctx_total *x = &c[e->ctx == CATS_NONE ? n - 1 : e->ctx];
+      x->uses = add_sat(x->uses, e->uses);
+      x->edges++;
+   }
+   qsort(c, n, sizeof *c, cmp_ctx_total);
+   for (uint32_t i = 0; i < n && c[i].edges > 0; i++) {
+      fprintf(fp, "uses=%llu edges=%llu ", (unsigned long long)c[i].uses,
+              (unsigned long long)c[i].edges);
+      if (c[i].ctx == n - 1)
+         fputs("(no context)", fp);
+      else
+         cli_print_path(t, c[i].ctx, fp);
+      fputc('\n', fp);
+   }
+   free(c);
+   return 0;
+}
+
 typedef struct vcg_file {
    const char *opt;        /* "--metis" */
    const char *path;       /* from the command line, or NULL */
@@ -325,7 +368,7 @@ static int is_stdout(const char *path)
 int cli_cmd_vcg(int argc, char **argv)
 {
    const char *file = NULL;
-   int edges = 0, vertices = 0;
+   int edges = 0, vertices = 0, contexts = 0;
    vcg_file files[] = {
       { "--metis", NULL, cli_vcg_metis, 0 },
       { "--dot", NULL, cli_vcg_dot, 1 },
@@ -335,13 +378,14 @@ int cli_cmd_vcg(int argc, char **argv)
    const cli_opt opts[] = {
       { "--edges", NULL, &edges, NULL },
       { "--vertices", NULL, &vertices, NULL },
+      { "--contexts", NULL, &contexts, NULL },
       { "--metis", NULL, NULL, &files[0].path },
       { "--dot", NULL, NULL, &files[1].path },
       { "--graphml", NULL, NULL, &files[2].path },
       { NULL, NULL, NULL, NULL },
    };
    int rc = cli_parse(argc, argv, opts, &file, 1,
-                      "cats vcg FILE [--edges] [--vertices] [--metis OUT] "
+                      "cats vcg FILE [--edges] [--vertices] [--contexts] [--metis OUT] "
                       "[--dot OUT] [--graphml OUT]");
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
@@ -353,7 +397,7 @@ int cli_cmd_vcg(int argc, char **argv)
       return cli_error(CLI_EFILE, "%s: no value communication graph (run "
                                   "with --value-flow=yes)", file);
    }
-   int to_stdout = edges || vertices;
+   int to_stdout = edges || vertices || contexts;
    for (size_t i = 0; i < nfiles; i++) {
       to_stdout |= is_stdout(files[i].path);
       if (files[i].path && files[i].drawing &&
@@ -371,7 +415,8 @@ int cli_cmd_vcg(int argc, char **argv)
    if (rc == CLI_OK) {
       int bad = (!to_stdout && print_stats(t, stdout) != 0) ||
                 (vertices && print_vertices(t, stdout) != 0) ||
-                (edges && print_edges(t, stdout) != 0);
+                (edges && print_edges(t, stdout) != 0) ||
+                (contexts && print_contexts(t, stdout) != 0);
       if (bad)
          rc = cli_error(CLI_EFILE, "%s: out of memory", file);
    }
