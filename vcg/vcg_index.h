@@ -26,7 +26,7 @@ typedef struct vcg_index {
 typedef uint64_t (*vcg_index_hash_fn)(const void *ctx, uint32_t i);
 
 /* Make room for one more entry, rehashing through hash(ctx, i) when the
- * table would be more than 3/4 full. 0, or -1 if out of memory (the index
+ * table would be more than half full. 0, or -1 if out of memory (the index
  * is unchanged). */
 int vcg_index_reserve(vcg_index *x, vcg_index_hash_fn hash, const void *ctx);
 
