@@ -291,27 +291,6 @@ static vcg_status on_vertex(vcg_builder *b, const uint8_t *p, char *err,
    return VCG_OK;
 }
 
-/* A changed record of a vertex with many edges looks each source up in a
- * large hash index: every lookup is a cache miss or two. Touching all of
- * them first lets the misses overlap instead of queueing one by one. */
-static void prefetch_edges(const vcg_builder *b, const uint8_t *srcs,
-                           uint32_t n, uint32_t dst, uint32_t ctx)
-{
-   uint32_t pos[VB_PAIRWISE_MAX];
-   if (n > VB_PAIRWISE_MAX)
-      n = VB_PAIRWISE_MAX;
-   for (uint32_t k = 0; k < n; k++) {
-      uint32_t src = find_vertex(b, cle_u32(srcs + 4 * (size_t)k));
-      pos[k] = vcg_index_first(&b->eidx, edge_hash(src, dst, ctx));
-      __builtin_prefetch(&b->eidx.slot[pos[k]]);
-   }
-   for (uint32_t k = 0; k < n; k++) {
-      uint32_t i = b->eidx.slot[pos[k]];
-      if (i != VCG_INDEX_EMPTY)
-         __builtin_prefetch(&b->e[i]);
-   }
-}
-
 static vcg_status on_sources(vcg_builder *b, const uint8_t *p, char *err,
                              size_t errlen)
 {
@@ -340,8 +319,6 @@ static vcg_status on_sources(vcg_builder *b, const uint8_t *p, char *err,
    if (n == 0 && open_edge(b, d, VB_CONST, dst, ctx) != VCG_OK)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for edges (%u edges)", b->ne);
-   if ((d->flags & VB_INDEXED) && b->eidx.slot)
-      prefetch_edges(b, p + VB_SOURCES_LEN, n, dst, ctx);
    for (uint32_t k = 0; k < n; k++) {
       uint32_t src_id = cle_u32(p + VB_SOURCES_LEN + 4 * (size_t)k);
       uint32_t src = find_vertex(b, src_id);
