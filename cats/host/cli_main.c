@@ -28,6 +28,9 @@ static const cli_command commands[] = {
    { "vcg", cli_cmd_vcg,
      "vcg FILE [OPTIONS]            value communication graph (see "
      "'cats vcg --help')" },
+   { "project", cli_cmd_project,
+     "project FILE [OPTIONS]        projected MPI communication for N ranks "
+     "(see 'cats project --help')" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -14,7 +14,7 @@
 
 #include "le.h"
 
-#define NSEC (CATS_SEC_VCG + 1)
+#define NSEC (CATS_SEC_PROJECT + 1)
 
 /* The offsets below are written out per field; these pin the record ends
  * to the sizes in cats_format.h so the two cannot drift apart. */
@@ -352,7 +352,7 @@ ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
    const ctr_section *by_type[NSEC] = { NULL };
    for (size_t i = 0; i < n; i++) {
       uint32_t ty = secs[i].type;
-      if (ty < CATS_SEC_STRINGS || ty > CATS_SEC_VCG)
+      if (ty < CATS_SEC_STRINGS || ty > CATS_SEC_PROJECT)
          continue; /* reserved or unknown: skipped */
       if (by_type[ty])
          return ctr_fail(err, errlen, CTR_ETABLE,
@@ -398,6 +398,20 @@ ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
          return st;
       }
    }
+   /* Section 8 is kept raw: partition/part_section.c decodes and checks
+    * it for the commands that use it. */
+   const ctr_section *pj = by_type[CATS_SEC_PROJECT];
+   if (pj) {
+      t->projection = malloc(pj->size ? pj->size : 1);
+      if (!t->projection) {
+         ctr_free(t);
+         return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory");
+      }
+      if (pj->size)
+         memcpy(t->projection, pj->data, pj->size);
+      t->projection_len = pj->size;
+      t->has_projection = 1;
+   }
    *out = t;
    return CTR_OK;
 }
@@ -416,6 +430,7 @@ void ctr_free(ctr_trace *t)
    free(t->events);
    free(t->vcg.vertices);
    free(t->vcg.edges);
+   free(t->projection);
    free(t);
 }
 

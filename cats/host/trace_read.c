@@ -97,7 +97,7 @@ static ctr_status src_read(const ctr_src *s, uint64_t off, void *dst,
 
 static int known_section(uint32_t type)
 {
-   return type >= CATS_SEC_STRINGS && type <= CATS_SEC_VCG;
+   return type >= CATS_SEC_STRINGS && type <= CATS_SEC_PROJECT;
 }
 
 static int cmp_u32(const void *a, const void *b)

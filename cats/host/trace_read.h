@@ -167,6 +167,9 @@ typedef struct ctr_trace {
    ctr_event *events;
    int has_vcg;            /* section 7 was present (optional) */
    ctr_vcg vcg;            /* empty unless has_vcg */
+   int has_projection;     /* section 8 was present (optional) */
+   uint8_t *projection;    /* its raw payload (partition/part_section.h) */
+   size_t projection_len;
    char *string_blob;      /* storage behind strings[] */
 } ctr_trace;
 
@@ -182,7 +185,7 @@ ctr_status ctr_open_mem(const void *buf, size_t len, ctr_trace **out,
 
 /* Decode and validate raw section payloads (no container). Unknown types
  * are skipped; a type given twice is an error. Sections 1-6 are required,
- * section 7 (VCG) is optional. */
+ * sections 7 (VCG) and 8 (PROJECT, kept raw) are optional. */
 ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
                       char *err, size_t errlen);
 

@@ -1,0 +1,151 @@
+/* cmd_project.c: `cats project FILE`, the projected SPMD communication of
+ * a trace for a list of rank counts (partition/part_project.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../partition/part_project.h"
+#include "../../partition/part_report.h"
+#include "../../partition/part_section.h"
+#include "cli.h"
+#include "outfile.h"
+
+#define PROJECT_USAGE                                                       \
+   "cats project FILE [--ranks=2,4,8] [--per=NAME|FILE:LINE|run] "          \
+   "[--singleton-threshold=0.9] [--partitioner=kway|rb|best] [--seed=N] "   \
+   "[--imbalance=1.03] [--contig=yes|no] [--alpha=S] [--beta=S/B] "         \
+   "[--json OUT] [--csv PREFIX] [--stored]"
+
+/* Projection options in the order of pp_set_option's names. */
+static const char *const opt_names[] = { "ranks", "per",
+                                         "singleton-threshold",
+                                         "partitioner", "seed", "imbalance",
+                                         "contig", "alpha", "beta" };
+#define NOPTS (sizeof opt_names / sizeof opt_names[0])
+
+static int write_json(const pp_projection *p, const char *path,
+                      const char *program)
+{
+   char err[512];
+   cof_file f;
+   if (cof_open(&f, path, err, sizeof err) != 0)
+      return cli_error(CLI_EFILE, "%s", err);
+   int ok = prp_json(f.fp, p, program) == 0;
+   if (cof_close(&f, ok, err, sizeof err) != 0)
+      return cli_error(CLI_EFILE, "%s", err);
+   return CLI_OK;
+}
+
+static int write_csv(const pp_projection *p, const char *prefix)
+{
+   for (uint32_t i = 0; i < p->nresults; i++) {
+      char path[4096], err[512];
+      snprintf(path, sizeof path, "%s.%u.csv", prefix, p->results[i].nranks);
+      cof_file f;
+      if (cof_open(&f, path, err, sizeof err) != 0)
+         return cli_error(CLI_EFILE, "%s", err);
+      int ok = prp_csv(f.fp, &p->results[i]) == 0;
+      if (cof_close(&f, ok, err, sizeof err) != 0)
+         return cli_error(CLI_EFILE, "%s", err);
+   }
+   return CLI_OK;
+}
+
+/* With no options the projection stored in the trace is recomputed with
+ * the options it was made with, which reproduces it exactly. */
+static int options_from_stored(const ctr_trace *t, const char *file,
+                               pp_options *o, char *spec, size_t speclen)
+{
+   pp_projection s;
+   char err[256];
+   if (psec_read(t->projection, t->projection_len, &s, err, sizeof err))
+      return cli_error(CLI_EFILE, "%s: %s", file, err);
+   const char *per = s.opts.per;
+   snprintf(spec, speclen, "%s", per ? per : "");
+   *o = s.opts;
+   o->per = per ? spec : NULL;
+   pp_free(&s);
+   return CLI_OK;
+}
+
+static int show_stored(const ctr_trace *t, const char *file,
+                       const char *json, const char *csv)
+{
+   if (!t->has_projection)
+      return cli_error(CLI_EFILE, "%s: no stored projection (run the tool "
+                                  "with --ranks=LIST)", file);
+   pp_projection p;
+   char err[256];
+   if (psec_read(t->projection, t->projection_len, &p, err, sizeof err))
+      return cli_error(CLI_EFILE, "%s: %s", file, err);
+   prp_table(stdout, &p, "");
+   int rc = CLI_OK;
+   if (json)
+      rc = write_json(&p, json, ctr_meta_get(t, "command"));
+   if (rc == CLI_OK && csv)
+      rc = write_csv(&p, csv);
+   pp_free(&p);
+   return rc;
+}
+
+int cli_cmd_project(int argc, char **argv)
+{
+   const char *file = NULL, *json = NULL, *csv = NULL;
+   const char *vals[NOPTS] = { NULL };
+   int stored = 0;
+   cli_opt opts[NOPTS + 4];
+   char names[NOPTS][32];
+   for (size_t i = 0; i < NOPTS; i++) {
+      snprintf(names[i], sizeof names[i], "--%s", opt_names[i]);
+      opts[i] = (cli_opt){ names[i], NULL, NULL, &vals[i] };
+   }
+   opts[NOPTS] = (cli_opt){ "--json", NULL, NULL, &json };
+   opts[NOPTS + 1] = (cli_opt){ "--csv", NULL, NULL, &csv };
+   opts[NOPTS + 2] = (cli_opt){ "--stored", NULL, &stored, NULL };
+   opts[NOPTS + 3] = (cli_opt){ NULL, NULL, NULL, NULL };
+   int rc = cli_parse(argc, argv, opts, &file, 1, PROJECT_USAGE);
+   if (rc != CLI_OK)
+      return rc == CLI_HELP ? CLI_OK : rc;
+   pp_options o;
+   pp_defaults(&o);
+   char err[512];
+   int any = 0;
+   for (size_t i = 0; i < NOPTS; i++) {
+      if (!vals[i])
+         continue;
+      any = 1;
+      if (pp_set_option(&o, opt_names[i], vals[i], err, sizeof err) != 0)
+         return cli_error(CLI_EUSAGE, "project: %s", err);
+   }
+   ctr_trace *t;
+   if ((rc = cli_load(file, &t)) != CLI_OK)
+      return rc;
+   if (stored) {
+      rc = show_stored(t, file, json, csv);
+      ctr_free(t);
+      return rc == CLI_OK && fflush(stdout) != 0
+                ? cli_error(CLI_EFILE, "stdout: write error")
+                : rc;
+   }
+   char spec[PR_NAMELEN];
+   if (!any && t->has_projection &&
+       (rc = options_from_stored(t, file, &o, spec, sizeof spec)) != CLI_OK) {
+      ctr_free(t);
+      return rc;
+   }
+   pp_projection p;
+   if (pp_project(t, &o, &p, err, sizeof err) != 0) {
+      ctr_free(t);
+      return cli_error(CLI_EFILE, "%s: %s", file, err);
+   }
+   prp_table(stdout, &p, "");
+   if (json)
+      rc = write_json(&p, json, ctr_meta_get(t, "command"));
+   if (rc == CLI_OK && csv)
+      rc = write_csv(&p, csv);
+   pp_free(&p);
+   ctr_free(t);
+   if (rc == CLI_OK && (fflush(stdout) != 0 || ferror(stdout)))
+      rc = cli_error(CLI_EFILE, "stdout: write error");
+   return rc;
+}

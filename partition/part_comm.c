@@ -1,0 +1,190 @@
+/* part_comm.c: Algorithm 4 and the alpha-beta estimate (part_comm.h). */
+#include "part_comm.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "part_singleton.h"
+
+uint64_t pc_coll_bytes(int type, uint64_t s, uint32_t n)
+{
+   uint64_t others = n > 1 ? n - 1 : 0;
+   return type == PC_ALLREDUCE ? 2 * s * others : s * others;
+}
+
+const char *pc_coll_name(int type)
+{
+   static const char *const names[PC_NCOLL] = { "broadcast", "reduce",
+                                                "allreduce" };
+   return type >= 0 && type < PC_NCOLL ? names[type] : "?";
+}
+
+static int coll_of_kind(int kind)
+{
+   return kind == PS_BROADCAST ? PC_BROADCAST
+          : kind == PS_REDUCE  ? PC_REDUCE
+                               : PC_ALLREDUCE;
+}
+
+/* Point-to-point: one pass over the edges, which come sorted by source;
+ * per source the most versions each remote rank consumed. */
+static int p2p(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
+               const uint32_t *part, uint32_t n, const uint8_t *scope,
+               pc_result *r)
+{
+   uint64_t *best = calloc(n, sizeof *best);
+   uint32_t *touched = malloc(n * sizeof *touched);
+   if (!best || !touched) {
+      free(best), free(touched);
+      return -1;
+   }
+   for (uint32_t e = 0; e < vcg->nedges;) {
+      uint32_t src = vcg->edges[e].src, gs = g->group[src];
+      uint32_t end = e;
+      while (end < vcg->nedges && vcg->edges[end].src == src)
+         end++;
+      uint32_t nt = 0;
+      if (!skind[gs]) {
+         for (; e < end; e++) {
+            const ctr_vcg_edge *ed = &vcg->edges[e];
+            uint32_t gd = g->group[ed->dst];
+            if (gd == gs || skind[gd] || part[gd] == part[gs])
+               continue;
+            if (scope && (ed->ctx == CATS_NONE || !scope[ed->ctx]))
+               continue;
+            uint32_t pd = part[gd];
+            if (!best[pd])
+               touched[nt++] = pd;
+            if (ed->versions > best[pd])
+               best[pd] = ed->versions;
+         }
+      }
+      e = end;
+      uint64_t size = vcg->vertices[src].size;
+      for (uint32_t i = 0; i < nt; i++) {
+         uint32_t pd = touched[i];
+         size_t ij = (size_t)part[gs] * n + pd;
+         r->matrix[ij] += best[pd] * size;
+         if (best[pd] > r->rounds[ij])
+            r->rounds[ij] = best[pd];
+         best[pd] = 0;
+      }
+   }
+   free(best);
+   free(touched);
+   return 0;
+}
+
+/* A singleton is in scope when one of its members was created there. */
+static void collectives(const ctr_vcg *vcg, const pg_graph *g,
+                        const uint8_t *skind, uint32_t n,
+                        const uint8_t *scope, pc_result *r)
+{
+   uint8_t *in = NULL;
+   if (scope) {
+      in = calloc(g->ng ? g->ng : 1, 1);
+      if (!in)
+         return;
+      for (uint32_t v = 0; v < vcg->nvertices; v++) {
+         uint32_t c = vcg->vertices[v].ctx;
+         if (c != CATS_NONE && scope[c])
+            in[g->group[v]] = 1;
+      }
+   }
+   for (uint32_t k = 0; k < g->ng; k++) {
+      if (!skind[k] || (in && (!in[k] || !g->written[k])))
+         continue;
+      int t = coll_of_kind(skind[k]);
+      r->coll_calls[t] += g->versions[k];
+      r->coll_bytes[t] += g->versions[k] * pc_coll_bytes(t, g->size[k], n);
+   }
+   free(in);
+}
+
+void pc_totals(pc_result *r, const pc_cost *cost)
+{
+   uint32_t n = r->nranks;
+   r->p2p_bytes = r->coll_total = r->max_rank_bytes = 0;
+   r->max_neighbours = 0;
+   double worst = 0, nbsum = 0;
+   for (uint32_t i = 0; i < n; i++) {
+      uint64_t sent = 0;
+      uint32_t nb = 0;
+      double t = 0;
+      for (uint32_t j = 0; j < n; j++) {
+         uint64_t b = r->matrix[(size_t)i * n + j];
+         sent += b;
+         t += (double)r->rounds[(size_t)i * n + j] * cost->alpha +
+              (double)b * cost->beta;
+         nb += j != i && (b || r->matrix[(size_t)j * n + i]);
+      }
+      r->p2p_bytes += sent;
+      if (sent > r->max_rank_bytes)
+         r->max_rank_bytes = sent;
+      if (nb > r->max_neighbours)
+         r->max_neighbours = nb;
+      nbsum += nb;
+      if (t > worst)
+         worst = t;
+   }
+   r->avg_neighbours = n ? nbsum / n : 0;
+   double steps = n > 1 ? ceil(log2((double)n)) : 0;
+   double coll = 0;
+   for (int t = 0; t < PC_NCOLL; t++) {
+      r->coll_total += r->coll_bytes[t];
+      /* Tree algorithms: log2(n) stages, an allreduce is two trees. */
+      double trees = t == PC_ALLREDUCE ? 2 : 1;
+      double payload = r->coll_calls[t] && n > 1
+                          ? (double)r->coll_bytes[t] /
+                               (double)pc_coll_bytes(t, 1, n)
+                          : 0;
+      coll += trees * steps *
+              ((double)r->coll_calls[t] * cost->alpha + payload * cost->beta);
+   }
+   r->time_estimate = worst + coll;
+}
+
+static void imbalance(const pg_graph *g, const uint8_t *skind,
+                      const uint32_t *part, pc_result *r)
+{
+   uint32_t n = r->nranks;
+   double *w = calloc(n, sizeof *w), total = 0;
+   if (w) {
+      for (uint32_t k = 0; k < g->ng; k++)
+         if (!skind[k] && part[k] < n) {
+            w[part[k]] += (double)g->weight[k];
+            total += (double)g->weight[k];
+         }
+      double mx = 0;
+      for (uint32_t i = 0; i < n; i++)
+         mx = w[i] > mx ? w[i] : mx;
+      r->imbalance = total > 0 ? mx / (total / n) : 1.0;
+      free(w);
+   }
+}
+
+int pc_compute(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
+               const uint32_t *part, uint32_t n, const uint8_t *scope,
+               const pc_cost *cost, pc_result *r)
+{
+   memset(r, 0, sizeof *r);
+   r->nranks = n;
+   r->matrix = calloc((size_t)n * n, sizeof *r->matrix);
+   r->rounds = calloc((size_t)n * n, sizeof *r->rounds);
+   if (!r->matrix || !r->rounds || p2p(vcg, g, skind, part, n, scope, r)) {
+      pc_result_free(r);
+      return -1;
+   }
+   collectives(vcg, g, skind, n, scope, r);
+   pc_totals(r, cost);
+   imbalance(g, skind, part, r);
+   return 0;
+}
+
+void pc_result_free(pc_result *r)
+{
+   free(r->matrix);
+   free(r->rounds);
+   r->matrix = r->rounds = NULL;
+}

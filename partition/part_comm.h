@@ -1,0 +1,60 @@
+/* part_comm.h: communication of a value decomposition (paper 003,
+ * Algorithm 4), owner computes.
+ *
+ * Every VCG edge whose ends lie on different ranks moves its source's
+ * value to the sink's rank. Redundant transfers are pruned: a source
+ * vertex reaches a rank once per version, so the bytes from source v to
+ * rank r are size(v) x the most distinct versions of v any sink on r
+ * consumed. Singletons move by collectives instead (the bytes-moved model
+ * of docs/COMM-JSON.md). */
+#ifndef CATS_PART_COMM_H
+#define CATS_PART_COMM_H
+
+#include <stdint.h>
+
+#include "../cats/host/trace_read.h"
+#include "part_graph.h"
+
+enum pc_coll { PC_BROADCAST = 0, PC_REDUCE, PC_ALLREDUCE, PC_NCOLL };
+
+typedef struct pc_cost {
+   double alpha;           /* seconds per message */
+   double beta;            /* seconds per byte */
+} pc_cost;
+
+typedef struct pc_result {
+   uint32_t nranks;
+   uint64_t *matrix;       /* [n*n] bytes rank i sends to rank j */
+   uint64_t *rounds;       /* [n*n] messages i->j: most versions of one value */
+   uint64_t coll_calls[PC_NCOLL];
+   uint64_t coll_bytes[PC_NCOLL];
+   uint64_t p2p_bytes;
+   uint64_t coll_total;
+   uint64_t max_rank_bytes;   /* most bytes one rank sends point-to-point */
+   uint32_t max_neighbours;   /* most ranks one rank exchanges with */
+   double avg_neighbours;
+   double time_estimate;      /* alpha-beta model, seconds */
+   double imbalance;          /* heaviest rank's computation / average */
+   uint64_t cut;              /* partitioner's edge cut (uses) */
+   int method;                /* enum pm_method used */
+} pc_result;
+
+/* Bytes one collective call of `type` with per-rank payload `s` moves
+ * among n ranks (docs/COMM-JSON.md). */
+uint64_t pc_coll_bytes(int type, uint64_t s, uint32_t n);
+const char *pc_coll_name(int type);
+
+/* Fill r (allocating its matrices) for the decomposition part[] of g's
+ * groups over n ranks. skind[g] is the ps_kind of each group. With scope
+ * non-NULL only edges whose context is in scope count, and only singletons
+ * written in scope. 0, or -1 out of memory. */
+int pc_compute(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
+               const uint32_t *part, uint32_t n, const uint8_t *scope,
+               const pc_cost *cost, pc_result *r);
+void pc_result_free(pc_result *r);
+
+/* Recompute the totals, neighbours and time estimate from the matrices
+ * and collectives (a projection read back from a trace). */
+void pc_totals(pc_result *r, const pc_cost *cost);
+
+#endif /* CATS_PART_COMM_H */

@@ -1,0 +1,170 @@
+/* part_graph.c: groups and the undirected group graph (part_graph.h). */
+#include "part_graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+   while (up[x] != x) {
+      up[x] = up[up[x]];   /* path halving */
+      x = up[x];
+   }
+   return x;
+}
+
+static int is_register(const ctr_vcg *vcg, uint32_t v)
+{
+   return (vcg->vertices[v].flags & CATS_VCG_REGISTER) != 0;
+}
+
+/* vertex -> dense group id; returns the group count. */
+static uint32_t make_groups(const ctr_vcg *vcg, uint32_t *group)
+{
+   for (uint32_t v = 0; v < vcg->nvertices; v++)
+      group[v] = v;
+   for (uint32_t e = 0; e < vcg->nedges; e++) {
+      const ctr_vcg_edge *ed = &vcg->edges[e];
+      if (ed->src == ed->dst || !is_register(vcg, ed->src) ||
+          !is_register(vcg, ed->dst) ||
+          vcg->vertices[ed->src].loc != vcg->vertices[ed->dst].loc)
+         continue;
+      uint32_t a = uf_find(group, ed->src), b = uf_find(group, ed->dst);
+      if (a != b)
+         group[a > b ? a : b] = a < b ? a : b;
+   }
+   /* Roots are the smallest member: first point every vertex at its root
+    * (still valid parent pointers), then number the roots in vertex order;
+    * a root is numbered before any other member. */
+   for (uint32_t v = 0; v < vcg->nvertices; v++)
+      group[v] = uf_find(group, v);
+   uint32_t ng = 0;
+   for (uint32_t v = 0; v < vcg->nvertices; v++)
+      group[v] = group[v] == v ? ng++ : group[group[v]];
+   return ng;
+}
+
+static int alloc_groups(pg_graph *g)
+{
+   size_t n = g->ng ? g->ng : 1;
+   g->xadj = calloc(n + 1, sizeof *g->xadj);
+   g->dir = calloc(n, 1);
+   g->weight = calloc(n, sizeof *g->weight);
+   g->size = calloc(n, sizeof *g->size);
+   g->versions = calloc(n, sizeof *g->versions);
+   g->members = calloc(n, sizeof *g->members);
+   g->written = calloc(n, 1);
+   return g->xadj && g->dir && g->weight && g->size && g->versions &&
+                g->members && g->written
+             ? 0
+             : -1;
+}
+
+static void group_attributes(const ctr_vcg *vcg, pg_graph *g)
+{
+   for (uint32_t v = 0; v < vcg->nvertices; v++) {
+      const ctr_vcg_vertex *vx = &vcg->vertices[v];
+      uint32_t k = g->group[v];
+      g->weight[k] += vx->weight;
+      if (vx->size > g->size[k])
+         g->size[k] = vx->size;
+      if (vx->versions > g->versions[k])
+         g->versions[k] = vx->versions;
+      g->members[k]++;
+      if (!(vx->flags & CATS_VCG_INPUT) || vx->versions > 1)
+         g->written[k] = 1;
+   }
+}
+
+/* Undirected rows: every inter-group edge lands in both rows, then each row
+ * is merged with a position marker (O(E), no sort of the whole edge list). */
+static int build_rows(const ctr_vcg *vcg, pg_graph *g)
+{
+   uint64_t *deg = g->xadj;
+   for (uint32_t e = 0; e < vcg->nedges; e++) {
+      uint32_t a = g->group[vcg->edges[e].src];
+      uint32_t b = g->group[vcg->edges[e].dst];
+      if (a == b)
+         continue;
+      deg[a + 1]++;
+      deg[b + 1]++;
+      g->dir[a] |= PG_OUT;
+      g->dir[b] |= PG_IN;
+   }
+   for (uint32_t k = 0; k < g->ng; k++)
+      deg[k + 1] += deg[k];
+   uint64_t total = deg[g->ng];
+   uint32_t *adj = malloc((total ? total : 1) * sizeof *adj);
+   uint64_t *w = malloc((total ? total : 1) * sizeof *w);
+   uint64_t *fill = malloc(((size_t)g->ng + 1) * sizeof *fill);
+   uint64_t *mark = malloc(((size_t)g->ng + 1) * sizeof *mark);
+   if (!adj || !w || !fill || !mark) {
+      free(adj), free(w), free(fill), free(mark);
+      return -1;
+   }
+   memcpy(fill, deg, ((size_t)g->ng + 1) * sizeof *fill);
+   for (uint32_t e = 0; e < vcg->nedges; e++) {
+      uint32_t a = g->group[vcg->edges[e].src];
+      uint32_t b = g->group[vcg->edges[e].dst];
+      if (a == b)
+         continue;
+      uint64_t u = vcg->edges[e].uses;
+      adj[fill[a]] = b, w[fill[a]++] = u;
+      adj[fill[b]] = a, w[fill[b]++] = u;
+   }
+   /* Merge duplicates row by row, compacting in place. */
+   for (uint32_t k = 0; k < g->ng; k++)
+      mark[k] = UINT64_MAX;
+   uint64_t out = 0;
+   for (uint32_t k = 0; k < g->ng; k++) {
+      uint64_t start = out, lo = deg[k], hi = deg[k + 1];
+      for (uint64_t i = lo; i < hi; i++) {
+         uint32_t nb = adj[i];
+         if (mark[nb] != UINT64_MAX && mark[nb] >= start) {
+            w[mark[nb]] += w[i];
+            continue;
+         }
+         mark[nb] = out;
+         adj[out] = nb;
+         w[out++] = w[i];
+      }
+      deg[k] = start;
+   }
+   deg[g->ng] = out;
+   free(fill);
+   free(mark);
+   g->adj = adj;
+   g->adjw = w;
+   return 0;
+}
+
+int pg_build(const ctr_vcg *vcg, pg_graph *g)
+{
+   memset(g, 0, sizeof *g);
+   g->nv = vcg->nvertices;
+   g->group = malloc((g->nv ? g->nv : 1) * sizeof *g->group);
+   if (!g->group)
+      return -1;
+   g->ng = make_groups(vcg, g->group);
+   if (alloc_groups(g) != 0 || build_rows(vcg, g) != 0) {
+      pg_free(g);
+      return -1;
+   }
+   group_attributes(vcg, g);
+   return 0;
+}
+
+void pg_free(pg_graph *g)
+{
+   free(g->group);
+   free(g->xadj);
+   free(g->adj);
+   free(g->adjw);
+   free(g->dir);
+   free(g->weight);
+   free(g->size);
+   free(g->versions);
+   free(g->members);
+   free(g->written);
+   memset(g, 0, sizeof *g);
+}

@@ -1,0 +1,241 @@
+/* part_metis.c: METIS graph and partitioning (part_metis.h). */
+#include "part_metis.h"
+
+#include <metis.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pm_graph {
+   uint32_t ng;            /* groups of the pg_graph */
+   idx_t nv;               /* vertices given to METIS */
+   idx_t *xadj, *adjncy, *adjwgt, *vwgt;
+   uint64_t *adjw_orig;    /* unscaled uses, for the reported cut */
+   uint32_t *to_group;     /* [nv] METIS vertex -> group */
+   uint32_t *to_metis;     /* [ng] group -> METIS vertex or UINT32_MAX */
+   uint8_t *singleton;     /* [ng] copy: singletons get no part */
+   int connected;
+};
+
+#define PM_NONE UINT32_MAX
+#define PM_SUM_MAX ((uint64_t)1 << 30)   /* METIS sums weights in idx_t */
+
+uint32_t pm_graph_vertices(const pm_graph *m) { return (uint32_t)m->nv; }
+uint64_t pm_graph_edges(const pm_graph *m) { return (uint64_t)m->xadj[m->nv] / 2; }
+int pm_graph_connected(const pm_graph *m) { return m->connected; }
+
+/* Divisor that brings `total` within METIS's range. */
+static uint64_t scale_for(uint64_t total)
+{
+   return total <= PM_SUM_MAX ? 1 : (total + PM_SUM_MAX - 1) / PM_SUM_MAX;
+}
+
+static idx_t scaled(uint64_t w, uint64_t div, int keep_zero)
+{
+   uint64_t s = w / div;
+   if (s == 0 && (w != 0 || !keep_zero))
+      s = 1;
+   return (idx_t)s;
+}
+
+static int is_connected(const pm_graph *m)
+{
+   if (m->nv <= 1)
+      return 1;
+   idx_t *stack = malloc((size_t)m->nv * sizeof *stack);
+   uint8_t *seen = calloc((size_t)m->nv, 1);
+   if (!stack || !seen) {
+      free(stack), free(seen);
+      return 0;
+   }
+   idx_t top = 0, reached = 1;
+   stack[top++] = 0;
+   seen[0] = 1;
+   while (top) {
+      idx_t v = stack[--top];
+      for (idx_t i = m->xadj[v]; i < m->xadj[v + 1]; i++) {
+         idx_t u = m->adjncy[i];
+         if (!seen[u]) {
+            seen[u] = 1;
+            reached++;
+            stack[top++] = u;
+         }
+      }
+   }
+   free(stack);
+   free(seen);
+   return reached == m->nv;
+}
+
+static uint64_t live_degree(const pg_graph *g, const uint8_t *singleton,
+                            uint32_t k)
+{
+   uint64_t d = 0;
+   for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++)
+      d += !singleton[g->adj[i]];
+   return d;
+}
+
+pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton)
+{
+   pm_graph *m = calloc(1, sizeof *m);
+   if (!m)
+      return NULL;
+   m->ng = g->ng;
+   size_t ng = g->ng ? g->ng : 1;
+   m->to_metis = malloc(ng * sizeof *m->to_metis);
+   m->to_group = malloc(ng * sizeof *m->to_group);
+   m->singleton = malloc(ng);
+   m->xadj = malloc((ng + 1) * sizeof *m->xadj);
+   m->vwgt = malloc(ng * sizeof *m->vwgt);
+   if (!m->to_metis || !m->to_group || !m->singleton || !m->xadj ||
+       !m->vwgt)
+      goto oom;
+   memcpy(m->singleton, singleton, g->ng);
+   uint64_t nadj = 0, wsum = 0, esum = 0;
+   for (uint32_t k = 0; k < g->ng; k++) {
+      m->to_metis[k] = PM_NONE;
+      if (singleton[k])
+         continue;
+      uint64_t d = live_degree(g, singleton, k);
+      if (d == 0)
+         continue;
+      m->to_metis[k] = (uint32_t)m->nv;
+      m->to_group[m->nv++] = k;
+      nadj += d;
+      wsum += g->weight[k];
+      for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++)
+         if (!singleton[g->adj[i]])
+            esum += g->adjw[i];
+   }
+   if (nadj > (uint64_t)INT32_MAX)
+      goto oom;
+   m->adjncy = malloc((nadj ? nadj : 1) * sizeof *m->adjncy);
+   m->adjwgt = malloc((nadj ? nadj : 1) * sizeof *m->adjwgt);
+   m->adjw_orig = malloc((nadj ? nadj : 1) * sizeof *m->adjw_orig);
+   if (!m->adjncy || !m->adjwgt || !m->adjw_orig)
+      goto oom;
+   uint64_t vdiv = scale_for(wsum), ediv = scale_for(esum);
+   int all_zero = wsum == 0;
+   idx_t pos = 0;
+   for (idx_t v = 0; v < m->nv; v++) {
+      uint32_t k = m->to_group[v];
+      m->xadj[v] = pos;
+      m->vwgt[v] = all_zero ? 1 : scaled(g->weight[k], vdiv, 1);
+      for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++) {
+         uint32_t nb = g->adj[i];
+         if (singleton[nb])
+            continue;
+         m->adjncy[pos] = (idx_t)m->to_metis[nb];
+         m->adjwgt[pos] = scaled(g->adjw[i], ediv, 0);
+         m->adjw_orig[pos++] = g->adjw[i];
+      }
+   }
+   m->xadj[m->nv] = pos;
+   m->connected = is_connected(m);
+   return m;
+oom:
+   pm_graph_free(m);
+   return NULL;
+}
+
+void pm_graph_free(pm_graph *m)
+{
+   if (!m)
+      return;
+   free(m->xadj);
+   free(m->adjncy);
+   free(m->adjwgt);
+   free(m->adjw_orig);
+   free(m->vwgt);
+   free(m->to_group);
+   free(m->to_metis);
+   free(m->singleton);
+   free(m);
+}
+
+static uint64_t cut_of(const pm_graph *m, const idx_t *p)
+{
+   uint64_t cut = 0;
+   for (idx_t v = 0; v < m->nv; v++)
+      for (idx_t i = m->xadj[v]; i < m->xadj[v + 1]; i++)
+         if (p[m->adjncy[i]] != p[v])
+            cut += m->adjw_orig[i];
+   return cut / 2;
+}
+
+static int run_metis(const pm_graph *m, int method, idx_t nparts,
+                     const pm_options *o, int contig, idx_t *p)
+{
+   idx_t opts[METIS_NOPTIONS];
+   METIS_SetDefaultOptions(opts);
+   opts[METIS_OPTION_NUMBERING] = 0;
+   opts[METIS_OPTION_SEED] = o->seed;
+   opts[METIS_OPTION_UFACTOR] = o->ufactor;
+   if (method == PM_KWAY)
+      opts[METIS_OPTION_CONTIG] = contig;
+   idx_t ncon = 1, nv = m->nv, objval = 0;
+   int rc = method == PM_KWAY
+               ? METIS_PartGraphKway(&nv, &ncon, m->xadj, m->adjncy, m->vwgt,
+                                     NULL, m->adjwgt, &nparts, NULL, NULL,
+                                     opts, &objval, p)
+               : METIS_PartGraphRecursive(&nv, &ncon, m->xadj, m->adjncy,
+                                          m->vwgt, NULL, m->adjwgt, &nparts,
+                                          NULL, NULL, opts, &objval, p);
+   return rc == METIS_OK ? 0 : -1;
+}
+
+int pm_partition(const pm_graph *m, uint32_t nparts, const pm_options *o,
+                 uint32_t *part, pm_result *res, char *err, size_t errlen)
+{
+   memset(res, 0, sizeof *res);
+   res->method = o->method == PM_RB ? PM_RB : PM_KWAY;
+   idx_t *p = calloc(m->nv ? (size_t)m->nv : 1, sizeof *p);
+   idx_t *q = calloc(m->nv ? (size_t)m->nv : 1, sizeof *q);
+   if (!p || !q) {
+      free(p), free(q);
+      snprintf(err, errlen, "out of memory partitioning for %u ranks", nparts);
+      return -1;
+   }
+   /* METIS needs more vertices than parts; below that there is nothing to
+    * decide (and nothing worth communicating). */
+   if (nparts > 1 && (uint32_t)m->nv > nparts) {
+      int contig = o->contig && m->connected;
+      int first = o->method == PM_RB ? PM_RB : PM_KWAY;
+      if (run_metis(m, first, (idx_t)nparts, o, contig, p) != 0) {
+         free(p), free(q);
+         snprintf(err, errlen, "METIS failed to partition the graph into "
+                               "%u parts", nparts);
+         return -1;
+      }
+      res->cut = cut_of(m, p);
+      res->contiguous = contig && first == PM_KWAY;
+      if (o->method == PM_BEST &&
+          run_metis(m, PM_RB, (idx_t)nparts, o, 0, q) == 0) {
+         uint64_t cut = cut_of(m, q);
+         if (cut < res->cut) {
+            idx_t *t = p;
+            p = q, q = t;
+            res->cut = cut;
+            res->method = PM_RB;
+            res->contiguous = 0;
+         }
+      }
+   } else {
+      for (idx_t v = 0; v < m->nv; v++)
+         p[v] = (idx_t)((uint32_t)v % (nparts ? nparts : 1));
+      res->cut = nparts > 1 ? cut_of(m, p) : 0;
+   }
+   uint32_t rr = 0;
+   for (uint32_t k = 0; k < m->ng; k++) {
+      if (m->singleton[k])
+         part[k] = PM_NONE;
+      else if (m->to_metis[k] != PM_NONE)
+         part[k] = (uint32_t)p[m->to_metis[k]];
+      else
+         part[k] = rr++ % (nparts ? nparts : 1);
+   }
+   free(p);
+   free(q);
+   return 0;
+}

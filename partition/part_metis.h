@@ -1,0 +1,52 @@
+/* part_metis.h: value decomposition with METIS (paper 003, §4.2.2).
+ *
+ * The graph METIS sees holds the groups that are neither singletons nor
+ * isolated: vertex weights are computation, edge weights are uses, both
+ * scaled down together when their sums would overflow METIS's 32-bit
+ * integers. Isolated groups carry no communication and are dealt round
+ * robin. */
+#ifndef CATS_PART_METIS_H
+#define CATS_PART_METIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "part_graph.h"
+
+enum pm_method {
+   PM_KWAY = 0,    /* multilevel k-way */
+   PM_RB,          /* multilevel recursive bisection */
+   PM_BEST         /* both; keep the smaller edge cut */
+};
+
+typedef struct pm_options {
+   int method;             /* enum pm_method */
+   int seed;               /* METIS_OPTION_SEED: same seed, same parts */
+   int ufactor;            /* allowed imbalance in 1/1000 (30 = 3%) */
+   int contig;             /* ask for contiguous parts when connected */
+} pm_options;
+
+typedef struct pm_graph pm_graph;
+
+/* Build METIS's CSR from the group graph minus singletons (kind != 0).
+ * NULL when out of memory. */
+pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton);
+void pm_graph_free(pm_graph *m);
+
+/* Vertices and undirected edges METIS is given. */
+uint32_t pm_graph_vertices(const pm_graph *m);
+uint64_t pm_graph_edges(const pm_graph *m);
+int pm_graph_connected(const pm_graph *m);
+
+typedef struct pm_result {
+   uint64_t cut;           /* edge cut in original uses */
+   int method;             /* the method whose parts were kept */
+   int contiguous;         /* contiguity was asked for and given */
+} pm_result;
+
+/* part[k] for every group k of the pg_graph the pm_graph was built from
+ * (singletons get UINT32_MAX). 0 on success; -1 with a message. */
+int pm_partition(const pm_graph *m, uint32_t nparts, const pm_options *o,
+                 uint32_t *part, pm_result *res, char *err, size_t errlen);
+
+#endif /* CATS_PART_METIS_H */

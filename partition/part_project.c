@@ -1,0 +1,197 @@
+/* part_project.c: the projection driver (part_project.h). */
+#include "part_project.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pp_defaults(pp_options *o)
+{
+   memset(o, 0, sizeof *o);
+   static const uint32_t dflt[] = { 2, 4, 8, 16, 32, 64 };
+   for (uint32_t i = 0; i < 6; i++)
+      o->ranks[i] = dflt[i];
+   o->nranks = 6;
+   o->threshold = 0.9;
+   o->metis.method = PM_KWAY;
+   o->metis.seed = 1;
+   o->metis.ufactor = 30;
+   o->metis.contig = 1;
+   o->cost.alpha = 1e-6;     /* 1 us per message */
+   o->cost.beta = 1e-10;     /* 10 GB/s */
+   o->per = NULL;
+}
+
+int pp_parse_ranks(const char *s, pp_options *o, char *err, size_t errlen)
+{
+   uint32_t n = 0;
+   const char *p = s;
+   while (*p) {
+      char *end;
+      errno = 0;
+      unsigned long v = strtoul(p, &end, 10);
+      if (end == p || errno || v < 1 || v > PP_MAX_N ||
+          (*end && *end != ',') || *p == '-' || *p == '+') {
+         snprintf(err, errlen, "--ranks=%s: expected a comma-separated list "
+                               "of rank counts between 1 and %u", s, PP_MAX_N);
+         return -1;
+      }
+      if (n == PP_MAX_RANKS) {
+         snprintf(err, errlen, "--ranks=%s: at most %d rank counts", s,
+                  PP_MAX_RANKS);
+         return -1;
+      }
+      o->ranks[n++] = (uint32_t)v;
+      p = *end ? end + 1 : end;
+      if (*end && !*p) {
+         snprintf(err, errlen, "--ranks=%s: trailing comma", s);
+         return -1;
+      }
+   }
+   if (n == 0) {
+      snprintf(err, errlen, "--ranks: empty list");
+      return -1;
+   }
+   o->nranks = n;
+   return 0;
+}
+
+static int parse_double(const char *s, double lo, double hi, double *out)
+{
+   char *end;
+   errno = 0;
+   double v = strtod(s, &end);
+   if (end == s || *end || errno || !(v >= lo && v <= hi))
+      return -1;
+   *out = v;
+   return 0;
+}
+
+int pp_set_option(pp_options *o, const char *name, const char *value,
+                  char *err, size_t errlen)
+{
+   double d;
+   if (strcmp(name, "ranks") == 0)
+      return pp_parse_ranks(value, o, err, errlen);
+   if (strcmp(name, "per") == 0) {
+      if (!*value) {
+         snprintf(err, errlen, "--per: expected a function, region, "
+                               "FILE:LINE of a loop, or 'run'");
+         return -1;
+      }
+      o->per = value;
+      return 0;
+   }
+   if (strcmp(name, "singleton-threshold") == 0) {
+      if (parse_double(value, 1e-9, 1.0, &d) != 0)
+         goto bad;
+      o->threshold = d;
+      return 0;
+   }
+   if (strcmp(name, "partitioner") == 0) {
+      static const char *const m[] = { "kway", "rb", "best" };
+      for (int i = 0; i < 3; i++)
+         if (strcmp(value, m[i]) == 0) {
+            o->metis.method = i;
+            return 0;
+         }
+      goto bad;
+   }
+   if (strcmp(name, "seed") == 0) {
+      if (parse_double(value, 0, 2147483647.0, &d) != 0 || d != (int)d)
+         goto bad;
+      o->metis.seed = (int)d;
+      return 0;
+   }
+   if (strcmp(name, "imbalance") == 0) {
+      if (parse_double(value, 1.001, 10.0, &d) != 0)
+         goto bad;
+      o->metis.ufactor = (int)((d - 1.0) * 1000 + 0.5);
+      return 0;
+   }
+   if (strcmp(name, "contig") == 0) {
+      if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
+         goto bad;
+      o->metis.contig = strcmp(value, "yes") == 0;
+      return 0;
+   }
+   if (strcmp(name, "alpha") == 0 || strcmp(name, "beta") == 0) {
+      if (parse_double(value, 0, 1e3, &d) != 0)
+         goto bad;
+      *(name[0] == 'a' ? &o->cost.alpha : &o->cost.beta) = d;
+      return 0;
+   }
+   return 1;
+bad:
+   snprintf(err, errlen, "--%s=%s: bad value", name, value);
+   return -1;
+}
+
+int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
+               char *err, size_t errlen)
+{
+   memset(p, 0, sizeof *p);
+   p->opts = *o;
+   snprintf(p->per_spec, sizeof p->per_spec, "%s", o->per ? o->per : "");
+   p->opts.per = o->per ? p->per_spec : NULL;
+   if (!t->has_vcg) {
+      snprintf(err, errlen, "the trace has no value communication graph "
+                            "(it was recorded with --value-flow=no)");
+      return -1;
+   }
+   if (pr_select(t, o->per, &p->region, err, errlen) != 0)
+      return -1;
+   pg_graph g;
+   if (pg_build(&t->vcg, &g) != 0) {
+      snprintf(err, errlen, "out of memory building the graph");
+      pp_free(p);
+      return -1;
+   }
+   int rc = -1;
+   uint8_t *skind = malloc(g.ng ? g.ng : 1);
+   uint32_t *part = malloc((g.ng ? g.ng : 1) * sizeof *part);
+   pm_graph *m = NULL;
+   if (!skind || !part ||
+       ps_detect(&g, o->threshold, skind, &p->singletons) != 0 ||
+       !(m = pm_graph_build(&g, skind))) {
+      snprintf(err, errlen, "out of memory building the graph");
+      goto out;
+   }
+   p->groups = g.ng;
+   p->metis_vertices = pm_graph_vertices(m);
+   p->metis_edges = pm_graph_edges(m);
+   p->connected = pm_graph_connected(m);
+   for (uint32_t i = 0; i < o->nranks; i++) {
+      pm_result mr;
+      if (pm_partition(m, o->ranks[i], &o->metis, part, &mr, err, errlen))
+         goto out;
+      pc_result *r = &p->results[i];
+      if (pc_compute(&t->vcg, &g, skind, part, o->ranks[i],
+                     p->region.scope, &o->cost, r) != 0) {
+         snprintf(err, errlen, "out of memory projecting %u ranks",
+                  o->ranks[i]);
+         goto out;
+      }
+      r->cut = mr.cut;
+      r->method = mr.method;
+      p->nresults = i + 1;
+   }
+   rc = 0;
+out:
+   pm_graph_free(m);
+   free(skind);
+   free(part);
+   pg_free(&g);
+   if (rc != 0)
+      pp_free(p);
+   return rc;
+}
+
+void pp_free(pp_projection *p)
+{
+   for (uint32_t i = 0; i < p->nresults; i++)
+      pc_result_free(&p->results[i]);
+   p->nresults = 0;
+   pr_free(&p->region);
+}

@@ -1,0 +1,36 @@
+/* part_region.h: what "per iteration" means for a projection.
+ *
+ * An MPI code's traffic is compared per time step, so a projection is
+ * reported per iteration of a loop, function or region: the one the user
+ * names (--per=NAME for a function or CATS region, --per=FILE:LINE for a
+ * loop), or else the outermost loop that runs many times and holds most
+ * of the work. Its scope is the contexts below it. */
+#ifndef CATS_PART_REGION_H
+#define CATS_PART_REGION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../cats/host/trace_read.h"
+
+#define PR_NAMELEN 256
+
+typedef struct pr_region {
+   int found;              /* 0: whole run */
+   int automatic;          /* chosen by the work heuristic */
+   uint32_t ctx;           /* first matching context */
+   uint32_t nmatched;      /* contexts matched (call paths) */
+   uint64_t iterations;    /* summed over the matched contexts */
+   double work_share;      /* fraction of all uses inside the scope */
+   char name[PR_NAMELEN];  /* "loop heat.c:42", "function step", ... */
+   uint8_t *scope;         /* [ncontexts] 1 inside, NULL for the whole run */
+} pr_region;
+
+/* per: NULL for the automatic choice, "run" for the whole run, else a
+ * name or FILE:LINE. -1 with a message when a named region is not in the
+ * trace or memory runs out. */
+int pr_select(const ctr_trace *t, const char *per, pr_region *r, char *err,
+              size_t errlen);
+void pr_free(pr_region *r);
+
+#endif /* CATS_PART_REGION_H */

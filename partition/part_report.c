@@ -1,0 +1,107 @@
+/* part_report.c: table, JSON and CSV of a projection (part_report.h). */
+#include "part_report.h"
+
+#include <inttypes.h>
+
+#include "../cats/host/json_out.h"
+
+static double per(const pp_projection *p, double v)
+{
+   return p->region.iterations ? v / (double)p->region.iterations : v;
+}
+
+void prp_table(FILE *fp, const pp_projection *p, const char *prefix)
+{
+   const pr_region *rg = &p->region;
+   if (rg->found)
+      fprintf(fp, "%sprojected communication per iteration of %s (%s; %" PRIu64
+                  " iterations)\n",
+              prefix, rg->name, rg->automatic ? "chosen automatically" : "as named",
+              rg->iterations);
+   else
+      fprintf(fp, "%sprojected communication of the whole run\n", prefix);
+   const ps_summary *s = &p->singletons;
+   fprintf(fp, "%ssingletons: %u broadcast, %u reduce, %u allreduce "
+               "(threshold %.2f)\n",
+           prefix, s->count[PS_BROADCAST], s->count[PS_REDUCE],
+           s->count[PS_ALLREDUCE], p->opts.threshold);
+   fprintf(fp, "%s%6s %14s %14s %14s %10s %9s %12s\n", prefix, "ranks",
+           "p2p bytes", "coll. bytes", "max/rank", "neighbours", "imbalance",
+           "time (s)");
+   for (uint32_t i = 0; i < p->nresults; i++) {
+      const pc_result *r = &p->results[i];
+      char nb[32];
+      snprintf(nb, sizeof nb, "%u/%.1f", r->max_neighbours, r->avg_neighbours);
+      fprintf(fp, "%s%6u %14.0f %14.0f %14.0f %10s %9.3f %12.3g\n", prefix,
+              r->nranks, per(p, (double)r->p2p_bytes),
+              per(p, (double)r->coll_total), per(p, (double)r->max_rank_bytes),
+              nb, r->imbalance, per(p, r->time_estimate));
+   }
+}
+
+static void json_matrix(FILE *fp, const pc_result *r)
+{
+   fputs("[", fp);
+   for (uint32_t i = 0; i < r->nranks; i++) {
+      fputs(i ? ", [" : "[", fp);
+      for (uint32_t j = 0; j < r->nranks; j++)
+         fprintf(fp, "%s%" PRIu64, j ? ", " : "",
+                 r->matrix[(size_t)i * r->nranks + j]);
+      fputs("]", fp);
+   }
+   fputs("]", fp);
+}
+
+int prp_json(FILE *fp, const pp_projection *p, const char *program)
+{
+   fputs("{\n  \"cats_comm\": 1,\n  \"kind\": \"projected\",\n  \"program\": ",
+         fp);
+   if (program)
+      cjo_string(fp, program);
+   else
+      fputs("null", fp);
+   fputs(",\n  \"region\": ", fp);
+   if (p->region.found)
+      cjo_string(fp, p->region.name);
+   else
+      fputs("null", fp);
+   fprintf(fp, ",\n  \"singleton_threshold\": %g,\n  \"results\": [",
+           p->opts.threshold);
+   for (uint32_t i = 0; i < p->nresults; i++) {
+      const pc_result *r = &p->results[i];
+      fprintf(fp,
+              "%s\n    {\"ranks\": %u, \"iterations\": %" PRIu64
+              ", \"p2p_bytes\": %" PRIu64 ", \"collective_bytes\": %" PRIu64
+              ",\n     \"max_rank_bytes\": %" PRIu64
+              ", \"max_neighbours\": %u, \"imbalance\": %.4f"
+              ", \"time_estimate\": %.6g,\n     \"matrix\": ",
+              i ? "," : "", r->nranks,
+              p->region.found ? p->region.iterations : 0, r->p2p_bytes,
+              r->coll_total, r->max_rank_bytes, r->max_neighbours,
+              r->imbalance, r->time_estimate);
+      json_matrix(fp, r);
+      fputs(",\n     \"collectives\": {", fp);
+      int first = 1;
+      for (int t = 0; t < PC_NCOLL; t++) {
+         if (!r->coll_calls[t])
+            continue;
+         fprintf(fp, "%s\"%s\": {\"calls\": %" PRIu64 ", \"bytes\": %" PRIu64
+                     "}",
+                 first ? "" : ", ", pc_coll_name(t), r->coll_calls[t],
+                 r->coll_bytes[t]);
+         first = 0;
+      }
+      fputs("}}", fp);
+   }
+   fputs("\n  ]\n}\n", fp);
+   return ferror(fp) ? -1 : 0;
+}
+
+int prp_csv(FILE *fp, const pc_result *r)
+{
+   for (uint32_t i = 0; i < r->nranks; i++)
+      for (uint32_t j = 0; j < r->nranks; j++)
+         fprintf(fp, "%" PRIu64 "%s", r->matrix[(size_t)i * r->nranks + j],
+                 j + 1 < r->nranks ? "," : "\n");
+   return ferror(fp) ? -1 : 0;
+}

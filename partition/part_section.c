@@ -1,0 +1,186 @@
+/* part_section.c: section 8 encode and decode (part_section.h).
+ *
+ *   u32 version, u32 nresults, u32 region ctx (or NONE), u32 flags
+ *   (bit 0: region chosen automatically), u64 iterations, f64 threshold,
+ *   f64 alpha, f64 beta, i32 seed, i32 ufactor, u32 method, u32 groups,
+ *   4 x u32 singletons per kind, u32 name length, name bytes (how the
+ *   region reads), u32 spec length, spec bytes (--per as given, "" when
+ *   chosen automatically);
+ *   per result: u32 n, u32 method, f64 imbalance, u64 cut,
+ *   3 x u64 collective calls, 3 x u64 collective bytes,
+ *   n*n x u64 matrix, n*n x u64 rounds.
+ * Doubles are stored as their IEEE-754 bits. */
+#include "part_section.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cats/host/le.h"
+
+static uint64_t dbits(double d)
+{
+   uint64_t u;
+   memcpy(&u, &d, sizeof u);
+   return u;
+}
+
+static double bitsd(uint64_t u)
+{
+   double d;
+   memcpy(&d, &u, sizeof d);
+   return d;
+}
+
+int psec_write(const pp_projection *p, cbuf *b)
+{
+   const pp_options *o = &p->opts;
+   size_t nlen = strlen(p->region.name);
+   int bad = cbuf_put32(b, PSEC_VERSION) | cbuf_put32(b, p->nresults) |
+             cbuf_put32(b, p->region.found ? p->region.ctx : CATS_NONE) |
+             cbuf_put32(b, p->region.automatic ? 1u : 0u) |
+             cbuf_put64(b, p->region.iterations) |
+             cbuf_put64(b, dbits(o->threshold)) |
+             cbuf_put64(b, dbits(o->cost.alpha)) |
+             cbuf_put64(b, dbits(o->cost.beta)) |
+             cbuf_put32(b, (uint32_t)o->metis.seed) |
+             cbuf_put32(b, (uint32_t)o->metis.ufactor) |
+             cbuf_put32(b, (uint32_t)o->metis.method) |
+             cbuf_put32(b, p->groups);
+   for (int k = 0; k < 4; k++)
+      bad |= cbuf_put32(b, p->singletons.count[k]);
+   size_t slen = strlen(p->per_spec);
+   bad |= cbuf_put32(b, (uint32_t)nlen) | cbuf_append(b, p->region.name, nlen);
+   bad |= cbuf_put32(b, (uint32_t)slen) | cbuf_append(b, p->per_spec, slen);
+   for (uint32_t i = 0; i < p->nresults && !bad; i++) {
+      const pc_result *r = &p->results[i];
+      bad |= cbuf_put32(b, r->nranks) | cbuf_put32(b, (uint32_t)r->method) |
+             cbuf_put64(b, dbits(r->imbalance)) | cbuf_put64(b, r->cut);
+      for (int t = 0; t < PC_NCOLL; t++)
+         bad |= cbuf_put64(b, r->coll_calls[t]);
+      for (int t = 0; t < PC_NCOLL; t++)
+         bad |= cbuf_put64(b, r->coll_bytes[t]);
+      size_t nn = (size_t)r->nranks * r->nranks;
+      for (size_t k = 0; k < nn && !bad; k++)
+         bad |= cbuf_put64(b, r->matrix[k]);
+      for (size_t k = 0; k < nn && !bad; k++)
+         bad |= cbuf_put64(b, r->rounds[k]);
+   }
+   return bad ? -1 : 0;
+}
+
+typedef struct rd {
+   const uint8_t *p;
+   size_t left;
+   int short_;
+} rd;
+
+static const uint8_t *take(rd *r, size_t n)
+{
+   if (r->short_ || r->left < n) {
+      r->short_ = 1;
+      return NULL;
+   }
+   const uint8_t *p = r->p;
+   r->p += n;
+   r->left -= n;
+   return p;
+}
+
+static uint32_t g32(rd *r)
+{
+   const uint8_t *p = take(r, 4);
+   return p ? cle_u32(p) : 0;
+}
+
+static uint64_t g64(rd *r)
+{
+   const uint8_t *p = take(r, 8);
+   return p ? cle_u64(p) : 0;
+}
+
+static int fail(pp_projection *p, char *err, size_t errlen, const char *what)
+{
+   snprintf(err, errlen, "section 8 (PROJECT): %s", what);
+   pp_free(p);
+   return -1;
+}
+
+int psec_read(const uint8_t *data, size_t len, pp_projection *p, char *err,
+              size_t errlen)
+{
+   memset(p, 0, sizeof *p);
+   rd r = { data, len, 0 };
+   pp_options *o = &p->opts;
+   uint32_t version = g32(&r);
+   if (!r.short_ && version != PSEC_VERSION)
+      return fail(p, err, errlen, "unsupported version");
+   uint32_t nres = g32(&r);
+   uint32_t ctx = g32(&r), flags = g32(&r);
+   p->region.iterations = g64(&r);
+   o->threshold = bitsd(g64(&r));
+   o->cost.alpha = bitsd(g64(&r));
+   o->cost.beta = bitsd(g64(&r));
+   o->metis.seed = (int)g32(&r);
+   o->metis.ufactor = (int)g32(&r);
+   o->metis.method = (int)g32(&r);
+   p->groups = g32(&r);
+   for (int k = 0; k < 4; k++)
+      p->singletons.count[k] = g32(&r);
+   uint32_t nlen = g32(&r);
+   if (r.short_)
+      return fail(p, err, errlen, "truncated header");
+   if (nres > PP_MAX_RANKS || flags > 1 || nlen >= PR_NAMELEN)
+      return fail(p, err, errlen, "bad header");
+   const uint8_t *name = take(&r, nlen);
+   if (!name)
+      return fail(p, err, errlen, "truncated region name");
+   memcpy(p->region.name, name, nlen);
+   p->region.name[nlen] = '\0';
+   uint32_t slen = g32(&r);
+   const uint8_t *spec = r.short_ || slen >= PR_NAMELEN ? NULL : take(&r, slen);
+   if (!spec)
+      return fail(p, err, errlen, "bad or truncated --per");
+   memcpy(p->per_spec, spec, slen);
+   p->per_spec[slen] = '\0';
+   o->per = (flags & 1) ? NULL : p->per_spec;
+   p->region.found = ctx != CATS_NONE;
+   p->region.ctx = ctx;
+   p->region.automatic = (int)(flags & 1);
+   o->nranks = nres;
+   for (uint32_t i = 0; i < nres; i++) {
+      pc_result *res = &p->results[i];
+      uint32_t n = g32(&r);
+      uint32_t method = g32(&r);
+      if (r.short_ || n < 1 || n > PP_MAX_N || method > PM_BEST)
+         return fail(p, err, errlen, "bad or truncated result");
+      size_t nn = (size_t)n * n;
+      if (r.left < 8 * (2 + 2 * PC_NCOLL) + 16 * nn)
+         return fail(p, err, errlen, "truncated result");
+      res->nranks = n;
+      o->ranks[i] = n;
+      res->method = (int)method;
+      res->imbalance = bitsd(g64(&r));
+      res->cut = g64(&r);
+      for (int t = 0; t < PC_NCOLL; t++)
+         res->coll_calls[t] = g64(&r);
+      for (int t = 0; t < PC_NCOLL; t++)
+         res->coll_bytes[t] = g64(&r);
+      res->matrix = malloc(nn * sizeof *res->matrix);
+      res->rounds = malloc(nn * sizeof *res->rounds);
+      p->nresults = i + 1;
+      if (!res->matrix || !res->rounds)
+         return fail(p, err, errlen, "out of memory");
+      for (size_t k = 0; k < nn; k++)
+         res->matrix[k] = g64(&r);
+      for (size_t k = 0; k < nn; k++)
+         res->rounds[k] = g64(&r);
+      for (uint32_t d = 0; d < n; d++)
+         if (res->matrix[(size_t)d * n + d])
+            return fail(p, err, errlen, "a rank sends to itself");
+      pc_totals(res, &o->cost);
+   }
+   if (r.left)
+      return fail(p, err, errlen, "trailing bytes");
+   return 0;
+}

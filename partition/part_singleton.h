@@ -1,0 +1,40 @@
+/* part_singleton.h: singleton detection (paper 003, Algorithm 3).
+ *
+ * A singleton is a value nearly everything reads (a parameter, a time
+ * step) or that nearly everything feeds (a norm, an error). An SPMD code
+ * keeps a copy on every rank and moves it with a collective, so it leaves
+ * the graph before partitioning. */
+#ifndef CATS_PART_SINGLETON_H
+#define CATS_PART_SINGLETON_H
+
+#include <stdint.h>
+
+#include "part_graph.h"
+
+enum ps_kind {
+   PS_NONE = 0,
+   PS_BROADCAST,   /* only outgoing edges: read by many */
+   PS_REDUCE,      /* only incoming edges: computed from many */
+   PS_ALLREDUCE    /* both */
+};
+
+typedef struct ps_summary {
+   double centroid;        /* min(mean, median) degree of connected groups */
+   uint32_t connected;     /* groups with at least one neighbour */
+   uint32_t count[4];      /* groups per ps_kind */
+} ps_summary;
+
+/* Fill kind[g] for every group (PS_NONE for most). Degree-0 groups take no
+ * part: a graph full of unused constants would otherwise pull the centroid
+ * to 0 and make every used value a singleton. 0, or -1 out of memory. */
+int ps_detect(const pg_graph *g, double threshold, uint8_t *kind,
+              ps_summary *sum);
+
+/* The score of one group given the centroid and connected count: the
+ * larger of the distance score 1 - centroid/d and the density score
+ * d / (connected - 1). Exposed for the tests. */
+double ps_score(uint64_t degree, double centroid, uint32_t connected);
+
+const char *ps_kind_name(int kind);
+
+#endif /* CATS_PART_SINGLETON_H */
