@@ -23,6 +23,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../partition/part_project.h"
+#include "../../partition/part_report.h"
+#include "../../partition/part_section.h"
 #include "../../vcg/vcg_build.h"
 #include "../../vcg/vcg_section.h"
 #include "../format/cats_format.h"
@@ -51,6 +54,8 @@ typedef struct hlp_session {
    int vf_seen;                        /* a VF frame arrived */
    int vf_end_seen;                    /* VF_END arrived */
    char error[HLP_ERRLEN];             /* first protocol error, or "" */
+   int projecting;                     /* --ranks was given */
+   pp_options proj;                    /* projection options */
 } hlp_session;
 
 static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -420,6 +425,34 @@ static int build_vcg(hlp_session *s, char *msg, size_t msglen)
    return 0;
 }
 
+/* The projection at exit: printed like Valgrind's own messages and kept
+ * as section 8. A run without a graph (a forked child) has none; a failed
+ * projection is reported but the trace is still written. */
+static void project(hlp_session *s, const ctr_trace *tr)
+{
+   char prefix[32], err[512];
+   snprintf(prefix, sizeof prefix, "==%ld== ", (long)getppid());
+   if (!tr->has_vcg) {
+      fprintf(stderr, "%scats: no value communication graph in this "
+                      "process; no projection\n", prefix);
+      return;
+   }
+   pp_projection p;
+   if (pp_project(tr, &s->proj, &p, err, sizeof err) != 0) {
+      fprintf(stderr, "%scats: projection failed: %s\n", prefix, err);
+      return;
+   }
+   prp_table(stderr, &p, prefix);
+   cbuf *sec = &s->sec[CATS_SEC_PROJECT];
+   sec->len = 0;
+   if (psec_write(&p, sec) == 0)
+      s->seen[CATS_SEC_PROJECT] = 1;
+   else
+      fprintf(stderr, "%scats: out of memory storing the projection\n",
+              prefix);
+   pp_free(&p);
+}
+
 /* Validate what arrived and write the trace; fills msg on failure. */
 static int commit(hlp_session *s, char *msg, size_t msglen)
 {
@@ -445,6 +478,16 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
    if (ctr_decode(rs, n, &tr, err, sizeof err) != CTR_OK) {
       snprintf(msg, msglen, "invalid trace data: %s", err);
       return -1;
+   }
+   if (s->projecting && !s->seen[CATS_SEC_PROJECT]) {
+      project(s, tr);
+      if (s->seen[CATS_SEC_PROJECT]) {
+         rs[n] = (ctr_section){ CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
+                                s->sec[CATS_SEC_PROJECT].len };
+         ws[n] = (ctw_section){ CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
+                                s->sec[CATS_SEC_PROJECT].len };
+         n++;
+      }
    }
    ctr_free(tr);
    if (ctw_write(s->out, ws, n, err, sizeof err) != CTW_OK) {
@@ -520,8 +563,9 @@ static int run(hlp_session *s)
 
 int main(int argc, char **argv)
 {
-   if (argc != 2 || argv[1][0] == '\0') {
-      diag("usage: cats-helper OUT (started by the cats tool)");
+   if (argc < 2 || argv[1][0] == '\0') {
+      diag("usage: cats-helper OUT [--ranks=LIST ...] (started by the cats "
+           "tool)");
       return 2;
    }
    /* Write errors on the pipe are reported, not fatal signals. */
@@ -532,6 +576,25 @@ int main(int argc, char **argv)
       return 1;
    }
    s->out = argv[1];
+   pp_defaults(&s->proj);
+   for (int i = 2; i < argc; i++) {
+      char err[256] = "";
+      const char *eq = strchr(argv[i], '=');
+      char name[64];
+      if (strncmp(argv[i], "--", 2) != 0 || !eq ||
+          (size_t)(eq - argv[i]) - 2 >= sizeof name) {
+         diag("unexpected argument '%s'", argv[i]);
+         free(s);
+         return 2;
+      }
+      snprintf(name, sizeof name, "%.*s", (int)(eq - argv[i] - 2), argv[i] + 2);
+      if (pp_set_option(&s->proj, name, eq + 1, err, sizeof err) != 0) {
+         diag("%s", err[0] ? err : "unknown projection option");
+         free(s);
+         return 2;
+      }
+      s->projecting |= strcmp(name, "ranks") == 0;
+   }
    int rc = run(s);
    for (int t = 0; t <= CATS_SEC_MAX; t++)
       cbuf_free(&s->sec[t]);

@@ -29,10 +29,98 @@ Bool  CATS_(exec_called) = False;
 /*--- Options                                              ---*/
 /*------------------------------------------------------------*/
 
+/* Projection options go to the helper verbatim (it runs METIS); here
+   they are only checked, so that a typo fails at start-up rather than
+   after a long run. */
+typedef enum { PO_RANKS, PO_TEXT, PO_FRACTION, PO_UINT, PO_RATIO,
+               PO_YESNO, PO_SECONDS, PO_PARTITIONER } ProjOptKind;
+
+static const struct {
+   const HChar* name;
+   ProjOptKind kind;
+} proj_opts[] = {
+   { "--ranks", PO_RANKS },
+   { "--per", PO_TEXT },
+   { "--singleton-threshold", PO_FRACTION },
+   { "--partitioner", PO_PARTITIONER },
+   { "--seed", PO_UINT },
+   { "--imbalance", PO_RATIO },
+   { "--contig", PO_YESNO },
+   { "--alpha", PO_SECONDS },
+   { "--beta", PO_SECONDS },
+};
+#define N_PROJ_OPTS (sizeof(proj_opts) / sizeof(proj_opts[0]))
+
+const HChar* CATS_(proj_args)[N_PROJ_OPTS + 1];
+static const HChar* proj_given[N_PROJ_OPTS];
+
+static Bool number_in(const HChar* v, double lo, double hi)
+{
+   HChar* end;
+   if (*v == '\0')
+      return False;
+   double d = VG_(strtod)(v, &end);
+   return *end == '\0' && d >= lo && d <= hi;
+}
+
+static Bool ranks_ok(const HChar* v)
+{
+   UInt n = 0;
+   while (*v) {
+      HChar* end;
+      if (*v < '0' || *v > '9')
+         return False;
+      Long r = VG_(strtoll10)(v, &end);
+      if (r < 1 || r > 65536 || (*end != ',' && *end != '\0') || ++n > 64)
+         return False;
+      v = *end ? end + 1 : end;
+      if (*end && !*v)
+         return False;
+   }
+   return n > 0;
+}
+
+static Bool proj_value_ok(ProjOptKind kind, const HChar* v)
+{
+   switch (kind) {
+   case PO_RANKS:    return ranks_ok(v);
+   case PO_TEXT:     return *v != '\0';
+   case PO_FRACTION: return number_in(v, 1e-9, 1.0);
+   case PO_UINT:     return number_in(v, 0, 2147483647.0) &&
+                            VG_(strspn)(v, "0123456789") == VG_(strlen)(v);
+   case PO_RATIO:    return number_in(v, 1.001, 10.0);
+   case PO_YESNO:    return VG_STREQ(v, "yes") || VG_STREQ(v, "no");
+   case PO_SECONDS:  return number_in(v, 0, 1e3);
+   case PO_PARTITIONER:
+      return VG_STREQ(v, "kway") || VG_STREQ(v, "rb") || VG_STREQ(v, "best");
+   }
+   return False;
+}
+
+static Bool projection_option(const HChar* arg)
+{
+   for (UInt i = 0; i < N_PROJ_OPTS; i++) {
+      SizeT len = VG_(strlen)(proj_opts[i].name);
+      if (VG_(strncmp)(arg, proj_opts[i].name, len) != 0 || arg[len] != '=')
+         continue;
+      if (!proj_value_ok(proj_opts[i].kind, arg + len + 1))
+         VG_(fmsg_bad_option)(arg, "see 'valgrind --tool=cats --help'\n");
+      proj_given[i] = arg;
+      return True;
+   }
+   return False;
+}
+
+Bool CATS_(projecting)(void)
+{
+   return proj_given[0] != NULL;   /* --ranks turns the projection on */
+}
+
 static Bool process_option(const HChar* arg)
 {
    Long gran = 0;
-   if VG_STR_CLO(arg, "--cats-out-file", CATS_(clo_out_file)) {}
+   if (projection_option(arg)) {}
+   else if VG_STR_CLO(arg, "--cats-out-file", CATS_(clo_out_file)) {}
    else if VG_BOOL_CLO(arg, "--instr-atstart", CATS_(clo_instr_atstart)) {}
    else if VG_BOOL_CLO(arg, "--separate-debug-files",
                        CATS_(clo_separate_debug_files)) {}
@@ -66,6 +154,20 @@ static void print_usage(void)
 "    --vf-granularity=8|4      bytes per value-flow memory word [8]\n"
 "    --vf-stack-array-min=<n>  named stack arrays of at least n bytes hold\n"
 "                              values; smaller ones are workspaces [1024]\n"
+"    --ranks=<n,n,...>         at exit, project the SPMD communication for\n"
+"                              these rank counts (METIS), print it and store\n"
+"                              it in the trace [off]\n"
+"    --per=<name|file:line|run>  report per iteration of this function,\n"
+"                              region or loop [the outermost loop with most\n"
+"                              of the work]; run: the whole run\n"
+"    --singleton-threshold=<x> singleton score threshold [0.9]\n"
+"    --partitioner=kway|rb|best  METIS k-way, recursive bisection, or both\n"
+"                              keeping the smaller cut [kway]\n"
+"    --seed=<n>                METIS seed [1]\n"
+"    --imbalance=<x>           allowed load imbalance [1.03]\n"
+"    --contig=yes|no           ask METIS for contiguous parts [yes]\n"
+"    --alpha=<s> --beta=<s>    latency per message, seconds per byte of the\n"
+"                              cost model [1e-6, 1e-10]\n"
    );
 }
 
@@ -248,6 +350,14 @@ static void post_clo_init(void)
       VG_(fmsg)("cats: cannot write the trace file %s\n", CATS_(out_path));
       VG_(exit)(1);
    }
+   if (CATS_(projecting)() && !CATS_(clo_value_flow)) {
+      VG_(fmsg_bad_option)("--ranks", "the projection needs --value-flow=yes\n");
+   }
+   UInt n = 0;
+   for (UInt i = 0; i < N_PROJ_OPTS; i++)
+      if (proj_given[i] && CATS_(projecting)())
+         CATS_(proj_args)[n++] = proj_given[i];
+   CATS_(proj_args)[n] = NULL;
    if (!CATS_(helper_start)(CATS_(out_path)))
       VG_(exit)(1);
    CATS_(out_init)();

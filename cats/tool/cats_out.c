@@ -231,7 +231,11 @@ Bool CATS_(helper_start)(const HChar* out_path)
       VG_(dup2)(from[1], 1);
       VG_(close)(to[0]); VG_(close)(to[1]);
       VG_(close)(from[0]); VG_(close)(from[1]);
-      const HChar* argv[3] = { helper, out_path, NULL };
+      const HChar* argv[16] = { helper, out_path };
+      UInt n = 2;
+      for (UInt i = 0; CATS_(proj_args)[i] && n < 15; i++)
+         argv[n++] = CATS_(proj_args)[i];
+      argv[n] = NULL;
       VG_(execv)(helper, argv);
       VG_(exit)(127);
    }

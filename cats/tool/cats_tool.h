@@ -323,6 +323,9 @@ extern ULong CATS_(bytes_unattributed);
 #define VF_MAX_LANES 4           /* 8-byte lanes of a 256-bit value */
 
 extern Bool  CATS_(clo_value_flow);
+/* Projection options for the helper, NULL-terminated (cats_main.c). */
+extern const HChar* CATS_(proj_args)[];
+Bool CATS_(projecting)(void);
 extern UInt  CATS_(clo_vf_granularity);     /* 8 or 4 bytes */
 extern ULong CATS_(clo_vf_stack_array_min);
 
