@@ -31,6 +31,9 @@ static const cli_command commands[] = {
    { "project", cli_cmd_project,
      "project FILE [OPTIONS]        projected MPI communication for N ranks "
      "(see 'cats project --help')" },
+   { "compare", cli_cmd_compare,
+     "compare PROJECTED MEASURED    accuracy of a projection against an MPI "
+     "run (libcats-mpi)" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
