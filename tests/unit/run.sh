@@ -15,6 +15,7 @@ build=$(cd "$1" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
 host="$here/../../cats/host"
 vcg="$here/../../vcg"
+part="$here/../../partition"
 cc=${CC:-gcc}
 cflags="-std=c11 -Wall -Wextra -O2 -g"
 work=$(mktemp -d "${TMPDIR:-/tmp}/cats-unit.XXXXXX") || exit 2
@@ -56,6 +57,13 @@ build_test test_vcg "$here/test_vcg.c" "$here/synth.c" "$here/vfsynth.c" \
    "$vcg/vcg_idmap.c" "$vcg/vcg_index.c" "$vcg/vcg_sort.c" \
    "$vcg/vcg_section.c" -lz &&
    { "$work/test_vcg" "$work" || failed=1; }
+
+build_test test_partition "$here/test_partition.c" "$part/part_graph.c" \
+   "$part/part_singleton.c" "$part/part_metis.c" "$part/part_comm.c" \
+   "$part/part_region.c" "$part/part_project.c" "$part/part_section.c" \
+   "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" \
+   "$host/trace_decode_vcg.c" -lmetis -lz -lm &&
+   { "$work/test_partition" || failed=1; }
 
 build_test test_loops "$here/test_loops.c" "$host/loops.c" "$host/errmsg.c" \
    -lelf -lcapstone &&

@@ -1,0 +1,333 @@
+/* test_partition.c: the projection's algorithms on graphs with known
+ * answers (partition/): singleton detection, METIS cuts, communication
+ * with redundancy pruning, collective costs, section 8 round trips. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../partition/part_comm.h"
+#include "../../partition/part_graph.h"
+#include "../../partition/part_metis.h"
+#include "../../partition/part_project.h"
+#include "../../partition/part_section.h"
+#include "../../partition/part_singleton.h"
+#include "check.h"
+
+CHECK_DEFINE_GLOBALS;
+
+#define MAXV 256
+#define MAXE 2048
+
+/* A hand-made VCG: memory vertices of 8 bytes. */
+typedef struct tgraph {
+   ctr_vcg_vertex v[MAXV];
+   ctr_vcg_edge e[MAXE];
+   ctr_vcg vcg;
+} tgraph;
+
+static void tg_init(tgraph *t, uint32_t nv)
+{
+   memset(t, 0, sizeof *t);
+   for (uint32_t i = 0; i < nv; i++)
+      t->v[i] = (ctr_vcg_vertex){ 1, 0, 8 * i, 8, CATS_NONE, CATS_NONE, 1, 1 };
+   t->vcg = (ctr_vcg){ 8, nv, t->v, 0, t->e };
+}
+
+static void tg_edge(tgraph *t, uint32_t s, uint32_t d, uint64_t uses,
+                    uint64_t versions)
+{
+   t->e[t->vcg.nedges++] = (ctr_vcg_edge){ s, d, CATS_NONE, uses, versions };
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+   const ctr_vcg_edge *x = a, *y = b;
+   if (x->src != y->src)
+      return x->src < y->src ? -1 : 1;
+   return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+/* Edges sorted by (src, dst), as a trace holds them. */
+static void tg_done(tgraph *t)
+{
+   qsort(t->e, t->vcg.nedges, sizeof t->e[0], cmp_edge);
+}
+
+static void detect(tgraph *t, uint8_t *kind, ps_summary *s)
+{
+   pg_graph g;
+   CHECK(pg_build(&t->vcg, &g) == 0);
+   CHECK(ps_detect(&g, 0.9, kind, s) == 0);
+   pg_free(&g);
+}
+
+/* The centre of a star is a singleton whose kind follows its edges. */
+static void star_centre_is_singleton(void)
+{
+   static tgraph t;
+   for (int dir = 0; dir < 3; dir++) {
+      tg_init(&t, 21);
+      for (uint32_t i = 1; i <= 20; i++) {
+         if (dir != 1)
+            tg_edge(&t, 0, i, 1, 1);   /* read by all */
+         if (dir != 0)
+            tg_edge(&t, i, 0, 1, 1);   /* feeds from all */
+      }
+      tg_done(&t);
+      uint8_t kind[21];
+      ps_summary s;
+      detect(&t, kind, &s);
+      int want = dir == 0 ? PS_BROADCAST : dir == 1 ? PS_REDUCE : PS_ALLREDUCE;
+      CHECK_EQ(kind[0], want);
+      for (int i = 1; i <= 20; i++)
+         CHECK_EQ(kind[i], PS_NONE);
+      CHECK_EQ(s.count[want], 1);
+      CHECK(s.centroid == 1.0);   /* median degree 1 < mean 40/21 */
+   }
+}
+
+static void path_has_no_singleton(void)
+{
+   static tgraph t;
+   tg_init(&t, 30);
+   for (uint32_t i = 0; i + 1 < 30; i++)
+      tg_edge(&t, i, i + 1, 3, 3);
+   tg_done(&t);
+   uint8_t kind[30];
+   ps_summary s;
+   detect(&t, kind, &s);
+   for (int i = 0; i < 30; i++)
+      CHECK_EQ(kind[i], PS_NONE);
+   CHECK_EQ(s.connected, 30);
+}
+
+static void scores(void)
+{
+   CHECK(ps_score(0, 2.0, 100) == 0.0);
+   CHECK(ps_score(2, 2.0, 100) == 2.0 / 99);          /* density only */
+   CHECK(ps_score(40, 4.0, 1000) == 1.0 - 4.0 / 40);  /* distance */
+   CHECK(ps_score(9, 1.0, 10) == 1.0);                /* adjacent to all */
+}
+
+/* A chain of register intermediates made at one location is one group. */
+static void intermediate_chain_is_one_group(void)
+{
+   static tgraph t;
+   tg_init(&t, 12);
+   for (uint32_t i = 8; i < 12; i++) {
+      t.v[i].flags = CATS_VCG_REGISTER;
+      t.v[i].loc = 7;
+   }
+   for (uint32_t i = 0; i < 8; i++)          /* two sources per link */
+      tg_edge(&t, i, 8 + i / 2, 1, 1);
+   for (uint32_t i = 8; i < 11; i++)
+      tg_edge(&t, i, i + 1, 1, 1);
+   tg_done(&t);
+   pg_graph g;
+   CHECK(pg_build(&t.vcg, &g) == 0);
+   CHECK_EQ(g.ng, 9);
+   CHECK_EQ(g.group[8], g.group[11]);
+   CHECK_EQ(g.members[g.group[8]], 4);
+   CHECK_EQ(g.xadj[g.group[8] + 1] - g.xadj[g.group[8]], 8);
+   CHECK_EQ(g.dir[g.group[8]], PG_IN);
+   pg_free(&g);
+}
+
+static void grid(tgraph *t, uint32_t side)
+{
+   tg_init(t, side * side);
+   for (uint32_t i = 0; i < side; i++)
+      for (uint32_t j = 0; j < side; j++) {
+         uint32_t v = i * side + j;
+         if (j + 1 < side) {
+            tg_edge(t, v, v + 1, 1, 1);
+            tg_edge(t, v + 1, v, 1, 1);
+         }
+         if (i + 1 < side) {
+            tg_edge(t, v, v + side, 1, 1);
+            tg_edge(t, v + side, v, 1, 1);
+         }
+      }
+   tg_done(t);
+}
+
+/* An 8x8 grid in four parts: two straight cuts of 8 edges each, and
+ * every value on a cut goes once to the one neighbouring rank. */
+static void grid_in_four(void)
+{
+   static tgraph t;
+   grid(&t, 8);
+   pg_graph g;
+   CHECK(pg_build(&t.vcg, &g) == 0);
+   uint8_t none[64] = { 0 };
+   pm_graph *m = pm_graph_build(&g, none);
+   CHECK(m != NULL);
+   CHECK(pm_graph_connected(m));
+   pm_options o = { PM_KWAY, 1, 30, 1 };
+   uint32_t part[64];
+   pm_result r;
+   char err[256];
+   CHECK(pm_partition(m, 4, &o, part, &r, err, sizeof err) == 0);
+   CHECK_EQ(r.cut, 2 * 16);   /* 16 grid edges, uses 1 each way */
+   uint32_t count[4] = { 0 };
+   for (int v = 0; v < 64; v++)
+      count[part[v] < 4 ? part[v] : 0]++;
+   for (int p = 0; p < 4; p++)
+      CHECK_EQ(count[p], 16);
+   pc_cost cost = { 1e-6, 1e-9 };
+   pc_result res;
+   CHECK(pc_compute(&t.vcg, &g, none, part, 4, NULL, &cost, &res) == 0);
+   CHECK_EQ(res.p2p_bytes, 32 * 8);
+   CHECK_EQ(res.max_neighbours, 2);
+   CHECK_EQ(res.coll_total, 0);
+   pc_result_free(&res);
+   /* The same seed gives the same parts. */
+   uint32_t again[64];
+   CHECK(pm_partition(m, 4, &o, again, &r, err, sizeof err) == 0);
+   CHECK(memcmp(part, again, sizeof part) == 0);
+   pm_graph_free(m);
+   pg_free(&g);
+}
+
+/* One source read by two sinks on another rank crosses once per version. */
+static void redundancy_pruned(void)
+{
+   static tgraph t;
+   tg_init(&t, 4);
+   t.v[0].versions = 5;
+   tg_edge(&t, 0, 1, 5, 5);   /* rank 0 -> rank 1, all 5 versions */
+   tg_edge(&t, 0, 2, 3, 3);   /* rank 0 -> rank 1 again, 3 of them */
+   tg_edge(&t, 0, 3, 2, 2);   /* rank 0 -> rank 2 */
+   tg_edge(&t, 1, 0, 1, 1);   /* rank 1 -> rank 0, one version */
+   tg_done(&t);
+   pg_graph g;
+   CHECK(pg_build(&t.vcg, &g) == 0);
+   uint8_t none[4] = { 0 };
+   uint32_t part[4] = { 0, 1, 1, 2 };
+   pc_cost cost = { 1e-6, 1e-9 };
+   pc_result r;
+   CHECK(pc_compute(&t.vcg, &g, none, part, 3, NULL, &cost, &r) == 0);
+   CHECK_EQ(r.matrix[0 * 3 + 1], 5 * 8);
+   CHECK_EQ(r.matrix[0 * 3 + 2], 2 * 8);
+   CHECK_EQ(r.matrix[1 * 3 + 0], 1 * 8);
+   CHECK_EQ(r.p2p_bytes, 8 * 8);
+   CHECK_EQ(r.rounds[0 * 3 + 1], 5);
+   CHECK_EQ(r.max_rank_bytes, 7 * 8);
+   pc_result_free(&r);
+   pg_free(&g);
+}
+
+/* A broadcast-only singleton costs one broadcast per version; its edges
+ * carry no point-to-point traffic. */
+static void broadcast_singleton_costed(void)
+{
+   static tgraph t;
+   tg_init(&t, 41);
+   t.v[0].versions = 3;
+   for (uint32_t i = 1; i <= 40; i++)
+      tg_edge(&t, 0, i, 3, 3);
+   for (uint32_t i = 1; i < 40; i++)
+      tg_edge(&t, i, i + 1, 1, 1);
+   tg_done(&t);
+   pg_graph g;
+   CHECK(pg_build(&t.vcg, &g) == 0);
+   uint8_t kind[41];
+   ps_summary s;
+   CHECK(ps_detect(&g, 0.9, kind, &s) == 0);
+   CHECK_EQ(kind[0], PS_BROADCAST);
+   CHECK_EQ(s.count[PS_BROADCAST], 1);
+   uint32_t part[41];
+   part[0] = UINT32_MAX;
+   for (int i = 1; i <= 40; i++)
+      part[i] = (i - 1) / 10;   /* four blocks of the path */
+   pc_cost cost = { 1e-6, 1e-9 };
+   pc_result r;
+   CHECK(pc_compute(&t.vcg, &g, kind, part, 4, NULL, &cost, &r) == 0);
+   CHECK_EQ(r.coll_calls[PC_BROADCAST], 3);
+   CHECK_EQ(r.coll_bytes[PC_BROADCAST], 3 * 8 * 3);   /* S (N-1) per call */
+   CHECK_EQ(r.coll_calls[PC_ALLREDUCE] + r.coll_calls[PC_REDUCE], 0);
+   CHECK_EQ(r.p2p_bytes, 3 * 8);                     /* the path's cuts */
+   pc_result_free(&r);
+   CHECK_EQ(pc_coll_bytes(PC_ALLREDUCE, 8, 4), 48);
+   pg_free(&g);
+}
+
+/* Section 8 reads back what was written; damaged copies are refused. */
+static void section_round_trip(void)
+{
+   pp_projection p;
+   memset(&p, 0, sizeof p);
+   pp_defaults(&p.opts);
+   p.region.found = 1;
+   p.region.ctx = 3;
+   p.region.iterations = 100;
+   snprintf(p.region.name, sizeof p.region.name, "loop heat.c:29");
+   snprintf(p.per_spec, sizeof p.per_spec, "heat.c:29");
+   p.nresults = 1;
+   pc_result *r = &p.results[0];
+   r->nranks = 2;
+   uint64_t m[4] = { 0, 80, 96, 0 }, rd[4] = { 0, 10, 12, 0 };
+   r->matrix = m;
+   r->rounds = rd;
+   r->coll_calls[PC_ALLREDUCE] = 100;
+   r->coll_bytes[PC_ALLREDUCE] = 1600;
+   r->imbalance = 1.25;
+   cbuf b = CBUF_INIT;
+   CHECK(psec_write(&p, &b) == 0);
+   pp_projection q;
+   char err[256];
+   CHECK(psec_read(b.data, b.len, &q, err, sizeof err) == 0);
+   CHECK_EQ(q.nresults, 1);
+   CHECK_EQ(q.results[0].matrix[1], 80);
+   CHECK_EQ(q.results[0].matrix[2], 96);
+   CHECK_EQ(q.results[0].rounds[2], 12);
+   CHECK_EQ(q.results[0].p2p_bytes, 176);
+   CHECK_EQ(q.results[0].coll_total, 1600);
+   CHECK_EQ(q.region.iterations, 100);
+   CHECK(strcmp(q.region.name, "loop heat.c:29") == 0);
+   CHECK(q.opts.per && strcmp(q.opts.per, "heat.c:29") == 0);
+   CHECK(q.results[0].imbalance == 1.25);
+   pp_free(&q);
+   for (size_t cut = 0; cut < b.len; cut++) {
+      if (psec_read(b.data, cut, &q, err, sizeof err) == 0) {
+         CHECK(!"a truncated section 8 was accepted");
+         pp_free(&q);
+      }
+   }
+   b.data[1 * 8 * 0 + 4] = 99;   /* 99 results */
+   CHECK(psec_read(b.data, b.len, &q, err, sizeof err) != 0);
+   cbuf_free(&b);
+}
+
+static void options(void)
+{
+   pp_options o;
+   pp_defaults(&o);
+   char err[256];
+   CHECK(pp_set_option(&o, "ranks", "2,4,8", err, sizeof err) == 0);
+   CHECK_EQ(o.nranks, 3);
+   CHECK_EQ(o.ranks[2], 8);
+   CHECK(pp_set_option(&o, "ranks", "2,,4", err, sizeof err) == -1);
+   CHECK(pp_set_option(&o, "ranks", "2,", err, sizeof err) == -1);
+   CHECK(pp_set_option(&o, "ranks", "0", err, sizeof err) == -1);
+   CHECK(pp_set_option(&o, "ranks", "-2", err, sizeof err) == -1);
+   CHECK(pp_set_option(&o, "imbalance", "1.05", err, sizeof err) == 0);
+   CHECK_EQ(o.metis.ufactor, 50);
+   CHECK(pp_set_option(&o, "singleton-threshold", "1.5", err, sizeof err) == -1);
+   CHECK(pp_set_option(&o, "partitioner", "best", err, sizeof err) == 0);
+   CHECK_EQ(o.metis.method, PM_BEST);
+   CHECK(pp_set_option(&o, "bogus", "1", err, sizeof err) == 1);
+}
+
+int main(void)
+{
+   RUN(star_centre_is_singleton);
+   RUN(path_has_no_singleton);
+   RUN(scores);
+   RUN(intermediate_chain_is_one_group);
+   RUN(grid_in_four);
+   RUN(redundancy_pruned);
+   RUN(broadcast_singleton_costed);
+   RUN(section_round_trip);
+   RUN(options);
+   return chk_failed ? 1 : 0;
+}
