@@ -24,6 +24,7 @@ typedef struct pm_options {
    int seed;               /* METIS_OPTION_SEED: same seed, same parts */
    int ufactor;            /* allowed imbalance in 1/1000 (30 = 3%) */
    int contig;             /* ask for contiguous parts when connected */
+   int tries;              /* partitionings to keep the best of; 0: by size */
 } pm_options;
 
 typedef struct pm_graph pm_graph;

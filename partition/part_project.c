@@ -18,6 +18,7 @@ void pp_defaults(pp_options *o)
    o->metis.seed = 1;
    o->metis.ufactor = 30;
    o->metis.contig = 1;
+   o->metis.tries = 0;
    o->cost.alpha = 1e-6;     /* 1 us per message */
    o->cost.beta = 1e-10;     /* 10 GB/s */
    o->per = NULL;
@@ -102,6 +103,12 @@ int pp_set_option(pp_options *o, const char *name, const char *value,
       if (parse_double(value, 0, 2147483647.0, &d) != 0 || d != (int)d)
          goto bad;
       o->metis.seed = (int)d;
+      return 0;
+   }
+   if (strcmp(name, "tries") == 0) {
+      if (parse_double(value, 1, 100, &d) != 0 || d != (int)d)
+         goto bad;
+      o->metis.tries = (int)d;
       return 0;
    }
    if (strcmp(name, "imbalance") == 0) {

@@ -2,7 +2,8 @@
  *
  *   u32 version, u32 nresults, u32 region ctx (or NONE), u32 flags
  *   (bit 0: region chosen automatically), u64 iterations, f64 threshold,
- *   f64 alpha, f64 beta, i32 seed, i32 ufactor, u32 method, u32 groups,
+ *   f64 alpha, f64 beta, i32 seed, i32 ufactor, u32 method, u32 tries,
+ *   u32 contig, u32 groups,
  *   4 x u32 singletons per kind, u32 name length, name bytes (how the
  *   region reads), u32 spec length, spec bytes (--per as given, "" when
  *   chosen automatically);
@@ -46,6 +47,8 @@ int psec_write(const pp_projection *p, cbuf *b)
              cbuf_put32(b, (uint32_t)o->metis.seed) |
              cbuf_put32(b, (uint32_t)o->metis.ufactor) |
              cbuf_put32(b, (uint32_t)o->metis.method) |
+             cbuf_put32(b, (uint32_t)o->metis.tries) |
+             cbuf_put32(b, (uint32_t)o->metis.contig) |
              cbuf_put32(b, p->groups);
    for (int k = 0; k < 4; k++)
       bad |= cbuf_put32(b, p->singletons.count[k]);
@@ -124,13 +127,18 @@ int psec_read(const uint8_t *data, size_t len, pp_projection *p, char *err,
    o->metis.seed = (int)g32(&r);
    o->metis.ufactor = (int)g32(&r);
    o->metis.method = (int)g32(&r);
+   o->metis.tries = (int)g32(&r);
+   o->metis.contig = (int)g32(&r);
    p->groups = g32(&r);
    for (int k = 0; k < 4; k++)
       p->singletons.count[k] = g32(&r);
    uint32_t nlen = g32(&r);
    if (r.short_)
       return fail(p, err, errlen, "truncated header");
-   if (nres > PP_MAX_RANKS || flags > 1 || nlen >= PR_NAMELEN)
+   if (nres > PP_MAX_RANKS || flags > 1 || nlen >= PR_NAMELEN ||
+       o->metis.method < 0 || o->metis.method > PM_BEST ||
+       o->metis.tries < 0 || o->metis.tries > 100 ||
+       (unsigned)o->metis.contig > 1 || !(o->threshold > 0 && o->threshold <= 1))
       return fail(p, err, errlen, "bad header");
    const uint8_t *name = take(&r, nlen);
    if (!name)

@@ -13,13 +13,15 @@
 #define PROJECT_USAGE                                                       \
    "cats project FILE [--ranks=2,4,8] [--per=NAME|FILE:LINE|run] "          \
    "[--singleton-threshold=0.9] [--partitioner=kway|rb|best] [--seed=N] "   \
+   "[--tries=N] "                                                         \
    "[--imbalance=1.03] [--contig=yes|no] [--alpha=S] [--beta=S/B] "         \
    "[--json OUT] [--csv PREFIX] [--stored]"
 
 /* Projection options in the order of pp_set_option's names. */
 static const char *const opt_names[] = { "ranks", "per",
                                          "singleton-threshold",
-                                         "partitioner", "seed", "imbalance",
+                                         "partitioner", "seed", "tries",
+                                         "imbalance",
                                          "contig", "alpha", "beta" };
 #define NOPTS (sizeof opt_names / sizeof opt_names[0])
 

@@ -32,7 +32,7 @@ Bool  CATS_(exec_called) = False;
 /* Projection options go to the helper verbatim (it runs METIS); here
    they are only checked, so that a typo fails at start-up rather than
    after a long run. */
-typedef enum { PO_RANKS, PO_TEXT, PO_FRACTION, PO_UINT, PO_RATIO,
+typedef enum { PO_RANKS, PO_TEXT, PO_FRACTION, PO_UINT, PO_TRIES, PO_RATIO,
                PO_YESNO, PO_SECONDS, PO_PARTITIONER } ProjOptKind;
 
 static const struct {
@@ -44,6 +44,7 @@ static const struct {
    { "--singleton-threshold", PO_FRACTION },
    { "--partitioner", PO_PARTITIONER },
    { "--seed", PO_UINT },
+   { "--tries", PO_TRIES },
    { "--imbalance", PO_RATIO },
    { "--contig", PO_YESNO },
    { "--alpha", PO_SECONDS },
@@ -87,6 +88,8 @@ static Bool proj_value_ok(ProjOptKind kind, const HChar* v)
    case PO_TEXT:     return *v != '\0';
    case PO_FRACTION: return number_in(v, 1e-9, 1.0);
    case PO_UINT:     return number_in(v, 0, 2147483647.0) &&
+                            VG_(strspn)(v, "0123456789") == VG_(strlen)(v);
+   case PO_TRIES:    return number_in(v, 1, 100) &&
                             VG_(strspn)(v, "0123456789") == VG_(strlen)(v);
    case PO_RATIO:    return number_in(v, 1.001, 10.0);
    case PO_YESNO:    return VG_STREQ(v, "yes") || VG_STREQ(v, "no");
@@ -164,6 +167,8 @@ static void print_usage(void)
 "    --partitioner=kway|rb|best  METIS k-way, recursive bisection, or both\n"
 "                              keeping the smaller cut [kway]\n"
 "    --seed=<n>                METIS seed [1]\n"
+"    --tries=<n>               partitionings METIS keeps the best of [8 for\n"
+"                              small graphs, down to 1 for large ones]\n"
 "    --imbalance=<x>           allowed load imbalance [1.03]\n"
 "    --contig=yes|no           ask METIS for contiguous parts [yes]\n"
 "    --alpha=<s> --beta=<s>    latency per message, seconds per byte of the\n"
