@@ -162,7 +162,7 @@ static void grid_in_four(void)
    pm_graph *m = pm_graph_build(&g, none);
    CHECK(m != NULL);
    CHECK(pm_graph_connected(m));
-   pm_options o = { PM_KWAY, 1, 30, 1 };
+   pm_options o = { PM_KWAY, 1, 30, 1, 0 };
    uint32_t part[64];
    pm_result r;
    char err[256];
