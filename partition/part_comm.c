@@ -93,7 +93,8 @@ static void collectives(const ctr_vcg *vcg, const pg_graph *g,
       }
    }
    for (uint32_t k = 0; k < g->ng; k++) {
-      if (!skind[k] || (in && (!in[k] || !g->written[k])))
+      if (!skind[k] || skind[k] == PS_REPLICATED ||
+          (in && (!in[k] || !g->written[k])))
          continue;
       int t = coll_of_kind(skind[k]);
       r->coll_calls[t] += g->versions[k];

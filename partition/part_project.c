@@ -160,7 +160,7 @@ int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
    uint32_t *part = malloc((g.ng ? g.ng : 1) * sizeof *part);
    pm_graph *m = NULL;
    if (!skind || !part ||
-       ps_detect(&g, o->threshold, skind, &p->singletons) != 0 ||
+       ps_detect(&g, &t->vcg, o->threshold, skind, &p->singletons) != 0 ||
        !(m = pm_graph_build(&g, skind))) {
       snprintf(err, errlen, "out of memory building the graph");
       goto out;

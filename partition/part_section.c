@@ -4,7 +4,8 @@
  *   (bit 0: region chosen automatically), u64 iterations, f64 threshold,
  *   f64 alpha, f64 beta, i32 seed, i32 ufactor, u32 method, u32 tries,
  *   u32 contig, u32 groups,
- *   4 x u32 singletons per kind, u32 name length, name bytes (how the
+ *   5 x u32 singletons per kind (none, broadcast, reduce, allreduce,
+ *   replicated), u32 name length, name bytes (how the
  *   region reads), u32 spec length, spec bytes (--per as given, "" when
  *   chosen automatically);
  *   per result: u32 n, u32 method, f64 imbalance, u64 cut,
@@ -50,7 +51,7 @@ int psec_write(const pp_projection *p, cbuf *b)
              cbuf_put32(b, (uint32_t)o->metis.tries) |
              cbuf_put32(b, (uint32_t)o->metis.contig) |
              cbuf_put32(b, p->groups);
-   for (int k = 0; k < 4; k++)
+   for (int k = 0; k < PS_NKINDS; k++)
       bad |= cbuf_put32(b, p->singletons.count[k]);
    size_t slen = strlen(p->per_spec);
    bad |= cbuf_put32(b, (uint32_t)nlen) | cbuf_append(b, p->region.name, nlen);
@@ -130,7 +131,7 @@ int psec_read(const uint8_t *data, size_t len, pp_projection *p, char *err,
    o->metis.tries = (int)g32(&r);
    o->metis.contig = (int)g32(&r);
    p->groups = g32(&r);
-   for (int k = 0; k < 4; k++)
+   for (int k = 0; k < PS_NKINDS; k++)
       p->singletons.count[k] = g32(&r);
    uint32_t nlen = g32(&r);
    if (r.short_)

@@ -20,8 +20,35 @@ double ps_score(uint64_t degree, double centroid, uint32_t connected)
    return distance > density ? distance : density;
 }
 
-int ps_detect(const pg_graph *g, double threshold, uint8_t *kind,
-              ps_summary *sum)
+/* Kinds from the directed edges between singletons and the rest. */
+static void classify(const pg_graph *g, const ctr_vcg *vcg, uint8_t *kind)
+{
+   /* Any reader of a singleton needs it on every rank: the rest is spread
+    * over all ranks and other singletons are replicated on all of them. */
+   enum { FROM_REST = 1, READ = 2, FROM_SINGLETON = 4 };
+   for (uint32_t e = 0; e < vcg->nedges; e++) {
+      uint32_t a = g->group[vcg->edges[e].src];
+      uint32_t b = g->group[vcg->edges[e].dst];
+      if (a == b)
+         continue;
+      if (kind[b])
+         kind[b] |= kind[a] ? FROM_SINGLETON << 3 : FROM_REST << 3;
+      if (kind[a])
+         kind[a] |= READ << 3;
+   }
+   for (uint32_t k = 0; k < g->ng; k++) {
+      if (!kind[k])
+         continue;
+      unsigned f = kind[k] >> 3;
+      kind[k] = (f & FROM_REST) ? ((f & READ) ? PS_ALLREDUCE : PS_REDUCE)
+                : (f & FROM_SINGLETON) ? PS_REPLICATED
+                : (f & READ) ? PS_BROADCAST
+                             : PS_REPLICATED;
+   }
+}
+
+int ps_detect(const pg_graph *g, const ctr_vcg *vcg, double threshold,
+              uint8_t *kind, ps_summary *sum)
 {
    memset(sum, 0, sizeof *sum);
    memset(kind, PS_NONE, g->ng);
@@ -51,18 +78,18 @@ int ps_detect(const pg_graph *g, double threshold, uint8_t *kind,
    free(deg);
    for (uint32_t k = 0; k < g->ng; k++) {
       uint64_t d = g->xadj[k + 1] - g->xadj[k];
-      if (ps_score(d, sum->centroid, n) >= threshold) {
-         int in = (g->dir[k] & PG_IN) != 0, out = (g->dir[k] & PG_OUT) != 0;
-         kind[k] = in && out ? PS_ALLREDUCE : in ? PS_REDUCE : PS_BROADCAST;
-      }
-      sum->count[kind[k]]++;
+      kind[k] = ps_score(d, sum->centroid, n) >= threshold;
    }
+   classify(g, vcg, kind);
+   for (uint32_t k = 0; k < g->ng; k++)
+      sum->count[kind[k]]++;
    return 0;
 }
 
 const char *ps_kind_name(int kind)
 {
-   static const char *const names[] = { "none", "broadcast", "reduce",
-                                        "allreduce" };
-   return kind >= 0 && kind < 4 ? names[kind] : "?";
+   static const char *const names[PS_NKINDS] = { "none", "broadcast",
+                                                 "reduce", "allreduce",
+                                                 "replicated" };
+   return kind >= 0 && kind < PS_NKINDS ? names[kind] : "?";
 }

@@ -11,24 +11,32 @@
 
 #include "part_graph.h"
 
+/* A singleton's collective follows its edges. Computed from values that
+ * are not singletons (spread over the ranks) and read by anything: an
+ * allreduce; read by nothing: a reduce. Not computed from such values:
+ * a broadcast when it is an input or made from constants, and nothing
+ * when it is computed from other singletons, which every rank holds
+ * already (a norm taken of an allreduced sum). */
 enum ps_kind {
    PS_NONE = 0,
-   PS_BROADCAST,   /* only outgoing edges: read by many */
-   PS_REDUCE,      /* only incoming edges: computed from many */
-   PS_ALLREDUCE    /* both */
+   PS_BROADCAST,   /* read by many, made from nothing the ranks hold */
+   PS_REDUCE,      /* computed from many, read by none */
+   PS_ALLREDUCE,   /* computed from many and read by many */
+   PS_REPLICATED,  /* computed on every rank from other singletons */
+   PS_NKINDS
 };
 
 typedef struct ps_summary {
    double centroid;        /* min(mean, median) degree of connected groups */
    uint32_t connected;     /* groups with at least one neighbour */
-   uint32_t count[4];      /* groups per ps_kind */
+   uint32_t count[PS_NKINDS];  /* groups per ps_kind */
 } ps_summary;
 
-/* Fill kind[g] for every group (PS_NONE for most). Degree-0 groups take no
+/* Fill kind[g] for every group (PS_NONE for most) of g, built from vcg. Degree-0 groups take no
  * part: a graph full of unused constants would otherwise pull the centroid
  * to 0 and make every used value a singleton. 0, or -1 out of memory. */
-int ps_detect(const pg_graph *g, double threshold, uint8_t *kind,
-              ps_summary *sum);
+int ps_detect(const pg_graph *g, const ctr_vcg *vcg, double threshold,
+              uint8_t *kind, ps_summary *sum);
 
 /* The score of one group given the centroid and connected count: the
  * larger of the distance score 1 - centroid/d and the density score

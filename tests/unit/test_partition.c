@@ -56,7 +56,7 @@ static void detect(tgraph *t, uint8_t *kind, ps_summary *s)
 {
    pg_graph g;
    CHECK(pg_build(&t->vcg, &g) == 0);
-   CHECK(ps_detect(&g, 0.9, kind, s) == 0);
+   CHECK(ps_detect(&g, &t->vcg, 0.9, kind, s) == 0);
    pg_free(&g);
 }
 
@@ -83,6 +83,26 @@ static void star_centre_is_singleton(void)
       CHECK_EQ(s.count[want], 1);
       CHECK(s.centroid == 1.0);   /* median degree 1 < mean 40/21 */
    }
+}
+
+/* A sum of everything read by a norm that everything reads: the sum is
+ * allreduced, the norm computed on every rank from it. */
+static void singleton_of_singleton_is_replicated(void)
+{
+   static tgraph t;
+   tg_init(&t, 42);
+   for (uint32_t i = 2; i < 42; i++) {
+      tg_edge(&t, i, 0, 1, 1);
+      tg_edge(&t, 1, i, 1, 1);
+   }
+   tg_edge(&t, 0, 1, 1, 1);
+   tg_done(&t);
+   uint8_t kind[42];
+   ps_summary s;
+   detect(&t, kind, &s);
+   CHECK_EQ(kind[0], PS_ALLREDUCE);
+   CHECK_EQ(kind[1], PS_REPLICATED);
+   CHECK_EQ(s.count[PS_NONE], 40);
 }
 
 static void path_has_no_singleton(void)
@@ -232,7 +252,7 @@ static void broadcast_singleton_costed(void)
    CHECK(pg_build(&t.vcg, &g) == 0);
    uint8_t kind[41];
    ps_summary s;
-   CHECK(ps_detect(&g, 0.9, kind, &s) == 0);
+   CHECK(ps_detect(&g, &t.vcg, 0.9, kind, &s) == 0);
    CHECK_EQ(kind[0], PS_BROADCAST);
    CHECK_EQ(s.count[PS_BROADCAST], 1);
    uint32_t part[41];
@@ -322,6 +342,7 @@ int main(void)
 {
    RUN(star_centre_is_singleton);
    RUN(path_has_no_singleton);
+   RUN(singleton_of_singleton_is_replicated);
    RUN(scores);
    RUN(intermediate_chain_is_one_group);
    RUN(grid_in_four);
