@@ -135,6 +135,30 @@ bad:
    return -1;
 }
 
+static int list_singletons(const pg_graph *g, const uint8_t *skind,
+                           pp_projection *p)
+{
+   uint32_t n = 0;
+   for (uint32_t k = 0; k < g->ng; k++)
+      n += skind[k] != PS_NONE;
+   p->slist = calloc(n ? n : 1, sizeof *p->slist);
+   if (!p->slist)
+      return -1;
+   for (uint32_t v = 0; v < g->nv; v++) {
+      uint32_t k = g->group[v];
+      if (skind[k] == PS_NONE)
+         continue;
+      /* Groups are numbered in order of their first member. */
+      if (p->nslist && p->slist[p->nslist - 1].members &&
+          g->group[p->slist[p->nslist - 1].vertex] >= k)
+         continue;
+      p->slist[p->nslist++] = (pp_singleton){ v, g->members[k], skind[k],
+                                              g->xadj[k + 1] - g->xadj[k],
+                                              g->versions[k] };
+   }
+   return 0;
+}
+
 int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
                char *err, size_t errlen)
 {
@@ -166,6 +190,10 @@ int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
       goto out;
    }
    p->groups = g.ng;
+   if (list_singletons(&g, skind, p) != 0) {
+      snprintf(err, errlen, "out of memory building the graph");
+      goto out;
+   }
    p->metis_vertices = pm_graph_vertices(m);
    p->metis_edges = pm_graph_edges(m);
    p->connected = pm_graph_connected(m);
@@ -200,5 +228,8 @@ void pp_free(pp_projection *p)
    for (uint32_t i = 0; i < p->nresults; i++)
       pc_result_free(&p->results[i]);
    p->nresults = 0;
+   free(p->slist);
+   p->slist = NULL;
+   p->nslist = 0;
    pr_free(&p->region);
 }

@@ -27,11 +27,21 @@ typedef struct pp_options {
    const char *per;        /* NULL automatic, "run", a name or FILE:LINE */
 } pp_options;
 
+typedef struct pp_singleton {
+   uint32_t vertex;        /* first member (VCG vertex index) */
+   uint32_t members;       /* vertices in its group */
+   uint32_t kind;          /* enum ps_kind */
+   uint64_t degree;        /* neighbouring groups */
+   uint64_t versions;      /* most versions of a member */
+} pp_singleton;
+
 typedef struct pp_projection {
    pp_options opts;        /* as used; opts.per points to per_spec */
    char per_spec[PR_NAMELEN];  /* --per as given; "" for automatic */
    pr_region region;       /* scope; region.scope freed by pp_free */
    ps_summary singletons;
+   pp_singleton *slist;    /* the singletons (not stored in section 8) */
+   uint32_t nslist;
    uint32_t groups;        /* groups in the graph */
    uint32_t metis_vertices;
    uint64_t metis_edges;

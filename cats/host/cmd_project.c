@@ -15,7 +15,7 @@
    "[--singleton-threshold=0.9] [--partitioner=kway|rb|best] [--seed=N] "   \
    "[--tries=N] "                                                         \
    "[--imbalance=1.03] [--contig=yes|no] [--alpha=S] [--beta=S/B] "         \
-   "[--json OUT] [--csv PREFIX] [--stored]"
+   "[--json OUT] [--csv PREFIX] [--singletons] [--stored]"
 
 /* Projection options in the order of pp_set_option's names. */
 static const char *const opt_names[] = { "ranks", "per",
@@ -51,6 +51,25 @@ static int write_csv(const pp_projection *p, const char *prefix)
          return cli_error(CLI_EFILE, "%s", err);
    }
    return CLI_OK;
+}
+
+static void print_singletons(const ctr_trace *t, const pp_projection *p)
+{
+   printf("singletons (kind, degree, versions, members, value):\n");
+   for (uint32_t i = 0; i < p->nslist; i++) {
+      const pp_singleton *s = &p->slist[i];
+      char label[CLI_VCG_LABEL];
+      cli_vcg_label(t, s->vertex, label, sizeof label);
+      printf("  %-10s %8llu %8llu %6u  %s", ps_kind_name((int)s->kind),
+             (unsigned long long)s->degree, (unsigned long long)s->versions,
+             s->members, label);
+      uint32_t c = t->vcg.vertices[s->vertex].ctx;
+      if (c != CATS_NONE) {
+         fputs("  in ", stdout);
+         cli_print_path(t, c, stdout);
+      }
+      putchar('\n');
+   }
 }
 
 /* With no options the projection stored in the trace is recomputed with
@@ -94,8 +113,8 @@ int cli_cmd_project(int argc, char **argv)
 {
    const char *file = NULL, *json = NULL, *csv = NULL;
    const char *vals[NOPTS] = { NULL };
-   int stored = 0;
-   cli_opt opts[NOPTS + 4];
+   int stored = 0, singletons = 0;
+   cli_opt opts[NOPTS + 5];
    char names[NOPTS][32];
    for (size_t i = 0; i < NOPTS; i++) {
       snprintf(names[i], sizeof names[i], "--%s", opt_names[i]);
@@ -104,7 +123,8 @@ int cli_cmd_project(int argc, char **argv)
    opts[NOPTS] = (cli_opt){ "--json", NULL, NULL, &json };
    opts[NOPTS + 1] = (cli_opt){ "--csv", NULL, NULL, &csv };
    opts[NOPTS + 2] = (cli_opt){ "--stored", NULL, &stored, NULL };
-   opts[NOPTS + 3] = (cli_opt){ NULL, NULL, NULL, NULL };
+   opts[NOPTS + 3] = (cli_opt){ "--singletons", NULL, &singletons, NULL };
+   opts[NOPTS + 4] = (cli_opt){ NULL, NULL, NULL, NULL };
    int rc = cli_parse(argc, argv, opts, &file, 1, PROJECT_USAGE);
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
@@ -141,6 +161,8 @@ int cli_cmd_project(int argc, char **argv)
       return cli_error(CLI_EFILE, "%s: %s", file, err);
    }
    prp_table(stdout, &p, "");
+   if (singletons)
+      print_singletons(t, &p);
    if (json)
       rc = write_json(&p, json, ctr_meta_get(t, "command"));
    if (rc == CLI_OK && csv)

@@ -342,7 +342,12 @@ void  CATS_(vf_for_each_vertex)(VfWordFn fn, void* opaque);
 void  CATS_(vf_clear_range)(Addr a, SizeT len);
 
 /* Provenance sets (cats_vf_sets.c). */
-typedef struct { UInt loc; } VfSite;          /* a union's code site */
+typedef struct {                  /* a union's code site */
+   UInt  loc;
+   UInt  last_base;                /* the set it last extended */
+   UInt  shared_id;                /* that set as one intermediate, or 0 */
+   ULong epoch;                    /* set collections when last_base was seen */
+} VfSite;
 void  CATS_(vf_sets_init)(void);
 /* Members of P: a set's sources, a copied value itself, or none. */
 UInt  CATS_(vf_members)(UInt p, UInt* out /* VF_SET_CAP */);

@@ -140,7 +140,7 @@ static Bool same_deps(const Deps* x, const Deps* y)
 static VfSite* site_of(VfSB* v)
 {
    if (v->site == NULL) {
-      v->site = VG_(malloc)("cats.vf.site", sizeof(VfSite));
+      v->site = VG_(calloc)("cats.vf.site", 1, sizeof(VfSite));
       v->site->loc = CATS_(loc_of_addr)(v->ip);
    }
    return v->site;

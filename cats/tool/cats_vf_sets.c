@@ -50,7 +50,7 @@ static ULong  n_collections;
 
 /* Register intermediates: (site, hash of the sources) -> index. */
 static CatsMap reg_map;
-static XArray* reg_vs;        /* of UInt[2]: version, signature */
+static XArray* reg_vs;        /* of UInt[3]: version, signature, loc */
 
 void CATS_(vf_sets_init)(void)
 {
@@ -61,7 +61,7 @@ void CATS_(vf_sets_init)(void)
       recent[i] = VF_NO_SET;
    CATS_(map_init)(&reg_map, "cats.vf.regmap");
    reg_vs = VG_(newXA)(VG_(malloc), "cats.vf.regvs", VG_(free),
-                       2 * sizeof(UInt));
+                       3 * sizeof(UInt));
 }
 
 /* Marks a set and the ones it extends. */
@@ -177,32 +177,79 @@ static inline Bool in_set(UInt i, UInt x)
 
 /* A register intermediate is the same vertex whenever the same site
    combines the same sources: the k-th link of a reduction's chain at
-   every time step. */
-static UInt materialise(const VfSite* site, const UInt* m, UInt n)
+   every time step. Its code location is `loc`. */
+static UInt materialise(const VfSite* site, UInt loc, const UInt* m, UInt n)
 {
    Bool found;
    ULong h = CATS_(vf_sources_hash)(m, n);
    UWord* slot = CATS_(map_slot)(&reg_map, (ULong)(HWord)site, h | 1,
                                  &found);
    if (!found) {
-      UInt zero[2] = { 0, 0 };
-      VG_(addToXA)(reg_vs, zero);
+      UInt fresh[3] = { 0, 0, loc };
+      VG_(addToXA)(reg_vs, fresh);
       *slot = (UWord)VG_(sizeXA)(reg_vs);
    }
    UInt k = (UInt)*slot - 1;
    UInt* vs = VG_(indexXA)(reg_vs, k);
    UInt id = VF_REG_BIT | k;
    CATS_(vf_new_version)(id, &vs[0], &vs[1], m, n, CATS_VF_REGISTER, CATS_NONE, 0, 8,
-                         site->loc);
+                         vs[2]);
    return id;
+}
+
+/* The set p as one register intermediate, made once per appearance of p
+   at this site. It takes the location of a register intermediate among
+   p's members, so that a reduction's links and its end share one
+   location (the projection sees them as one value). */
+static UInt share(VfSite* site, UInt p)
+{
+   if (p != site->last_base || site->epoch != n_collections + 1) {
+      site->last_base = p;
+      site->epoch = n_collections + 1;
+      site->shared_id = 0;
+   }
+   if (site->shared_id == 0) {
+      UInt m[VF_SET_CAP], loc = site->loc, i;
+      UInt n = CATS_(vf_members)(p, m);
+      for (i = 0; i < n; i++)
+         if (m[i] & VF_REG_BIT) {
+            loc = ((UInt*)VG_(indexXA)(reg_vs, m[i] & ~VF_REG_BIT))[2];
+            break;
+         }
+      site->shared_id = materialise(site, loc, m, n);
+   }
+   return VF_ONE_BIT | site->shared_id;
+}
+
+/* A set that one site combines again with other values is one value
+   that many read (a norm made from a reduction's last link and its last
+   elements, a coefficient made from two parameters): shared, so that its
+   members do not each get an edge to every reader. The first appearance
+   is only noted (a growing accumulator is a new set each time). */
+static UInt shared_set(VfSite* site, UInt p)
+{
+   if (p == site->last_base && site->epoch == n_collections + 1)
+      return share(site, p);
+   site->last_base = p;
+   site->epoch = n_collections + 1;
+   site->shared_id = 0;
+   return p;
 }
 
 /* The provenance of a value computed from up to four others: the union
    of their sources (a copied value is its own source). */
+static UInt union_of(VfSite* site, UInt* in, Bool check_shared);
+
 VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
 {
    UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
+   return union_of(site, in, True);
+}
+
+static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
+{
    UInt m[5 * VF_SET_CAP], n = 0, i, j, k;
+   UWord cd = (UWord)in[2] | ((UWord)in[3] << 32);
    /* The common case, two values (c = a + b). */
    if (cd == 0 && !((in[0] | in[1]) & VF_SET_BIT)) {
       UInt x = in[0] & VF_ID_MASK, y = in[1] & VF_ID_MASK;
@@ -221,6 +268,13 @@ VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
           && (base < 0 || sets[in[i] & ~VF_SET_BIT].total
                           > sets[in[base] & ~VF_SET_BIT].total))
          base = (Int)i;
+   if (base >= 0 && check_shared) {
+      UInt q = shared_set(site, in[base]);
+      if (q != in[base]) {
+         in[base] = q;
+         return union_of(site, in, False);
+      }
+   }
    UInt bi = base >= 0 ? in[base] & ~VF_SET_BIT : VF_NO_SET;
    UInt btotal = base >= 0 ? sets[bi].total : 0;
    for (i = 0; i < 4; i++) {
@@ -244,11 +298,11 @@ VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
    if (btotal + n == 1)
       return VF_ONE_BIT | m[0];
    if (btotal + n > VF_SET_CAP) {
-      UInt all[5 * VF_SET_CAP];
-      UInt t = base >= 0 ? CATS_(vf_members)(in[base], all) : 0;
-      for (j = 0; j < n; j++)
-         all[t++] = m[j];
-      return VF_ONE_BIT | materialise(site, all, t);
+      /* Only a set can overflow (four single values fit): the largest
+         becomes one intermediate, a reduction's next link. */
+      tl_assert(base >= 0);
+      in[base] = share(site, in[base]);
+      return union_of(site, in, False);
    }
    return new_set(bi, m, n);
 }
