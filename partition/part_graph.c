@@ -13,19 +13,26 @@ static uint32_t uf_find(uint32_t *up, uint32_t x)
    return x;
 }
 
+static int in_scope(const ctr_vcg_edge *e, const uint8_t *scope)
+{
+   return !scope || (e->ctx != CATS_NONE && scope[e->ctx]);
+}
+
 static int is_register(const ctr_vcg *vcg, uint32_t v)
 {
    return (vcg->vertices[v].flags & CATS_VCG_REGISTER) != 0;
 }
 
 /* vertex -> dense group id; returns the group count. */
-static uint32_t make_groups(const ctr_vcg *vcg, uint32_t *group)
+static uint32_t make_groups(const ctr_vcg *vcg, const uint8_t *scope,
+                            uint32_t *group)
 {
    for (uint32_t v = 0; v < vcg->nvertices; v++)
       group[v] = v;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const ctr_vcg_edge *ed = &vcg->edges[e];
-      if (ed->src == ed->dst || !is_register(vcg, ed->src) ||
+      if (ed->src == ed->dst || !in_scope(ed, scope) ||
+          !is_register(vcg, ed->src) ||
           !is_register(vcg, ed->dst) ||
           vcg->vertices[ed->src].loc != vcg->vertices[ed->dst].loc)
          continue;
@@ -78,13 +85,13 @@ static void group_attributes(const ctr_vcg *vcg, pg_graph *g)
 
 /* Undirected rows: every inter-group edge lands in both rows, then each row
  * is merged with a position marker (O(E), no sort of the whole edge list). */
-static int build_rows(const ctr_vcg *vcg, pg_graph *g)
+static int build_rows(const ctr_vcg *vcg, const uint8_t *scope, pg_graph *g)
 {
    uint64_t *deg = g->xadj;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       uint32_t a = g->group[vcg->edges[e].src];
       uint32_t b = g->group[vcg->edges[e].dst];
-      if (a == b)
+      if (a == b || !in_scope(&vcg->edges[e], scope))
          continue;
       deg[a + 1]++;
       deg[b + 1]++;
@@ -106,7 +113,7 @@ static int build_rows(const ctr_vcg *vcg, pg_graph *g)
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       uint32_t a = g->group[vcg->edges[e].src];
       uint32_t b = g->group[vcg->edges[e].dst];
-      if (a == b)
+      if (a == b || !in_scope(&vcg->edges[e], scope))
          continue;
       uint64_t u = vcg->edges[e].uses;
       adj[fill[a]] = b, w[fill[a]++] = u;
@@ -138,15 +145,16 @@ static int build_rows(const ctr_vcg *vcg, pg_graph *g)
    return 0;
 }
 
-int pg_build(const ctr_vcg *vcg, pg_graph *g)
+int pg_build(const ctr_vcg *vcg, const uint8_t *scope, pg_graph *g)
 {
    memset(g, 0, sizeof *g);
    g->nv = vcg->nvertices;
+   g->scope = scope;
    g->group = malloc((g->nv ? g->nv : 1) * sizeof *g->group);
    if (!g->group)
       return -1;
-   g->ng = make_groups(vcg, g->group);
-   if (alloc_groups(g) != 0 || build_rows(vcg, g) != 0) {
+   g->ng = make_groups(vcg, scope, g->group);
+   if (alloc_groups(g) != 0 || build_rows(vcg, scope, g) != 0) {
       pg_free(g);
       return -1;
    }

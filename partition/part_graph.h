@@ -30,10 +30,20 @@ typedef struct pg_graph {
    uint64_t *versions;     /* [ng] most versions of a member */
    uint32_t *members;      /* [ng] member count */
    uint8_t *written;       /* [ng] 1 when a member was ever written */
+   const uint8_t *scope;   /* borrowed: contexts whose edges count, or NULL */
 } pg_graph;
 
-/* Build from a trace's VCG. 0, or -1 when out of memory. */
-int pg_build(const ctr_vcg *vcg, pg_graph *g);
+/* Whether a VCG edge is part of g (made in its scope). */
+static inline int pg_counts(const pg_graph *g, const ctr_vcg_edge *e)
+{
+   return !g->scope || (e->ctx != CATS_NONE && g->scope[e->ctx]);
+}
+
+/* Build from a trace's VCG. With scope non-NULL only the edges made in a
+ * context with scope[ctx] set count: the values of the loop a projection
+ * is taken per iteration of, without the start-up code's. 0, or -1 when
+ * out of memory. */
+int pg_build(const ctr_vcg *vcg, const uint8_t *scope, pg_graph *g);
 void pg_free(pg_graph *g);
 
 #endif /* CATS_PART_GRAPH_H */

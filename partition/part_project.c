@@ -174,7 +174,7 @@ int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
    if (pr_select(t, o->per, &p->region, err, errlen) != 0)
       return -1;
    pg_graph g;
-   if (pg_build(&t->vcg, &g) != 0) {
+   if (pg_build(&t->vcg, p->region.scope, &g) != 0) {
       snprintf(err, errlen, "out of memory building the graph");
       pp_free(p);
       return -1;

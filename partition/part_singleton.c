@@ -29,7 +29,7 @@ static void classify(const pg_graph *g, const ctr_vcg *vcg, uint8_t *kind)
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       uint32_t a = g->group[vcg->edges[e].src];
       uint32_t b = g->group[vcg->edges[e].dst];
-      if (a == b)
+      if (a == b || !pg_counts(g, &vcg->edges[e]))
          continue;
       if (kind[b])
          kind[b] |= kind[a] ? FROM_SINGLETON << 3 : FROM_REST << 3;

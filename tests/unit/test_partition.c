@@ -55,7 +55,7 @@ static void tg_done(tgraph *t)
 static void detect(tgraph *t, uint8_t *kind, ps_summary *s)
 {
    pg_graph g;
-   CHECK(pg_build(&t->vcg, &g) == 0);
+   CHECK(pg_build(&t->vcg, NULL, &g) == 0);
    CHECK(ps_detect(&g, &t->vcg, 0.9, kind, s) == 0);
    pg_free(&g);
 }
@@ -143,7 +143,7 @@ static void intermediate_chain_is_one_group(void)
       tg_edge(&t, i, i + 1, 1, 1);
    tg_done(&t);
    pg_graph g;
-   CHECK(pg_build(&t.vcg, &g) == 0);
+   CHECK(pg_build(&t.vcg, NULL, &g) == 0);
    CHECK_EQ(g.ng, 9);
    CHECK_EQ(g.group[8], g.group[11]);
    CHECK_EQ(g.members[g.group[8]], 4);
@@ -177,7 +177,7 @@ static void grid_in_four(void)
    static tgraph t;
    grid(&t, 8);
    pg_graph g;
-   CHECK(pg_build(&t.vcg, &g) == 0);
+   CHECK(pg_build(&t.vcg, NULL, &g) == 0);
    uint8_t none[64] = { 0 };
    pm_graph *m = pm_graph_build(&g, none);
    CHECK(m != NULL);
@@ -220,7 +220,7 @@ static void redundancy_pruned(void)
    tg_edge(&t, 1, 0, 1, 1);   /* rank 1 -> rank 0, one version */
    tg_done(&t);
    pg_graph g;
-   CHECK(pg_build(&t.vcg, &g) == 0);
+   CHECK(pg_build(&t.vcg, NULL, &g) == 0);
    uint8_t none[4] = { 0 };
    uint32_t part[4] = { 0, 1, 1, 2 };
    pc_cost cost = { 1e-6, 1e-9 };
@@ -249,7 +249,7 @@ static void broadcast_singleton_costed(void)
       tg_edge(&t, i, i + 1, 1, 1);
    tg_done(&t);
    pg_graph g;
-   CHECK(pg_build(&t.vcg, &g) == 0);
+   CHECK(pg_build(&t.vcg, NULL, &g) == 0);
    uint8_t kind[41];
    ps_summary s;
    CHECK(ps_detect(&g, &t.vcg, 0.9, kind, &s) == 0);
