@@ -106,8 +106,10 @@ static Bool projection_option(const HChar* arg)
       SizeT len = VG_(strlen)(proj_opts[i].name);
       if (VG_(strncmp)(arg, proj_opts[i].name, len) != 0 || arg[len] != '=')
          continue;
-      if (!proj_value_ok(proj_opts[i].kind, arg + len + 1))
+      if (!proj_value_ok(proj_opts[i].kind, arg + len + 1)) {
          VG_(fmsg_bad_option)(arg, "see 'valgrind --tool=cats --help'\n");
+         VG_(exit)(1);   /* in case the core returns */
+      }
       proj_given[i] = arg;
       return True;
    }
@@ -357,6 +359,7 @@ static void post_clo_init(void)
    }
    if (CATS_(projecting)() && !CATS_(clo_value_flow)) {
       VG_(fmsg_bad_option)("--ranks", "the projection needs --value-flow=yes\n");
+      VG_(exit)(1);
    }
    UInt n = 0;
    for (UInt i = 0; i < N_PROJ_OPTS; i++)

@@ -1,0 +1,149 @@
+"""The communication projection (paper 003, §4.2): tool --ranks at exit,
+`cats project` offline, `cats compare` against measured JSON. Expected
+volumes are derived by hand from the programs."""
+import json
+import os
+
+from catslib import WORK, cats_cmd, check, check_eq, compile_program, run_cats, traced
+
+
+def _projection(trace, *args):
+    out = os.path.join(WORK, "proj-%d.json" % abs(hash((trace,) + args)))
+    cats_cmd("project", trace, "--json", out, *args)
+    with open(out) as f:
+        return json.load(f)
+
+
+def _by_ranks(doc):
+    return {r["ranks"]: r for r in doc["results"]}
+
+
+def _per_iter(r, key="p2p_bytes"):
+    return r[key] / r["iterations"] if r["iterations"] else r[key]
+
+
+def test_stencil_projection_exact():
+    # vf_stencil.c: 30 values on a line, each from its neighbours, 100 steps.
+    # k ranks cut the line k-1 times; each cut moves one value each way per
+    # step: 16 bytes per cut per step.
+    trace, proc = traced("vf_stencil.c", ("-O2",), tool_args=("--ranks=2,3,4",))
+    check("projected communication per iteration of loop vf_stencil.c:16 "
+          "(chosen automatically; 100 iterations)" in proc.stderr,
+          "the table names the time loop: %s" % proc.stderr[-1500:])
+    stored = json.loads(json.dumps(_projection(trace.path, "--stored")))
+    again = _projection(trace.path)
+    check_eq(again["results"], stored["results"], "recomputed = stored projection")
+    res = _by_ranks(again)
+    for k in (2, 3, 4):
+        check_eq(res[k]["iterations"], 100, "iterations")
+        check_eq(_per_iter(res[k]), 16 * (k - 1), "bytes per step on %d ranks" % k)
+        check_eq(res[k]["collective_bytes"], 0, "collectives on %d ranks" % k)
+    check_eq(res[2]["matrix"], [[0, 800], [800, 0]], "2-rank matrix")
+    check_eq(again["region"], "loop vf_stencil.c:16", "region")
+
+
+def test_norm_singletons():
+    # vf_norm.c: a sum of squares of every y, read by every x through the
+    # norm: one allreduce of 8 bytes per step, no point-to-point traffic;
+    # alpha, set once and read by every y, is broadcast once in the run.
+    trace, _ = traced("vf_norm.c", ("-O2",))
+    res = _by_ranks(_projection(trace.path, "--ranks=2,4"))
+    for k in (2, 4):
+        check_eq(res[k]["p2p_bytes"], 0, "point-to-point on %d ranks" % k)
+        check_eq(res[k]["collectives"], {"allreduce": {"calls": 10, "bytes": 10 * 2 * 8 * (k - 1)}},
+                 "collectives per run of the loop on %d ranks" % k)
+    whole = _by_ranks(_projection(trace.path, "--ranks=4", "--per=main"))[4]
+    check_eq(whole["collectives"], {"broadcast": {"calls": 1, "bytes": 8 * 3},
+                                    "allreduce": {"calls": 10, "bytes": 10 * 2 * 8 * 3}},
+             "per run of main: alpha broadcast once, ten allreduces")
+    check_eq(whole["iterations"], 1, "main runs once")
+    listing = cats_cmd("project", trace.path, "--ranks=2", "--singletons").stdout
+    check(any(l.split()[:1] == ["broadcast"] and "alpha+0" in l for l in listing.splitlines()),
+          "alpha listed as a broadcast singleton:\n" + listing)
+
+
+def test_levels_agree():
+    # vf_heat2d.c: a 32x32 interior, 5-point stencil with the centre term.
+    # The graph of the time loop is the same at every level, and so is the
+    # projection; two ranks need at least one 32-value line each way.
+    got = {}
+    for flags in (("-O0",), ("-O2",), ("-O3", "-mavx2")):
+        trace, _ = traced("vf_heat2d.c", flags)
+        res = _by_ranks(_projection(trace.path, "--ranks=2,4,8"))
+        got[flags[0]] = {k: _per_iter(res[k]) for k in (2, 4, 8)}
+    for k in (2, 4, 8):
+        vals = [got[o][k] for o in got]
+        check(max(vals) <= 1.05 * min(vals), "%d ranks: levels disagree: %r" % (k, got))
+    check(512 <= got["-O2"][2] <= 1.05 * 512, "2 ranks: %r, want 512 to 538" % got["-O2"][2])
+
+
+def test_compare_accuracy():
+    trace, _ = traced("vf_stencil.c", ("-O2",), tool_args=("--ranks=2,3,4",))
+    proj = os.path.join(WORK, "stencil-proj.json")
+    cats_cmd("project", trace.path, "--json", proj)
+    measured = {"cats_comm": 1, "kind": "measured", "program": "stencil_mpi",
+                "region": "MPI_Pcontrol",
+                "results": [{"ranks": 4, "iterations": 50, "p2p_bytes": 2400,
+                             "collective_bytes": 0,
+                             # the same 48 bytes per step, numbered differently
+                             "matrix": [[0, 0, 0, 400], [0, 0, 400, 400], [0, 400, 0, 0],
+                                        [400, 400, 0, 0]],
+                             "collectives": {}}]}
+    meas = os.path.join(WORK, "stencil-meas.json")
+    with open(meas, "w") as f:
+        json.dump(measured, f)
+    out = os.path.join(WORK, "stencil-cmp.json")
+    text = cats_cmd("compare", proj, meas, "--json", out).stdout
+    with open(out) as f:
+        c = json.load(f)
+    # Entries are compared largest first, per step.
+    with open(proj) as f:
+        pm = _by_ranks(json.load(f))[4]
+    pe = sorted((x / 100 for row in pm["matrix"] for x in row), reverse=True)
+    me = sorted((x / 50 for row in measured["results"][0]["matrix"] for x in row), reverse=True)
+    want_entries = 1 - sum(abs(a - b) for a, b in zip(pe, me)) / sum(me)
+    check_eq((c["ranks"], c["per_iteration"], c["accuracy"], round(c["entry_accuracy"], 5)),
+             (4, True, 1.0, round(want_entries, 5)), "identical traffic per step")
+    check("agree" in text, "neighbour structure agrees: " + text)
+    measured["results"][0]["matrix"] = [[0, 0, 0, 800], [0, 0, 800, 800], [0, 800, 0, 0],
+                                        [800, 800, 0, 0]]
+    with open(meas, "w") as f:
+        json.dump(measured, f)
+    cats_cmd("compare", proj, meas, "--json", out)
+    with open(out) as f:
+        c = json.load(f)
+    check_eq(round(c["accuracy"], 6), 0.5, "half the measured traffic")
+
+
+def test_projection_errors():
+    binary = compile_program("vf_stencil.c", ("-O2",))
+    _, proc = run_cats(binary, tool_args=("--ranks=2,0",), out=os.path.join(WORK, "bad.cats"))
+    check(proc.returncode != 0 and "--ranks=2,0" in proc.stderr, "bad --ranks refused")
+    _, proc = run_cats(binary, tool_args=("--ranks=2", "--value-flow=no"),
+                       out=os.path.join(WORK, "bad2.cats"))
+    check(proc.returncode != 0 and "value-flow=yes" in proc.stderr,
+          "--ranks needs the value flow: " + proc.stderr[-500:])
+    check(not os.path.exists(os.path.join(WORK, "bad2.cats")), "no trace after a bad option")
+    plain, _ = traced("vf_stencil.c", ("-O2",), tool_args=("--value-flow=no",))
+    p = cats_cmd("project", plain.path, check_rc=False)
+    check(p.returncode == 1 and p.stderr.count("\n") == 1 and "--value-flow=no" in p.stderr,
+          "no graph: one line, status 1: %r" % p.stderr)
+    trace, _ = traced("vf_stencil.c", ("-O2",), tool_args=("--ranks=2,3,4",))
+    for args, status, text in ((("--per=nosuch",), 1, "--per=nosuch"),
+                               (("--ranks=2,x",), 2, "--ranks=2,x"),
+                               (("--singleton-threshold=2",), 2, "bad value"),
+                               (("--stored", "--json", "/nonexistent/dir/p.json"), 1, "/nonexistent")):
+        p = cats_cmd("project", trace.path, *args, check_rc=False)
+        check(p.returncode == status and text in p.stderr and p.stderr.count("\n") == 1,
+              "project %s: status %d, %r" % (args, p.returncode, p.stderr))
+    check(not os.path.exists("/nonexistent/dir/p.json"), "no file written")
+    bad = os.path.join(WORK, "notjson.json")
+    with open(bad, "w") as f:
+        f.write("{\"cats_comm\": 1, \"results\": [")
+    p = cats_cmd("compare", bad, bad, check_rc=False)
+    check(p.returncode == 1 and p.stderr.startswith("cats: ") and p.stderr.count("\n") == 1,
+          "truncated JSON: %r" % p.stderr)
+    proj = os.path.join(WORK, "stencil-proj2.json")
+    cats_cmd("project", trace.path, "--json", proj)
+    p = cats_cmd("compare", proj, proj, "--ranks=16", check_rc=False)
+    check(p.returncode == 1 and "16 ranks" in p.stderr, "missing rank count: %r" % p.stderr)
