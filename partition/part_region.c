@@ -109,20 +109,26 @@ static int mark_scope(const ctr_trace *t, const uint8_t *chosen,
    return 0;
 }
 
+/* A CATS region the program marks (CATS_REGION_BEGIN, a time step) wins
+ * over loops; among either, the outermost that repeats and holds the work. */
 static uint32_t pick_automatic(const ctr_trace *t, const uint64_t *work,
                                uint64_t total)
 {
-   uint32_t best = CATS_NONE;
+   uint32_t best[2] = { CATS_NONE, CATS_NONE };   /* region, loop */
    for (uint32_t c = 0; c < t->ncontexts; c++) {
       const ctr_context *x = &t->contexts[c];
-      if (x->kind != CATS_CTX_LOOP || x->entries == 0 ||
-          x->iterations < PR_MIN_ITERATIONS * x->entries ||
+      int region = x->kind == CATS_CTX_REGION;
+      if ((!region && x->kind != CATS_CTX_LOOP) || x->entries == 0 ||
           (double)work[c] < PR_MIN_SHARE * (double)total)
          continue;
-      if (best == CATS_NONE || x->depth < t->contexts[best].depth)
-         best = c;
+      if (region ? x->entries < PR_MIN_ITERATIONS
+                 : x->iterations < PR_MIN_ITERATIONS * x->entries)
+         continue;
+      uint32_t *b = &best[region ? 0 : 1];
+      if (*b == CATS_NONE || x->depth < t->contexts[*b].depth)
+         *b = c;
    }
-   return best;
+   return best[0] != CATS_NONE ? best[0] : best[1];
 }
 
 int pr_select(const ctr_trace *t, const char *per, pr_region *r, char *err,

@@ -3,8 +3,9 @@
  * An MPI code's traffic is compared per time step, so a projection is
  * reported per iteration of a loop, function or region: the one the user
  * names (--per=NAME for a function or CATS region, --per=FILE:LINE for a
- * loop), or else the outermost loop that runs many times and holds most
- * of the work. Its scope is the contexts below it. */
+ * loop), or else the outermost region marked with CATS_REGION_BEGIN,
+ * failing that the outermost loop, that repeats and holds most of the
+ * work. Its scope is the contexts below it. */
 #ifndef CATS_PART_REGION_H
 #define CATS_PART_REGION_H
 
