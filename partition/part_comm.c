@@ -27,16 +27,34 @@ static int coll_of_kind(int kind)
                                : PC_ALLREDUCE;
 }
 
+/* Which vertices get a version computed in the scope. Data that the
+ * scope only reads (coefficients, a mesh's geometry, a matrix) is set up
+ * before the time loop, and an MPI code sets up its part and its ghost
+ * copies there too, outside the region it measures. */
+static uint8_t *written_in(const ctr_vcg *vcg, const uint8_t *scope)
+{
+   uint8_t *w = calloc(vcg->nvertices ? vcg->nvertices : 1, 1);
+   if (!w)
+      return NULL;
+   for (uint32_t e = 0; e < vcg->nedges; e++) {
+      uint32_t c = vcg->edges[e].ctx;
+      if (c != CATS_NONE && scope[c])
+         w[vcg->edges[e].dst] = 1;
+   }
+   return w;
+}
+
 /* Point-to-point: one pass over the edges, which come sorted by source;
  * per source the most versions each remote rank consumed. */
 static int p2p(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
                const uint32_t *part, uint32_t n, const uint8_t *scope,
-               pc_result *r)
+               int setup_outside, pc_result *r)
 {
    uint64_t *best = calloc(n, sizeof *best);
    uint32_t *touched = malloc(n * sizeof *touched);
-   if (!best || !touched) {
-      free(best), free(touched);
+   uint8_t *written = setup_outside ? written_in(vcg, scope) : NULL;
+   if (!best || !touched || (setup_outside && !written)) {
+      free(best), free(touched), free(written);
       return -1;
    }
    for (uint32_t e = 0; e < vcg->nedges;) {
@@ -45,7 +63,7 @@ static int p2p(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
       while (end < vcg->nedges && vcg->edges[end].src == src)
          end++;
       uint32_t nt = 0;
-      if (!skind[gs]) {
+      if (!skind[gs] && (!written || written[src])) {
          for (; e < end; e++) {
             const ctr_vcg_edge *ed = &vcg->edges[e];
             uint32_t gd = g->group[ed->dst];
@@ -73,6 +91,7 @@ static int p2p(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
    }
    free(best);
    free(touched);
+   free(written);
    return 0;
 }
 
@@ -167,13 +186,14 @@ static void imbalance(const pg_graph *g, const uint8_t *skind,
 
 int pc_compute(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
                const uint32_t *part, uint32_t n, const uint8_t *scope,
-               const pc_cost *cost, pc_result *r)
+               int setup_outside, const pc_cost *cost, pc_result *r)
 {
    memset(r, 0, sizeof *r);
    r->nranks = n;
    r->matrix = calloc((size_t)n * n, sizeof *r->matrix);
    r->rounds = calloc((size_t)n * n, sizeof *r->rounds);
-   if (!r->matrix || !r->rounds || p2p(vcg, g, skind, part, n, scope, r)) {
+   if (!r->matrix || !r->rounds ||
+       p2p(vcg, g, skind, part, n, scope, setup_outside && scope, r)) {
       pc_result_free(r);
       return -1;
    }
@@ -187,5 +207,7 @@ void pc_result_free(pc_result *r)
 {
    free(r->matrix);
    free(r->rounds);
+   free(r->vertex_part);
    r->matrix = r->rounds = NULL;
+   r->vertex_part = NULL;
 }

@@ -37,6 +37,8 @@ typedef struct pc_result {
    double imbalance;          /* heaviest rank's computation / average */
    uint64_t cut;              /* partitioner's edge cut (uses) */
    int method;                /* enum pm_method used */
+   uint32_t *vertex_part;     /* [nvertices] rank of each VCG vertex (kept
+                                 on request; UINT32_MAX for singletons) */
 } pc_result;
 
 /* Bytes one collective call of `type` with per-rank payload `s` moves
@@ -47,10 +49,14 @@ const char *pc_coll_name(int type);
 /* Fill r (allocating its matrices) for the decomposition part[] of g's
  * groups over n ranks. skind[g] is the ps_kind of each group. With scope
  * non-NULL only edges whose context is in scope count, and only singletons
- * written in scope. 0, or -1 out of memory. */
+ * written in scope. With setup_outside as well, values the scope only
+ * reads (never computes: coefficients, a mesh's geometry) move nothing:
+ * a time loop's code sets them up with their ghost copies before the
+ * loop, outside the iterations it is measured per. 0, or -1 out of
+ * memory. */
 int pc_compute(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
                const uint32_t *part, uint32_t n, const uint8_t *scope,
-               const pc_cost *cost, pc_result *r);
+               int setup_outside, const pc_cost *cost, pc_result *r);
 void pc_result_free(pc_result *r);
 
 /* Recompute the totals, neighbours and time estimate from the matrices

@@ -10,6 +10,7 @@ struct pm_graph {
    uint32_t ng;            /* groups of the pg_graph */
    idx_t nv;               /* vertices given to METIS */
    idx_t *xadj, *adjncy, *adjwgt, *vwgt;
+   idx_t *vsize;           /* bytes a vertex sends to each remote reader */
    uint64_t *adjw_orig;    /* unscaled uses, for the reported cut */
    uint32_t *to_group;     /* [nv] METIS vertex -> group */
    uint32_t *to_metis;     /* [ng] group -> METIS vertex or UINT32_MAX */
@@ -76,6 +77,15 @@ static uint64_t live_degree(const pg_graph *g, const uint8_t *singleton,
    return d;
 }
 
+/* What a group sends to each rank that reads it: every version of its
+ * largest member, once (the pruning of part_comm.c). A group nothing
+ * reads sends nothing, so METIS's volume, which counts every remote
+ * neighbour, charges only values that are read. */
+static uint64_t send_size(const pg_graph *g, uint32_t k)
+{
+   return (g->dir[k] & PG_OUT) ? (uint64_t)g->size[k] * g->versions[k] : 0;
+}
+
 pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton)
 {
    pm_graph *m = calloc(1, sizeof *m);
@@ -88,11 +98,12 @@ pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton)
    m->singleton = malloc(ng);
    m->xadj = malloc((ng + 1) * sizeof *m->xadj);
    m->vwgt = malloc(ng * sizeof *m->vwgt);
+   m->vsize = malloc(ng * sizeof *m->vsize);
    if (!m->to_metis || !m->to_group || !m->singleton || !m->xadj ||
-       !m->vwgt)
+       !m->vwgt || !m->vsize)
       goto oom;
    memcpy(m->singleton, singleton, g->ng);
-   uint64_t nadj = 0, wsum = 0, esum = 0;
+   uint64_t nadj = 0, wsum = 0, esum = 0, ssum = 0;
    for (uint32_t k = 0; k < g->ng; k++) {
       m->to_metis[k] = PM_NONE;
       if (singleton[k])
@@ -104,6 +115,7 @@ pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton)
       m->to_group[m->nv++] = k;
       nadj += d;
       wsum += g->weight[k];
+      ssum += send_size(g, k) * d;
       for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++)
          if (!singleton[g->adj[i]])
             esum += g->adjw[i];
@@ -116,12 +128,14 @@ pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton)
    if (!m->adjncy || !m->adjwgt || !m->adjw_orig)
       goto oom;
    uint64_t vdiv = scale_for(wsum), ediv = scale_for(esum);
+   uint64_t sdiv = scale_for(ssum);
    int all_zero = wsum == 0;
    idx_t pos = 0;
    for (idx_t v = 0; v < m->nv; v++) {
       uint32_t k = m->to_group[v];
       m->xadj[v] = pos;
       m->vwgt[v] = all_zero ? 1 : scaled(g->weight[k], vdiv, 1);
+      m->vsize[v] = scaled(send_size(g, k), sdiv, 1);
       for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++) {
          uint32_t nb = g->adj[i];
          if (singleton[nb])
@@ -148,6 +162,7 @@ void pm_graph_free(pm_graph *m)
    free(m->adjwgt);
    free(m->adjw_orig);
    free(m->vwgt);
+   free(m->vsize);
    free(m->to_group);
    free(m->to_metis);
    free(m->singleton);
@@ -185,13 +200,17 @@ static int run_metis(const pm_graph *m, int method, idx_t nparts,
    opts[METIS_OPTION_SEED] = o->seed;
    opts[METIS_OPTION_UFACTOR] = o->ufactor;
    opts[METIS_OPTION_NCUTS] = tries_for(m, o->tries);
-   if (method == PM_KWAY)
+   if (method != PM_RB) {
       opts[METIS_OPTION_CONTIG] = contig;
+      opts[METIS_OPTION_OBJTYPE] = method == PM_VOLUME ? METIS_OBJTYPE_VOL
+                                                       : METIS_OBJTYPE_CUT;
+   }
    idx_t ncon = 1, nv = m->nv, objval = 0;
-   int rc = method == PM_KWAY
+   int rc = method != PM_RB
                ? METIS_PartGraphKway(&nv, &ncon, m->xadj, m->adjncy, m->vwgt,
-                                     NULL, m->adjwgt, &nparts, NULL, NULL,
-                                     opts, &objval, p)
+                                     method == PM_VOLUME ? m->vsize : NULL,
+                                     m->adjwgt, &nparts, NULL, NULL, opts,
+                                     &objval, p)
                : METIS_PartGraphRecursive(&nv, &ncon, m->xadj, m->adjncy,
                                           m->vwgt, NULL, m->adjwgt, &nparts,
                                           NULL, NULL, opts, &objval, p);
@@ -202,43 +221,28 @@ int pm_partition(const pm_graph *m, uint32_t nparts, const pm_options *o,
                  uint32_t *part, pm_result *res, char *err, size_t errlen)
 {
    memset(res, 0, sizeof *res);
-   res->method = o->method == PM_RB ? PM_RB : PM_KWAY;
+   res->method = o->method;
    idx_t *p = calloc(m->nv ? (size_t)m->nv : 1, sizeof *p);
-   idx_t *q = calloc(m->nv ? (size_t)m->nv : 1, sizeof *q);
-   if (!p || !q) {
-      free(p), free(q);
+   if (!p) {
       snprintf(err, errlen, "out of memory partitioning for %u ranks", nparts);
       return -1;
    }
    /* METIS needs more vertices than parts; below that there is nothing to
     * decide (and nothing worth communicating). */
    if (nparts > 1 && (uint32_t)m->nv > nparts) {
-      int contig = o->contig && m->connected;
-      int first = o->method == PM_RB ? PM_RB : PM_KWAY;
-      if (run_metis(m, first, (idx_t)nparts, o, contig, p) != 0) {
-         free(p), free(q);
+      int contig = o->contig && m->connected && o->method != PM_RB;
+      if (run_metis(m, o->method, (idx_t)nparts, o, contig, p) != 0) {
+         free(p);
          snprintf(err, errlen, "METIS failed to partition the graph into "
                                "%u parts", nparts);
          return -1;
       }
-      res->cut = cut_of(m, p);
-      res->contiguous = contig && first == PM_KWAY;
-      if (o->method == PM_BEST &&
-          run_metis(m, PM_RB, (idx_t)nparts, o, 0, q) == 0) {
-         uint64_t cut = cut_of(m, q);
-         if (cut < res->cut) {
-            idx_t *t = p;
-            p = q, q = t;
-            res->cut = cut;
-            res->method = PM_RB;
-            res->contiguous = 0;
-         }
-      }
+      res->contiguous = contig;
    } else {
       for (idx_t v = 0; v < m->nv; v++)
          p[v] = (idx_t)((uint32_t)v % (nparts ? nparts : 1));
-      res->cut = nparts > 1 ? cut_of(m, p) : 0;
    }
+   res->cut = nparts > 1 ? cut_of(m, p) : 0;
    uint32_t rr = 0;
    for (uint32_t k = 0; k < m->ng; k++) {
       if (m->singleton[k])
@@ -249,6 +253,5 @@ int pm_partition(const pm_graph *m, uint32_t nparts, const pm_options *o,
          part[k] = rr++ % (nparts ? nparts : 1);
    }
    free(p);
-   free(q);
    return 0;
 }

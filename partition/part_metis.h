@@ -14,9 +14,12 @@
 #include "part_graph.h"
 
 enum pm_method {
-   PM_KWAY = 0,    /* multilevel k-way */
+   PM_KWAY = 0,    /* multilevel k-way, minimising the edge cut */
    PM_RB,          /* multilevel recursive bisection */
-   PM_BEST         /* both; keep the smaller edge cut */
+   PM_BEST,        /* every method; the projection keeps the one whose
+                      communication is smallest (part_project.c) */
+   PM_VOLUME,      /* k-way minimising METIS's communication volume */
+   PM_NMETHODS
 };
 
 typedef struct pm_options {
@@ -46,7 +49,8 @@ typedef struct pm_result {
 } pm_result;
 
 /* part[k] for every group k of the pg_graph the pm_graph was built from
- * (singletons get UINT32_MAX). 0 on success; -1 with a message. */
+ * (singletons get UINT32_MAX), by o->method (not PM_BEST). 0 on success;
+ * -1 with a message. */
 int pm_partition(const pm_graph *m, uint32_t nparts, const pm_options *o,
                  uint32_t *part, pm_result *res, char *err, size_t errlen);
 

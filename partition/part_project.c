@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+
 void pp_defaults(pp_options *o)
 {
    memset(o, 0, sizeof *o);
@@ -14,7 +15,7 @@ void pp_defaults(pp_options *o)
       o->ranks[i] = dflt[i];
    o->nranks = 6;
    o->threshold = 0.9;
-   o->metis.method = PM_KWAY;
+   o->metis.method = PM_BEST;
    o->metis.seed = 1;
    o->metis.ufactor = 30;
    o->metis.contig = 1;
@@ -91,8 +92,9 @@ int pp_set_option(pp_options *o, const char *name, const char *value,
       return 0;
    }
    if (strcmp(name, "partitioner") == 0) {
-      static const char *const m[] = { "kway", "rb", "best" };
-      for (int i = 0; i < 3; i++)
+      static const char *const m[PM_NMETHODS] = { "kway", "rb", "best",
+                                                  "volume" };
+      for (int i = 0; i < PM_NMETHODS; i++)
          if (strcmp(value, m[i]) == 0) {
             o->metis.method = i;
             return 0;
@@ -159,6 +161,60 @@ static int list_singletons(const pg_graph *g, const uint8_t *skind,
    return 0;
 }
 
+/* One rank count: METIS by the chosen method, or by each method keeping
+ * the decomposition whose projected communication is smallest (the
+ * partitioners minimise proxies of it; which proxy fits depends on the
+ * graph: a stencil's cut is its volume, a matrix product's is not). */
+static int project_one(const ctr_trace *t, const pg_graph *g,
+                       const uint8_t *skind, const pm_graph *m,
+                       const pp_options *o, uint32_t n, uint32_t *part,
+                       const uint8_t *scope, uint64_t iterations,
+                       pc_result *best, char *err, size_t errlen)
+{
+   static const int all[] = { PM_KWAY, PM_VOLUME, PM_RB };
+   int one = o->metis.method;
+   const int *methods = o->metis.method == PM_BEST ? all : &one;
+   int nmethods = o->metis.method == PM_BEST ? 3 : 1;
+   memset(best, 0, sizeof *best);
+   for (int i = 0; i < nmethods; i++) {
+      pm_options mo = o->metis;
+      mo.method = methods[i];
+      pm_result mr;
+      pc_result r;
+      if (pm_partition(m, n, &mo, part, &mr, err, errlen) != 0)
+         return -1;
+      /* A region entered many times is a time loop; one entered once is
+       * the whole computation, whose inputs must be distributed in it. */
+      int setup_outside = iterations > 1;
+      if (pc_compute(&t->vcg, g, skind, part, n, scope, setup_outside,
+                     &o->cost, &r) != 0) {
+         snprintf(err, errlen, "out of memory projecting %u ranks", n);
+         return -1;
+      }
+      r.cut = mr.cut;
+      r.method = mr.method;
+      if (i > 0 && r.p2p_bytes + r.coll_total >=
+                      best->p2p_bytes + best->coll_total) {
+         pc_result_free(&r);
+         continue;
+      }
+      if (o->keep_parts) {
+         r.vertex_part = malloc((t->vcg.nvertices ? t->vcg.nvertices : 1) *
+                                sizeof *r.vertex_part);
+         if (!r.vertex_part) {
+            pc_result_free(&r);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+         }
+         for (uint32_t v = 0; v < t->vcg.nvertices; v++)
+            r.vertex_part[v] = part[g->group[v]];
+      }
+      pc_result_free(best);
+      *best = r;
+   }
+   return 0;
+}
+
 int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
                char *err, size_t errlen)
 {
@@ -198,18 +254,10 @@ int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
    p->metis_edges = pm_graph_edges(m);
    p->connected = pm_graph_connected(m);
    for (uint32_t i = 0; i < o->nranks; i++) {
-      pm_result mr;
-      if (pm_partition(m, o->ranks[i], &o->metis, part, &mr, err, errlen))
+      if (project_one(t, &g, skind, m, o, o->ranks[i], part,
+                      p->region.scope, p->region.iterations,
+                      &p->results[i], err, errlen) != 0)
          goto out;
-      pc_result *r = &p->results[i];
-      if (pc_compute(&t->vcg, &g, skind, part, o->ranks[i],
-                     p->region.scope, &o->cost, r) != 0) {
-         snprintf(err, errlen, "out of memory projecting %u ranks",
-                  o->ranks[i]);
-         goto out;
-      }
-      r->cut = mr.cut;
-      r->method = mr.method;
       p->nresults = i + 1;
    }
    rc = 0;

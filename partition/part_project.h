@@ -25,6 +25,7 @@ typedef struct pp_options {
    pm_options metis;
    pc_cost cost;
    const char *per;        /* NULL automatic, "run", a name or FILE:LINE */
+   int keep_parts;         /* fill pc_result.vertex_part */
 } pp_options;
 
 typedef struct pp_singleton {

@@ -110,7 +110,7 @@ static int mark_scope(const ctr_trace *t, const uint8_t *chosen,
 }
 
 /* A CATS region the program marks (CATS_REGION_BEGIN, a time step) wins
- * over loops; among either, the outermost that repeats and holds the work. */
+ * over loops; among either, the outermost that holds the work. */
 static uint32_t pick_automatic(const ctr_trace *t, const uint64_t *work,
                                uint64_t total)
 {
@@ -121,8 +121,9 @@ static uint32_t pick_automatic(const ctr_trace *t, const uint64_t *work,
       if ((!region && x->kind != CATS_CTX_LOOP) || x->entries == 0 ||
           (double)work[c] < PR_MIN_SHARE * (double)total)
          continue;
-      if (region ? x->entries < PR_MIN_ITERATIONS
-                 : x->iterations < PR_MIN_ITERATIONS * x->entries)
+      /* A region the program marks counts even when entered once (one
+       * matrix product); a loop must repeat to be a time loop. */
+      if (!region && x->iterations < PR_MIN_ITERATIONS * x->entries)
          continue;
       uint32_t *b = &best[region ? 0 : 1];
       if (*b == CATS_NONE || x->depth < t->contexts[*b].depth)

@@ -22,9 +22,10 @@ void prp_table(FILE *fp, const pp_projection *p, const char *prefix)
       fprintf(fp, "%sprojected communication of the whole run\n", prefix);
    const ps_summary *s = &p->singletons;
    fprintf(fp, "%ssingletons: %u broadcast, %u reduce, %u allreduce, %u "
-               "replicated (threshold %.2f)\n",
+               "replicated (threshold %.2f, centroid degree %.1f)\n",
            prefix, s->count[PS_BROADCAST], s->count[PS_REDUCE],
-           s->count[PS_ALLREDUCE], s->count[PS_REPLICATED], p->opts.threshold);
+           s->count[PS_ALLREDUCE], s->count[PS_REPLICATED], p->opts.threshold,
+           s->centroid);
    fprintf(fp, "%s%6s %14s %14s %14s %10s %9s %12s\n", prefix, "ranks",
            "p2p bytes", "coll. bytes", "max/rank", "neighbours", "imbalance",
            "time (s)");

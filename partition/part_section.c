@@ -5,7 +5,7 @@
  *   f64 alpha, f64 beta, i32 seed, i32 ufactor, u32 method, u32 tries,
  *   u32 contig, u32 groups,
  *   5 x u32 singletons per kind (none, broadcast, reduce, allreduce,
- *   replicated), u32 name length, name bytes (how the
+ *   replicated), f64 centroid degree, u32 name length, name bytes (how the
  *   region reads), u32 spec length, spec bytes (--per as given, "" when
  *   chosen automatically);
  *   per result: u32 n, u32 method, f64 imbalance, u64 cut,
@@ -54,6 +54,7 @@ int psec_write(const pp_projection *p, cbuf *b)
    for (int k = 0; k < PS_NKINDS; k++)
       bad |= cbuf_put32(b, p->singletons.count[k]);
    size_t slen = strlen(p->per_spec);
+   bad |= cbuf_put64(b, dbits(p->singletons.centroid));
    bad |= cbuf_put32(b, (uint32_t)nlen) | cbuf_append(b, p->region.name, nlen);
    bad |= cbuf_put32(b, (uint32_t)slen) | cbuf_append(b, p->per_spec, slen);
    for (uint32_t i = 0; i < p->nresults && !bad; i++) {
@@ -133,11 +134,12 @@ int psec_read(const uint8_t *data, size_t len, pp_projection *p, char *err,
    p->groups = g32(&r);
    for (int k = 0; k < PS_NKINDS; k++)
       p->singletons.count[k] = g32(&r);
+   p->singletons.centroid = bitsd(g64(&r));
    uint32_t nlen = g32(&r);
    if (r.short_)
       return fail(p, err, errlen, "truncated header");
    if (nres > PP_MAX_RANKS || flags > 1 || nlen >= PR_NAMELEN ||
-       o->metis.method < 0 || o->metis.method > PM_BEST ||
+       o->metis.method < 0 || o->metis.method >= PM_NMETHODS ||
        o->metis.tries < 0 || o->metis.tries > 100 ||
        (unsigned)o->metis.contig > 1 || !(o->threshold > 0 && o->threshold <= 1))
       return fail(p, err, errlen, "bad header");
@@ -161,7 +163,8 @@ int psec_read(const uint8_t *data, size_t len, pp_projection *p, char *err,
       pc_result *res = &p->results[i];
       uint32_t n = g32(&r);
       uint32_t method = g32(&r);
-      if (r.short_ || n < 1 || n > PP_MAX_N || method > PM_BEST)
+      if (r.short_ || n < 1 || n > PP_MAX_N || method >= PM_NMETHODS ||
+          method == PM_BEST)
          return fail(p, err, errlen, "bad or truncated result");
       size_t nn = (size_t)n * n;
       if (r.left < 8 * (2 + 2 * PC_NCOLL) + 16 * nn)

@@ -55,16 +55,26 @@ int ps_detect(const pg_graph *g, const ctr_vcg *vcg, double threshold,
    uint64_t *deg = malloc((g->ng ? g->ng : 1) * sizeof *deg);
    if (!deg)
       return -1;
-   uint32_t n = 0;
+   /* The degree cluster is that of computed values (groups with an
+    * incoming edge): read-only inputs such as matrix coefficients, each
+    * read once, would otherwise pull the centroid to 1 and make every
+    * value read ten times a singleton. Fewer than three: all of them. */
+   uint32_t n = 0, connected = 0;
    double total = 0;
-   for (uint32_t k = 0; k < g->ng; k++) {
-      uint64_t d = g->xadj[k + 1] - g->xadj[k];
-      if (d) {
-         deg[n++] = d;
-         total += (double)d;
+   for (int pass = 0; pass < 2 && n < 3; pass++) {
+      n = 0;
+      total = 0;
+      for (uint32_t k = 0; k < g->ng; k++) {
+         uint64_t d = g->xadj[k + 1] - g->xadj[k];
+         if (d && pass == 0)
+            connected++;
+         if (d && (pass == 1 || (g->dir[k] & PG_IN))) {
+            deg[n++] = d;
+            total += (double)d;
+         }
       }
    }
-   sum->connected = n;
+   sum->connected = connected;
    if (n < 3) {   /* nothing to stand out from */
       free(deg);
       sum->count[PS_NONE] = g->ng;
@@ -78,7 +88,7 @@ int ps_detect(const pg_graph *g, const ctr_vcg *vcg, double threshold,
    free(deg);
    for (uint32_t k = 0; k < g->ng; k++) {
       uint64_t d = g->xadj[k + 1] - g->xadj[k];
-      kind[k] = ps_score(d, sum->centroid, n) >= threshold;
+      kind[k] = ps_score(d, sum->centroid, connected) >= threshold;
    }
    classify(g, vcg, kind);
    for (uint32_t k = 0; k < g->ng; k++)

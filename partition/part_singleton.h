@@ -27,14 +27,16 @@ enum ps_kind {
 };
 
 typedef struct ps_summary {
-   double centroid;        /* min(mean, median) degree of connected groups */
+   double centroid;        /* min(mean, median) degree of computed groups */
    uint32_t connected;     /* groups with at least one neighbour */
    uint32_t count[PS_NKINDS];  /* groups per ps_kind */
 } ps_summary;
 
-/* Fill kind[g] for every group (PS_NONE for most) of g, built from vcg. Degree-0 groups take no
- * part: a graph full of unused constants would otherwise pull the centroid
- * to 0 and make every used value a singleton. 0, or -1 out of memory. */
+/* Fill kind[g] for every group (PS_NONE for most) of g, built from vcg.
+ * The centroid is taken over computed groups (with an incoming edge),
+ * or over all connected groups when there are none: unused constants or
+ * coefficients each read once would pull it towards 0 or 1 and make
+ * every value read a few times a singleton. 0, or -1 out of memory. */
 int ps_detect(const pg_graph *g, const ctr_vcg *vcg, double threshold,
               uint8_t *kind, ps_summary *sum);
 

@@ -15,7 +15,7 @@
    "[--singleton-threshold=0.9] [--partitioner=kway|rb|best] [--seed=N] "   \
    "[--tries=N] "                                                         \
    "[--imbalance=1.03] [--contig=yes|no] [--alpha=S] [--beta=S/B] "         \
-   "[--json OUT] [--csv PREFIX] [--singletons] [--stored]"
+   "[--json OUT] [--csv PREFIX] [--parts PREFIX] [--singletons] [--stored]"
 
 /* Projection options in the order of pp_set_option's names. */
 static const char *const opt_names[] = { "ranks", "per",
@@ -72,6 +72,31 @@ static void print_singletons(const ctr_trace *t, const pp_projection *p)
    }
 }
 
+/* PREFIX.N.txt per rank count: "RANK VALUE" per vertex, the value as
+ * `cats vcg --vertices` names it; "-" for singletons (on every rank). */
+static int write_parts(const ctr_trace *t, const pp_projection *p,
+                       const char *prefix)
+{
+   for (uint32_t i = 0; i < p->nresults; i++) {
+      const pc_result *r = &p->results[i];
+      char path[4096], err[512], label[CLI_VCG_LABEL];
+      snprintf(path, sizeof path, "%s.%u.txt", prefix, r->nranks);
+      cof_file f;
+      if (cof_open(&f, path, err, sizeof err) != 0)
+         return cli_error(CLI_EFILE, "%s", err);
+      for (uint32_t v = 0; v < t->vcg.nvertices; v++) {
+         cli_vcg_label(t, v, label, sizeof label);
+         if (r->vertex_part[v] == UINT32_MAX)
+            fprintf(f.fp, "- %s\n", label);
+         else
+            fprintf(f.fp, "%u %s\n", r->vertex_part[v], label);
+      }
+      if (cof_close(&f, 1, err, sizeof err) != 0)
+         return cli_error(CLI_EFILE, "%s", err);
+   }
+   return CLI_OK;
+}
+
 /* With no options the projection stored in the trace is recomputed with
  * the options it was made with, which reproduces it exactly. */
 static int options_from_stored(const ctr_trace *t, const char *file,
@@ -111,10 +136,10 @@ static int show_stored(const ctr_trace *t, const char *file,
 
 int cli_cmd_project(int argc, char **argv)
 {
-   const char *file = NULL, *json = NULL, *csv = NULL;
+   const char *file = NULL, *json = NULL, *csv = NULL, *parts = NULL;
    const char *vals[NOPTS] = { NULL };
    int stored = 0, singletons = 0;
-   cli_opt opts[NOPTS + 5];
+   cli_opt opts[NOPTS + 6];
    char names[NOPTS][32];
    for (size_t i = 0; i < NOPTS; i++) {
       snprintf(names[i], sizeof names[i], "--%s", opt_names[i]);
@@ -124,7 +149,8 @@ int cli_cmd_project(int argc, char **argv)
    opts[NOPTS + 1] = (cli_opt){ "--csv", NULL, NULL, &csv };
    opts[NOPTS + 2] = (cli_opt){ "--stored", NULL, &stored, NULL };
    opts[NOPTS + 3] = (cli_opt){ "--singletons", NULL, &singletons, NULL };
-   opts[NOPTS + 4] = (cli_opt){ NULL, NULL, NULL, NULL };
+   opts[NOPTS + 4] = (cli_opt){ "--parts", NULL, NULL, &parts };
+   opts[NOPTS + 5] = (cli_opt){ NULL, NULL, NULL, NULL };
    int rc = cli_parse(argc, argv, opts, &file, 1, PROJECT_USAGE);
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
@@ -155,6 +181,7 @@ int cli_cmd_project(int argc, char **argv)
       ctr_free(t);
       return rc;
    }
+   o.keep_parts = parts != NULL;
    pp_projection p;
    if (pp_project(t, &o, &p, err, sizeof err) != 0) {
       ctr_free(t);
@@ -167,6 +194,8 @@ int cli_cmd_project(int argc, char **argv)
       rc = write_json(&p, json, ctr_meta_get(t, "command"));
    if (rc == CLI_OK && csv)
       rc = write_csv(&p, csv);
+   if (rc == CLI_OK && parts)
+      rc = write_parts(t, &p, parts);
    pp_free(&p);
    ctr_free(t);
    if (rc == CLI_OK && (fflush(stdout) != 0 || ferror(stdout)))

@@ -195,7 +195,7 @@ static void grid_in_four(void)
       CHECK_EQ(count[p], 16);
    pc_cost cost = { 1e-6, 1e-9 };
    pc_result res;
-   CHECK(pc_compute(&t.vcg, &g, none, part, 4, NULL, &cost, &res) == 0);
+   CHECK(pc_compute(&t.vcg, &g, none, part, 4, NULL, 0, &cost, &res) == 0);
    CHECK_EQ(res.p2p_bytes, 32 * 8);
    CHECK_EQ(res.max_neighbours, 2);
    CHECK_EQ(res.coll_total, 0);
@@ -225,7 +225,7 @@ static void redundancy_pruned(void)
    uint32_t part[4] = { 0, 1, 1, 2 };
    pc_cost cost = { 1e-6, 1e-9 };
    pc_result r;
-   CHECK(pc_compute(&t.vcg, &g, none, part, 3, NULL, &cost, &r) == 0);
+   CHECK(pc_compute(&t.vcg, &g, none, part, 3, NULL, 0, &cost, &r) == 0);
    CHECK_EQ(r.matrix[0 * 3 + 1], 5 * 8);
    CHECK_EQ(r.matrix[0 * 3 + 2], 2 * 8);
    CHECK_EQ(r.matrix[1 * 3 + 0], 1 * 8);
@@ -261,7 +261,7 @@ static void broadcast_singleton_costed(void)
       part[i] = (i - 1) / 10;   /* four blocks of the path */
    pc_cost cost = { 1e-6, 1e-9 };
    pc_result r;
-   CHECK(pc_compute(&t.vcg, &g, kind, part, 4, NULL, &cost, &r) == 0);
+   CHECK(pc_compute(&t.vcg, &g, kind, part, 4, NULL, 0, &cost, &r) == 0);
    CHECK_EQ(r.coll_calls[PC_BROADCAST], 3);
    CHECK_EQ(r.coll_bytes[PC_BROADCAST], 3 * 8 * 3);   /* S (N-1) per call */
    CHECK_EQ(r.coll_calls[PC_ALLREDUCE] + r.coll_calls[PC_REDUCE], 0);
