@@ -23,6 +23,41 @@ static int is_register(const ctr_vcg *vcg, uint32_t v)
    return (vcg->vertices[v].flags & CATS_VCG_REGISTER) != 0;
 }
 
+/* A chain of intermediates whose every edge leaves for one memory vertex
+ * computes that value (c[i][j] = a row times a column): it joins it, so
+ * the value and its computation are one vertex to the partitioner. A
+ * chain read by several values (a norm) stays on its own. */
+static void adopt_chains(const ctr_vcg *vcg, const uint8_t *scope,
+                         uint32_t *group)
+{
+   const uint32_t none = UINT32_MAX, many = UINT32_MAX - 1;
+   uint32_t *to = malloc((vcg->nvertices ? vcg->nvertices : 1) * sizeof *to);
+   if (!to)
+      return;   /* only a coarser view is lost */
+   for (uint32_t v = 0; v < vcg->nvertices; v++)
+      to[v] = none;
+   for (uint32_t e = 0; e < vcg->nedges; e++) {
+      const ctr_vcg_edge *ed = &vcg->edges[e];
+      if (!in_scope(ed, scope) || !is_register(vcg, ed->src))
+         continue;
+      uint32_t a = uf_find(group, ed->src);
+      uint32_t d = is_register(vcg, ed->dst) ? uf_find(group, ed->dst)
+                                              : ed->dst;
+      if (d == a)
+         continue;
+      uint32_t want = is_register(vcg, ed->dst) ? many : d;
+      to[a] = to[a] == none || to[a] == want ? want : many;
+   }
+   for (uint32_t v = 0; v < vcg->nvertices; v++) {
+      if (to[v] >= many)
+         continue;
+      uint32_t a = uf_find(group, v), b = uf_find(group, to[v]);
+      if (a != b)
+         group[a > b ? a : b] = a < b ? a : b;
+   }
+   free(to);
+}
+
 /* vertex -> dense group id; returns the group count. */
 static uint32_t make_groups(const ctr_vcg *vcg, const uint8_t *scope,
                             uint32_t *group)
@@ -40,6 +75,7 @@ static uint32_t make_groups(const ctr_vcg *vcg, const uint8_t *scope,
       if (a != b)
          group[a > b ? a : b] = a < b ? a : b;
    }
+   adopt_chains(vcg, scope, group);
    /* Roots are the smallest member: first point every vertex at its root
     * (still valid parent pointers), then number the roots in vertex order;
     * a root is numbered before any other member. */

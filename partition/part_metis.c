@@ -1,6 +1,8 @@
 /* part_metis.c: METIS graph and partitioning (part_metis.h). */
 #include "part_metis.h"
 
+#include "part_layout.h"
+
 #include <metis.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +88,41 @@ static uint64_t send_size(const pg_graph *g, uint32_t k)
    return (g->dir[k] & PG_OUT) ? (uint64_t)g->size[k] * g->versions[k] : 0;
 }
 
-pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton)
+/* Layout pairs as rows over METIS vertices (CSR in *x, *nb). */
+static int pair_rows(const pg_graph *g, const pm_graph *m,
+                     const pl_pairs *pairs, idx_t **x, idx_t **nb)
+{
+   size_t n = pairs ? pairs->n : 0;
+   *x = calloc((size_t)m->nv + 2, sizeof **x);
+   *nb = malloc((2 * n + 1) * sizeof **nb);
+   if (!*x || !*nb)
+      return -1;
+   idx_t *start = *x + 1;   /* start[v] counts, then fills, row v */
+   for (int pass = 0; pass < 2; pass++) {
+      for (size_t i = 0; i < n; i++) {
+         uint32_t a = m->to_metis[g->group[pairs->a[i]]];
+         uint32_t b = m->to_metis[g->group[pairs->b[i]]];
+         if (a == PM_NONE || b == PM_NONE || a == b)
+            continue;
+         if (pass == 0) {
+            start[a + 1]++;
+            start[b + 1]++;
+         } else {
+            (*nb)[start[a]++] = (idx_t)b;
+            (*nb)[start[b]++] = (idx_t)a;
+         }
+      }
+      if (pass == 0)
+         for (idx_t v = 0; v < m->nv; v++)
+            start[v + 1] += start[v];
+   }
+   /* After the fill start[v] is where row v + 1 begins: (*x)[v] = row v. */
+   (*x)[0] = 0;
+   return 0;
+}
+
+pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton,
+                         const pl_pairs *pairs)
 {
    pm_graph *m = calloc(1, sizeof *m);
    if (!m)
@@ -120,13 +156,25 @@ pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton)
          if (!singleton[g->adj[i]])
             esum += g->adjw[i];
    }
-   if (nadj > (uint64_t)INT32_MAX)
+   idx_t *px = NULL, *pnb = NULL;
+   uint64_t pw = pairs ? pairs->weight : 0;
+   uint64_t *mark = malloc(((size_t)m->nv + 1) * sizeof *mark);
+   if (!mark || pair_rows(g, m, pairs, &px, &pnb) != 0) {
+      free(px), free(pnb), free(mark);
       goto oom;
+   }
+   nadj += (uint64_t)px[m->nv];
+   esum += (uint64_t)px[m->nv] * pw;
    m->adjncy = malloc((nadj ? nadj : 1) * sizeof *m->adjncy);
    m->adjwgt = malloc((nadj ? nadj : 1) * sizeof *m->adjwgt);
    m->adjw_orig = malloc((nadj ? nadj : 1) * sizeof *m->adjw_orig);
-   if (!m->adjncy || !m->adjwgt || !m->adjw_orig)
+   if (nadj > (uint64_t)INT32_MAX || !m->adjncy || !m->adjwgt ||
+       !m->adjw_orig) {
+      free(px), free(pnb), free(mark);
       goto oom;
+   }
+   for (idx_t v = 0; v < m->nv; v++)
+      mark[v] = UINT64_MAX;
    uint64_t vdiv = scale_for(wsum), ediv = scale_for(esum);
    uint64_t sdiv = scale_for(ssum);
    int all_zero = wsum == 0;
@@ -136,16 +184,33 @@ pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton)
       m->xadj[v] = pos;
       m->vwgt[v] = all_zero ? 1 : scaled(g->weight[k], vdiv, 1);
       m->vsize[v] = scaled(send_size(g, k), sdiv, 1);
+      idx_t start = pos;
       for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++) {
          uint32_t nb = g->adj[i];
          if (singleton[nb])
             continue;
+         mark[m->to_metis[nb]] = (uint64_t)pos;
          m->adjncy[pos] = (idx_t)m->to_metis[nb];
          m->adjwgt[pos] = scaled(g->adjw[i], ediv, 0);
          m->adjw_orig[pos++] = g->adjw[i];
       }
+      /* A layout pair adds weight to the value-flow edge it doubles, or
+       * makes an edge that carries no communication (adjw_orig 0). */
+      for (idx_t i = px[v]; i < px[v + 1]; i++) {
+         idx_t nb = pnb[i];
+         if (mark[nb] == UINT64_MAX || mark[nb] < (uint64_t)start) {
+            mark[nb] = (uint64_t)pos;
+            m->adjncy[pos] = nb;
+            m->adjwgt[pos] = 0;
+            m->adjw_orig[pos++] = 0;
+         }
+         m->adjwgt[mark[nb]] += scaled(pw, ediv, 0);
+      }
    }
    m->xadj[m->nv] = pos;
+   free(px);
+   free(pnb);
+   free(mark);
    m->connected = is_connected(m);
    return m;
 oom:

@@ -32,9 +32,12 @@ typedef struct pm_options {
 
 typedef struct pm_graph pm_graph;
 
-/* Build METIS's CSR from the group graph minus singletons (kind != 0).
- * NULL when out of memory. */
-pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton);
+/* Build METIS's CSR from the group graph minus singletons (kind != 0),
+ * plus the layout pairs (part_layout.h; may be NULL) between groups that
+ * have value-flow edges. NULL when out of memory. */
+struct pl_pairs;
+pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton,
+                         const struct pl_pairs *pairs);
 void pm_graph_free(pm_graph *m);
 
 /* Vertices and undirected edges METIS is given. */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "part_layout.h"
+
 
 void pp_defaults(pp_options *o)
 {
@@ -239,9 +241,11 @@ int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
    uint8_t *skind = malloc(g.ng ? g.ng : 1);
    uint32_t *part = malloc((g.ng ? g.ng : 1) * sizeof *part);
    pm_graph *m = NULL;
+   pl_pairs pairs = { 0 };
    if (!skind || !part ||
        ps_detect(&g, &t->vcg, o->threshold, skind, &p->singletons) != 0 ||
-       !(m = pm_graph_build(&g, skind))) {
+       pl_build(t, p->region.scope, &pairs) != 0 ||
+       !(m = pm_graph_build(&g, skind, &pairs))) {
       snprintf(err, errlen, "out of memory building the graph");
       goto out;
    }
@@ -263,6 +267,7 @@ int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
    rc = 0;
 out:
    pm_graph_free(m);
+   pl_free(&pairs);
    free(skind);
    free(part);
    pg_free(&g);

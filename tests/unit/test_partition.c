@@ -179,7 +179,7 @@ static void grid_in_four(void)
    pg_graph g;
    CHECK(pg_build(&t.vcg, NULL, &g) == 0);
    uint8_t none[64] = { 0 };
-   pm_graph *m = pm_graph_build(&g, none);
+   pm_graph *m = pm_graph_build(&g, none, NULL);
    CHECK(m != NULL);
    CHECK(pm_graph_connected(m));
    pm_options o = { PM_KWAY, 1, 30, 1, 0 };

@@ -1,5 +1,7 @@
 /* matmul_mpi.c: dense C = A x B with SUMMA on a pr x pc process grid
- * (MPI_Dims_create). A, B and C are all distributed in (n/pr) x (n/pc)
+ * (MPI_Dims_create; with -DMATMUL_ROWS a P x 1 grid: row blocks of A and
+ * C, each rank broadcasting its row block of B to all, the textbook 1-D
+ * algorithm). A, B and C are all distributed in (n/pr) x (n/pc)
  * blocks; rank (r, c) owns block (r, c) of each. The k dimension is
  * walked in panels of width w = gcd(n/pr, n/pc): the owner column of
  * A(:, panel) broadcasts its (n/pr) x w piece along the row communicator,
@@ -71,7 +73,12 @@ int main(int argc, char **argv)
    const int n = MATMUL_N;
 
    int dims[2] = {0, 0}, periods[2] = {0, 0}, coords[2];
+#ifdef MATMUL_ROWS
+   dims[0] = P;
+   dims[1] = 1;
+#else
    MPI_Dims_create(P, 2, dims);
+#endif
    const int pr = dims[0], pc = dims[1];
    if (n % pr || n % pc) {
       if (rank == 0)

@@ -21,6 +21,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.abspath(os.path.join(HERE, "..", ".."))
 TARGET_AVERAGE = 0.90
 TARGET_WORST = 0.80
+# Other MPI versions of a kernel, built by build.sh as KERNEL_mpi_VARIANT:
+# reported beside the main one, not counted in the targets.
+VARIANTS = {"matmul": ["summa"]}
 
 
 def die(msg, code=2):
@@ -89,20 +92,22 @@ def main():
         proj = os.path.join(work, k + ".projected.json")
         run([cats, "project", trace, "--json", proj])
         want = serial.stdout.strip().splitlines()[-1]
-        for n in ranks:
-            meas = os.path.join(work, "%s.measured.%d.json" % (k, n))
+        for variant, n in [(v, n) for v in [""] + VARIANTS.get(k, []) for n in ranks]:
+            mpi_name = k + "_mpi" + ("_" + variant if variant else "")
+            meas = os.path.join(work, "%s.measured.%d.json" % (mpi_name, n))
             if os.path.exists(meas):
                 os.unlink(meas)
-            mpi = run(mpirun_cmd(n, lib, meas) + [os.path.join(bindir, k + "_mpi")], env=env,
+            mpi = run(mpirun_cmd(n, lib, meas) + [os.path.join(bindir, mpi_name)], env=env,
                       cwd=work)
             got = mpi.stdout.strip().splitlines()[-1] if mpi.stdout.strip() else ""
             if got != want:
                 die("%s on %d ranks prints %r, the serial version %r" % (k, n, got, want), 1)
-            cmp_json = os.path.join(work, "%s.compare.%d.json" % (k, n))
+            cmp_json = os.path.join(work, "%s.compare.%d.json" % (mpi_name, n))
             run([cats, "compare", proj, meas, "--json", cmp_json])
             with open(cmp_json) as f:
                 c = json.load(f)
-            c["kernel"] = k
+            c["kernel"] = k + (" (%s, not counted)" % variant if variant else "")
+            c["counted"] = not variant
             rows.append(c)
     if not rows:
         die("no kernels found in " + HERE)
@@ -114,8 +119,9 @@ def main():
               % (c["kernel"], c["ranks"], c["projected_bytes"], c["measured_bytes"],
                  100 * c["accuracy"], 100 * c["p2p_accuracy"], 100 * c["entry_accuracy"],
                  "agree" if c["neighbours_agree"] else "differ"))
-    avg = sum(c["accuracy"] for c in rows) / len(rows)
-    worst = min(rows, key=lambda c: c["accuracy"])
+    counted = [c for c in rows if c["counted"]]
+    avg = sum(c["accuracy"] for c in counted) / len(counted)
+    worst = min(counted, key=lambda c: c["accuracy"])
     print("\naverage accuracy %.1f%%, lowest %.1f%% (%s, %d ranks)"
           % (100 * avg, 100 * worst["accuracy"], worst["kernel"], worst["ranks"]))
     with open(os.path.join(work, "validation.json"), "w") as f:
