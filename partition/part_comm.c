@@ -63,13 +63,17 @@ static int p2p(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
       while (end < vcg->nedges && vcg->edges[end].src == src)
          end++;
       uint32_t nt = 0;
-      if (!skind[gs] && (!written || written[src])) {
+      if (!skind[gs]) {
          for (; e < end; e++) {
             const ctr_vcg_edge *ed = &vcg->edges[e];
             uint32_t gd = g->group[ed->dst];
             if (gd == gs || skind[gd] || part[gd] == part[gs])
                continue;
             if (scope && (ed->ctx == CATS_NONE || !scope[ed->ctx]))
+               continue;
+            /* Read-only data read once is initial state, exchanged in the
+             * first step; read again and again it is set-up data. */
+            if (written && !written[src] && ed->uses > 1)
                continue;
             uint32_t pd = part[gd];
             if (!best[pd])

@@ -50,7 +50,8 @@ const char *pc_coll_name(int type);
  * groups over n ranks. skind[g] is the ps_kind of each group. With scope
  * non-NULL only edges whose context is in scope count, and only singletons
  * written in scope. With setup_outside as well, values the scope only
- * reads (never computes: coefficients, a mesh's geometry) move nothing:
+ * reads (never computes: coefficients, a mesh's geometry) and reads more
+ * than once move nothing:
  * a time loop's code sets them up with their ghost copies before the
  * loop, outside the iterations it is measured per. 0, or -1 out of
  * memory. */

@@ -91,8 +91,10 @@ static uint64_t *container_strides(const ctr_trace *t, const uint8_t *scope,
           (e->pattern != CATS_PAT_STRIDE1 && e->pattern != CATS_PAT_STRIDEK))
          continue;
       uint64_t *s = &st[(size_t)e->alloc * PL_MAX_STRIDES];
-      for (uint8_t d = 0; d < e->ndims; d++) {
-         int64_t b = e->stride[d] < 0 ? -e->stride[d] : e->stride[d];
+      /* A vector store covers neighbouring words itself. */
+      for (int d = e->size > word ? -1 : 0; d < (int)e->ndims; d++) {
+         int64_t b = d < 0 ? (int64_t)word
+                           : e->stride[d] < 0 ? -e->stride[d] : e->stride[d];
          if (b == 0 || b % word)
             continue;
          uint64_t w = (uint64_t)b / word;
