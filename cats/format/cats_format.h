@@ -24,6 +24,8 @@ enum cats_section {
    CATS_SEC_EVENTS   = 6,
    CATS_SEC_VCG      = 7,   /* value communication graph (docs/VCG.md) */
    CATS_SEC_PROJECT  = 8,   /* reserved for communication projections */
+   CATS_SEC_REUSE    = 9,   /* reuse (stack) distance histograms */
+   CATS_SEC_INDEX    = 10,  /* the load that feeds an access's address */
    CATS_SEC_MAX      = 99
 };
 
@@ -114,5 +116,17 @@ enum cats_vf_kind {
 };
 #define CATS_VF_MAX_SOURCES 65535   /* n is a u16 */
 #define CATS_VF_END_OUTPUT 1u       /* VF_END vertex flag: an output */
+
+/* Reuse distances (section 9): per histogram a cold count and log2
+ * buckets of the LRU stack distance d in cache lines: bucket 0 holds
+ * d = 0, bucket b (1 <= b < 32) holds 2^(b-1) <= d < 2^b and bucket 32
+ * d >= 2^31. A record's mask has bit 0 for cold and bit 1 + b for
+ * bucket b. */
+#define CATS_REUSE_BUCKETS    33
+#define CATS_REUSE_MASK_BITS  (1 + CATS_REUSE_BUCKETS)
+#define CATS_REUSE_HEADER_SIZE 12    /* line size, sampling, buckets */
+#define CATS_REUSE_LINE_SIZE  64
+#define CATS_REUSE_MAX_SAMPLING 1024
+#define CATS_INDEX_PAIR_SIZE  8      /* section 10: access loc, index loc */
 
 #endif /* CATS_FORMAT_H */

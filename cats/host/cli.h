@@ -26,6 +26,8 @@ int cli_cmd_stackvars(int argc, char **argv);
 int cli_cmd_vcg(int argc, char **argv);
 int cli_cmd_project(int argc, char **argv);
 int cli_cmd_compare(int argc, char **argv);
+int cli_cmd_view(int argc, char **argv);
+int cli_cmd_report(int argc, char **argv);
 
 /* Writers used by `dump` (cmd_dump.c, cmd_dump_json.c). */
 int cli_dump_text(const ctr_trace *t, FILE *fp);

@@ -34,6 +34,12 @@ static const cli_command commands[] = {
    { "compare", cli_cmd_compare,
      "compare PROJECTED MEASURED    accuracy of a projection against an MPI "
      "run (libcats-mpi)" },
+   { "view", cli_cmd_view,
+     "view FILE [-o OUT.html]       the four views in one self-contained "
+     "HTML page" },
+   { "report", cli_cmd_report,
+     "report FILE [OPTIONS]         findings to act on (see 'cats report "
+     "--help')" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -91,6 +91,17 @@ static void dump_context(const ctr_trace *t, uint32_t id, FILE *fp)
    fputc('\n', fp);
 }
 
+/* A reuse histogram on one line: cold count, then "b:count" for the
+ * non-empty log2 buckets (b 0: distance 0; b: 2^(b-1) <= d < 2^b). */
+static void dump_reuse(FILE *fp, const char *pad, const ctr_reuse_hist *h)
+{
+   fprintf(fp, "%sreuse cold %llu", pad, (unsigned long long)h->cold);
+   for (unsigned b = 0; b < CTR_REUSE_BUCKETS; b++)
+      if (h->bucket[b])
+         fprintf(fp, " %u:%llu", b, (unsigned long long)h->bucket[b]);
+   fputc('\n', fp);
+}
+
 static void dump_alloc(const ctr_trace *t, uint32_t id, FILE *fp)
 {
    const ctr_alloc *a = &t->allocs[id];
@@ -140,6 +151,8 @@ static void dump_alloc(const ctr_trace *t, uint32_t id, FILE *fp)
          fprintf(fp, " realloc-from [%u]", a->realloc_from);
       fputc('\n', fp);
    }
+   if (t->has_reuse)
+      dump_reuse(fp, "      ", &t->reuse.allocs[id]);
 }
 
 static void dump_i64_list(FILE *fp, const char *label, const int64_t *v,
@@ -184,6 +197,13 @@ static void dump_event(const ctr_trace *t, uint32_t id, FILE *fp)
    if (e->flags & CATS_EVFLAG_HELPER)
       fputs(" helper", fp);
    fputc('\n', fp);
+   if (t->has_index && t->index_alloc[id] != CATS_NONE) {
+      fprintf(fp, "        index from [%u] \"", t->index_alloc[id]);
+      cli_text(fp, ctr_str(t, t->allocs[t->index_alloc[id]].name));
+      fputs("\"\n", fp);
+   }
+   if (t->has_reuse)
+      dump_reuse(fp, "        ", &t->reuse.events[id]);
 }
 
 /* Events bucketed by context: idx[start[c] .. start[c+1]) are the events
@@ -243,6 +263,11 @@ int cli_dump_text(const ctr_trace *t, FILE *fp)
    fprintf(fp, "\ncontexts: %u\n", t->ncontexts);
    for (uint32_t k = 0; k < t->ncontexts; k++)
       dump_context(t, order[k], fp);
+
+   if (t->has_reuse)
+      fprintf(fp, "\nreuse: %u-byte lines, 1 in %u sampled; buckets by "
+                  "log2 distance (0: distance 0, b: 2^(b-1) <= d < 2^b)\n",
+              t->reuse.line_size, t->reuse.sampling);
 
    fprintf(fp, "\nallocations: %u\n", t->nallocs);
    for (uint32_t i = 0; i < t->nallocs; i++)

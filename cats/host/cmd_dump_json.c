@@ -30,6 +30,16 @@ static void key_bool(FILE *fp, const char *key, int v)
    fprintf(fp, "\"%s\": %s", key, v ? "true" : "false");
 }
 
+/* ", "reuse": {"cold": N, "buckets": [33 counts]}" */
+static void json_reuse(FILE *fp, const ctr_reuse_hist *h)
+{
+   fprintf(fp, ", \"reuse\": {\"cold\": %llu, \"buckets\": [",
+           (unsigned long long)h->cold);
+   for (unsigned b = 0; b < CTR_REUSE_BUCKETS; b++)
+      fprintf(fp, "%s%llu", b ? ", " : "", (unsigned long long)h->bucket[b]);
+   fputs("]}", fp);
+}
+
 static void json_meta(const ctr_trace *t, FILE *fp)
 {
    fputs("  \"meta\": {", fp);
@@ -133,6 +143,8 @@ static void json_allocs(const ctr_trace *t, FILE *fp)
       key_bool(fp, "never_freed", a->flags & CATS_ALLOCFLAG_LEAKED);
       fputs(", ", fp);
       key_bool(fp, "conditional", a->flags & CATS_ALLOCFLAG_CONDITIONAL);
+      if (t->has_reuse)
+         json_reuse(fp, &t->reuse.allocs[i]);
       fputs(" }", fp);
    }
    fputs(t->nallocs ? "\n  ],\n" : "],\n", fp);
@@ -174,6 +186,10 @@ static void json_events(const ctr_trace *t, FILE *fp)
    for (uint32_t i = 0; i < t->nevents; i++) {
       fputs(i ? ",\n    { " : "\n    { ", fp);
       json_event(&t->events[i], fp);
+      if (t->has_index && t->index_alloc[i] != CATS_NONE)
+         fprintf(fp, ", \"index_container\": %u", t->index_alloc[i]);
+      if (t->has_reuse)
+         json_reuse(fp, &t->reuse.events[i]);
       fputs(" }", fp);
    }
    fputs(t->nevents ? "\n  ]\n" : "]\n", fp);
@@ -183,6 +199,9 @@ int cli_dump_json(const ctr_trace *t, FILE *fp)
 {
    fprintf(fp, "{\n  \"format\": \"cats\", \"version\": %d,\n", CATS_VERSION);
    json_meta(t, fp);
+   if (t->has_reuse)
+      fprintf(fp, "  \"reuse\": {\"line_size\": %u, \"sampling\": %u},\n",
+              t->reuse.line_size, t->reuse.sampling);
    json_locs(t, fp);
    json_contexts(t, fp);
    json_allocs(t, fp);

@@ -3,7 +3,9 @@
  * Started by the Valgrind tool as `cats-helper OUT` with stdin carrying
  * frames from the tool and stdout carrying answers (docs/FORMAT.md):
  *   1..99  raw section payloads; frames of one type are concatenated, so
- *          the tool may stream a large section in pieces
+ *          the tool may stream a large section in pieces (the tool sends
+ *          1-6, 10 INDEX and, unless --reuse-distance=no, 9 REUSE; 7 and
+ *          8 are made here); all are validated at COMMIT
  *   100    LOOPS_QUERY, answered at once with LOOPS_ANSWER
  *   102    STACKVARS_QUERY, answered at once with STACKVARS_ANSWER
  *   104    VF: value-flow records, fed to the graph builder as they come

@@ -4,8 +4,8 @@
  * reference, so that consumers can index the arrays without tests. Sections
  * are parsed in dependency order (strings, locs, contexts, allocs, events),
  * which lets each record be checked against the sections it refers to as
- * soon as it is read; the optional VCG section comes last
- * (trace_decode_vcg.c). Each section's size must equal exactly what its
+ * soon as it is read; the optional sections come last (trace_decode_vcg.c,
+ * trace_decode_reuse.c). Each section's size must equal exactly what its
  * count implies. */
 #include "trace_read_int.h"
 
@@ -14,7 +14,7 @@
 
 #include "le.h"
 
-#define NSEC (CATS_SEC_PROJECT + 1)
+#define NSEC (CATS_SEC_INDEX + 1)
 
 /* The offsets below are written out per field; these pin the record ends
  * to the sizes in cats_format.h so the two cannot drift apart. */
@@ -352,7 +352,7 @@ ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
    const ctr_section *by_type[NSEC] = { NULL };
    for (size_t i = 0; i < n; i++) {
       uint32_t ty = secs[i].type;
-      if (ty < CATS_SEC_STRINGS || ty > CATS_SEC_PROJECT)
+      if (ty < CATS_SEC_STRINGS || ty >= NSEC)
          continue; /* reserved or unknown: skipped */
       if (by_type[ty])
          return ctr_fail(err, errlen, CTR_ETABLE,
@@ -398,6 +398,14 @@ ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
          return st;
       }
    }
+   /* Sections 9 and 10 refer to events, allocs and locs only. */
+   ctr_status rst = ctr_parse_reuse(t, by_type[CATS_SEC_REUSE], err, errlen);
+   if (rst == CTR_OK)
+      rst = ctr_parse_index(t, by_type[CATS_SEC_INDEX], err, errlen);
+   if (rst != CTR_OK) {
+      ctr_free(t);
+      return rst;
+   }
    /* Section 8 is kept raw: partition/part_section.c decodes and checks
     * it for the commands that use it. */
    const ctr_section *pj = by_type[CATS_SEC_PROJECT];
@@ -431,6 +439,10 @@ void ctr_free(ctr_trace *t)
    free(t->vcg.vertices);
    free(t->vcg.edges);
    free(t->projection);
+   free(t->reuse.events);
+   free(t->reuse.allocs);
+   free(t->index_loc);
+   free(t->index_alloc);
    free(t);
 }
 

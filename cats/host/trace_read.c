@@ -65,6 +65,8 @@ const char *ctr_section_name(uint32_t type)
    case CATS_SEC_EVENTS:   return "EVENTS";
    case CATS_SEC_VCG:      return "VCG";
    case CATS_SEC_PROJECT:  return "PROJECT";
+   case CATS_SEC_REUSE:    return "REUSE";
+   case CATS_SEC_INDEX:    return "INDEX";
    default:                return "unknown";
    }
 }
@@ -97,7 +99,7 @@ static ctr_status src_read(const ctr_src *s, uint64_t off, void *dst,
 
 static int known_section(uint32_t type)
 {
-   return type >= CATS_SEC_STRINGS && type <= CATS_SEC_PROJECT;
+   return type >= CATS_SEC_STRINGS && type <= CATS_SEC_INDEX;
 }
 
 static int cmp_u32(const void *a, const void *b)

@@ -148,6 +148,34 @@ typedef struct ctr_vcg {
    ctr_vcg_edge *edges;    /* sorted by (src, dst, ctx), unique */
 } ctr_vcg;
 
+/* Section 9, reuse (LRU stack) distances at cache-line granularity
+ * (docs/FORMAT.md). The distance of an access is the number of distinct
+ * lines touched since the previous access to its line. Counts are
+ * estimates of all accesses: with sampling N the tool tracked one line in
+ * N, scaled each tracked distance by N and counted each tracked access N
+ * times, so a histogram's total is close to, not equal to, the record's
+ * access count (equal when N is 1). */
+#define CTR_REUSE_BUCKETS CATS_REUSE_BUCKETS
+typedef struct ctr_reuse_hist {
+   uint64_t cold;          /* first accesses to a line (infinite distance) */
+   uint64_t bucket[CTR_REUSE_BUCKETS];   /* [0]: distance 0; [b]: 2^(b-1)
+                              <= d < 2^b; [32]: d >= 2^31 */
+} ctr_reuse_hist;
+
+typedef struct ctr_reuse {
+   uint32_t line_size;     /* bytes per cache line (64) */
+   uint32_t sampling;      /* N: one line in N tracked (1 = exact) */
+   ctr_reuse_hist *events; /* one per event (all zero when none sampled) */
+   ctr_reuse_hist *allocs; /* one per alloc: the sum of its events' */
+} ctr_reuse;
+
+/* Estimated misses of a fully associative LRU cache (ctr_reuse_misses). */
+typedef struct ctr_misses {
+   double accesses;        /* the histogram's total */
+   double cold;            /* first accesses to a line */
+   double capacity;        /* reuses at a distance of at least the cache */
+} ctr_misses;
+
 /* A decoded trace. All ids are indices into these arrays and have been
  * checked, so consumers may index without further tests. */
 typedef struct ctr_trace {
@@ -170,6 +198,17 @@ typedef struct ctr_trace {
    int has_projection;     /* section 8 was present (optional) */
    uint8_t *projection;    /* its raw payload (partition/part_section.h) */
    size_t projection_len;
+   int has_reuse;          /* section 9 was present (optional) */
+   ctr_reuse reuse;        /* arrays NULL unless has_reuse */
+   int has_index;          /* section 10 was present (optional) */
+   uint32_t *index_loc;    /* per event: loc of the load its address was
+                              computed from (section 10), or CATS_NONE;
+                              never NULL (all NONE without section 10) */
+   uint32_t *index_alloc;  /* per event: the container that load reads,
+                              the alloc with the most accesses of the read
+                              events at index_loc, stack frames (spills,
+                              scalar locals) excepted; CATS_NONE if none.
+                              Never NULL */
    char *string_blob;      /* storage behind strings[] */
 } ctr_trace;
 
@@ -185,7 +224,8 @@ ctr_status ctr_open_mem(const void *buf, size_t len, ctr_trace **out,
 
 /* Decode and validate raw section payloads (no container). Unknown types
  * are skipped; a type given twice is an error. Sections 1-6 are required,
- * sections 7 (VCG) and 8 (PROJECT, kept raw) are optional. */
+ * sections 7 (VCG), 8 (PROJECT, kept raw), 9 (REUSE) and 10 (INDEX) are
+ * optional. */
 ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
                       char *err, size_t errlen);
 
@@ -196,6 +236,17 @@ const char *ctr_str(const ctr_trace *t, uint32_t id);
 
 /* Value of the first META entry with this key, or NULL. */
 const char *ctr_meta_get(const ctr_trace *t, const char *key);
+
+/* Cold and capacity misses of a fully associative LRU cache of `lines`
+ * cache lines, estimated from a reuse histogram: an access misses when
+ * it is cold or its distance is at least `lines`. Exact (given the
+ * histogram) when `lines` is 0 or a power of two up to 2^31, since those
+ * are bucket bounds. Between two powers of two the bucket that holds
+ * `lines` is taken as spread uniformly over its range [2^(b-1), 2^b), so
+ * the fraction (2^b - lines) / 2^(b-1) of it counts as misses: a linear
+ * interpolation between the exact values at the bounds. Beyond 2^31
+ * lines the last (open) bucket still counts as misses. */
+ctr_misses ctr_reuse_misses(const ctr_reuse_hist *h, uint64_t lines);
 
 /* Name of a section type ("STRINGS", ...) or "unknown". */
 const char *ctr_section_name(uint32_t type);

@@ -14,4 +14,13 @@ ctr_status ctr_fail(char *err, size_t errlen, ctr_status st,
 ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, char *err,
                          size_t errlen);
 
+/* Decode sections 9 (REUSE) and 10 (INDEX) into t->reuse and
+ * t->index_loc / t->index_alloc (trace_decode_reuse.c); s may be NULL for
+ * an absent section. ctr_parse_index must run for every trace (it fills
+ * the per-event arrays with CATS_NONE when the section is absent). */
+ctr_status ctr_parse_reuse(ctr_trace *t, const ctr_section *s, char *err,
+                           size_t errlen);
+ctr_status ctr_parse_index(ctr_trace *t, const ctr_section *s, char *err,
+                           size_t errlen);
+
 #endif /* CATS_TRACE_READ_INT_H */

@@ -50,6 +50,7 @@ struct _Event {
       run_off + k * run_stride for k < count - run_count0. */
    Long  run_off;
    ULong run_count0;
+   ReuseHist* reuse;                  /* cats_reuse.c; NULL until sampled */
 };
 
 ULong CATS_(n_unattributed);
@@ -426,15 +427,17 @@ static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
    return e;
 }
 
-static __attribute__((noinline)) void access_slow(Site* s, Addr a,
-                                                  ULong now)
+/* Returns the record of the access, or NULL when no container holds
+   it. */
+static __attribute__((noinline)) Event* access_slow(Site* s, Addr a,
+                                                    ULong now)
 {
    Thread* t = CATS_(cur_thread);
    Block* b = CATS_(find_block)(t->tid, a);
    if (b == NULL) {
       CATS_(n_unattributed)++;
       CATS_(bytes_unattributed) += s->size;
-      return;
+      return NULL;
    }
    UInt ctx = CATS_(cur_ctx);
    Long off = (Long)(a - b->origin);
@@ -444,7 +447,7 @@ static __attribute__((noinline)) void access_slow(Site* s, Addr a,
       event_update(s->ev, off, now);
       s->blk = b;
       s->blk_epoch = b->epoch;
-      return;
+      return s->ev;
    }
    Bool found;
    UWord* slot = CATS_(map_slot)(&event_map,
@@ -465,18 +468,57 @@ static __attribute__((noinline)) void access_slow(Site* s, Addr a,
    s->blk_epoch = b->epoch;
    s->ctx = ctx;
    s->ev = e;
+   return e;
 }
 
-VG_REGPARM(2) void CATS_(on_access)(Site* s, Addr a)
+/* Records an access; returns its record, or NULL when no container
+   holds it. */
+static inline Event* trace_access(Site* s, Addr a)
 {
    ULong now = ++CATS_(time);
    Block* b = s->blk;
    if (LIKELY(b != NULL && s->blk_epoch == b->epoch
               && a - b->lo < b->hi - b->lo && s->ctx == CATS_(cur_ctx))) {
       event_update(s->ev, (Long)(a - b->origin), now);
+      return s->ev;
+   }
+   return access_slow(s, a, now);
+}
+
+VG_REGPARM(2) void CATS_(on_access)(Site* s, Addr a)
+{
+   (void)trace_access(s, a);
+}
+
+/* An access to a line in the reuse sample: apart, so that the common
+   path of the hook below is the one above plus the hash test (nothing
+   stays live across the record's update). */
+static __attribute__((noinline)) void access_sampled(Site* s, Addr a)
+{
+   Event* e = trace_access(s, a);
+   CATS_(reuse_sample)(e ? &e->reuse : NULL, a);
+}
+
+VG_REGPARM(2) void CATS_(on_access_reuse)(Site* s, Addr a)
+{
+   if (UNLIKELY(CATS_(reuse_sampled)(a))) {
+      access_sampled(s, a);
       return;
    }
-   access_slow(s, a, now);
+   (void)trace_access(s, a);
+}
+
+void* CATS_(access_hook)(void)
+{
+   return CATS_(clo_reuse_distance) ? (void*)CATS_(on_access_reuse)
+                                    : (void*)CATS_(on_access);
+}
+
+const ReuseHist* CATS_(event_reuse)(UInt i, UInt* alloc_out)
+{
+   const Event* e = *(Event**)VG_(indexXA)(events, i);
+   *alloc_out = CATS_(alloc_out_id)(e->alloc);
+   return e->reuse;
 }
 
 static UChar classify(const Event* e)

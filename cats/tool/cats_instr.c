@@ -43,7 +43,7 @@ static void add_access(IRSB* sb, Addr ip, UChar kind, IRExpr* addr,
    if (!CATS_(instr_on) || size <= 0)
       return;
    Site* s = CATS_(new_site)(ip, kind, (UInt)size, flags);
-   add_call(sb, "cats_on_access", CATS_(on_access), 2,
+   add_call(sb, "cats_on_access", CATS_(access_hook)(), 2,
             mkIRExprVec_2(mkIRExpr_HWord((HWord)s), addr), guard);
 }
 
@@ -300,6 +300,8 @@ IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    IRSB* out = deepCopyIRSBExceptStmts(sbIn);
    VfSB* vf = CATS_(clo_value_flow) && CATS_(instr_on)
               ? CATS_(vf_sb_begin)(sbIn, out, layout) : NULL;
+   if (CATS_(instr_on))
+      CATS_(index_scan)(sbIn);
    for (i = 0; i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark; i++)
       addStmtToIRSB(out, sbIn->stmts[i]);
 

@@ -123,7 +123,7 @@ Bool CATS_(projecting)(void)
 
 static Bool process_option(const HChar* arg)
 {
-   Long gran = 0;
+   Long gran = 0, sampling = 0;
    if (projection_option(arg)) {}
    else if VG_STR_CLO(arg, "--cats-out-file", CATS_(clo_out_file)) {}
    else if VG_BOOL_CLO(arg, "--instr-atstart", CATS_(clo_instr_atstart)) {}
@@ -138,6 +138,16 @@ static Bool process_option(const HChar* arg)
    }
    else if VG_BINT_CLO(arg, "--vf-stack-array-min",
                        CATS_(clo_vf_stack_array_min), 0, 1ULL << 40) {}
+   else if VG_BOOL_CLO(arg, "--reuse-distance",
+                       CATS_(clo_reuse_distance)) {}
+   else if VG_BINT_CLO(arg, "--reuse-sampling", sampling, 1,
+                       CATS_REUSE_MAX_SAMPLING) {
+      /* SHARDS rates 1/2^k: the hash test is a mask. */
+      if ((sampling & (sampling - 1)) != 0)
+         VG_(fmsg_bad_option)(arg, "the sampling must be a power of two "
+                              "(1, 2, 4, ... 1024)\n");
+      CATS_(clo_reuse_sampling) = (UInt)sampling;
+   }
    else
       return False;
    return True;
@@ -159,6 +169,10 @@ static void print_usage(void)
 "    --vf-granularity=8|4      bytes per value-flow memory word [8]\n"
 "    --vf-stack-array-min=<n>  named stack arrays of at least n bytes hold\n"
 "                              values; smaller ones are workspaces [1024]\n"
+"    --reuse-distance=yes|no   reuse (LRU stack) distances of 64-byte lines\n"
+"                              per access record and container [yes]\n"
+"    --reuse-sampling=<n>      track 1 in n lines (SHARDS sampling; a power\n"
+"                              of two up to 1024, 1 is exact) [16]\n"
 "    --ranks=<n,n,...>         at exit, project the SPMD communication for\n"
 "                              these rank counts (METIS), print it and store\n"
 "                              it in the trace [off]\n"
@@ -373,6 +387,8 @@ static void post_clo_init(void)
       CATS_(vf_init)();
       VG_(track_post_mem_write)(on_mem_written);
    }
+   if (CATS_(clo_reuse_distance))
+      CATS_(reuse_init)();
 }
 
 static void finish_run(void)
@@ -395,6 +411,8 @@ static void finish_run(void)
              CATS_(n_ctxs)(), CATS_(peak_footprint));
    if (CATS_(clo_value_flow) && VG_(clo_verbosity) > 1)
       CATS_(vf_stats)();
+   if (CATS_(clo_reuse_distance) && VG_(clo_verbosity) > 1)
+      CATS_(reuse_stats)();
    if (ok)
       VG_(umsg)("cats: trace written to %s\n", CATS_(out_path));
 }
@@ -454,6 +472,7 @@ static void pre_clo_init(void)
    CATS_(cflow_init)();
    CATS_(mem_init)();
    CATS_(events_init)();
+   CATS_(index_init)();
 }
 
 VG_DETERMINE_INTERFACE_VERSION(pre_clo_init)

@@ -548,27 +548,38 @@ static void write_meta(CatsBuf* b)
    meta_u64(b, &count, "peak_time", CATS_(peak_time));
    meta_u64(b, &count, "event_records", CATS_(n_events)());
    meta_u64(b, &count, "alloc_records", CATS_(n_allocs_written)());
+   /* Sections 9 and 10 are optional, so a reader could not tell one lost
+      to a damaged section table: META says they were written. */
+   if (CATS_(clo_reuse_distance))
+      meta_u64(b, &count, "reuse_sampling", CATS_(clo_reuse_sampling));
+   meta_u64(b, &count, "index_pairs", CATS_(n_index_pairs)());
    CATS_(patch_u32)(b, 0, count);
 }
 
 Bool CATS_(write_trace)(void)
 {
-   CatsBuf secs[6];
+   CatsBuf secs[8];
    Int i;
    if (!helper_ready())
       return False;
-   for (i = 0; i < 6; i++)
+   for (i = 0; i < 8; i++)
       CATS_(buf_init)(&secs[i]);
    /* Strings last: the other sections intern names as they serialise. */
    write_meta(&secs[1]);
    CATS_(write_contexts)(&secs[3]);
    CATS_(write_allocs)(&secs[4]);
    CATS_(write_events)(&secs[5]);
+   CATS_(write_index)(&secs[6]);
+   if (CATS_(clo_reuse_distance))
+      CATS_(write_reuse)(&secs[7]);
    CATS_(write_locs)(&secs[2]);
    CATS_(write_strings)(&secs[0]);
-   static const UInt types[6] = { CATS_SEC_STRINGS, CATS_SEC_META,
+   static const UInt types[8] = { CATS_SEC_STRINGS, CATS_SEC_META,
                                   CATS_SEC_LOCS, CATS_SEC_CONTEXTS,
-                                  CATS_SEC_ALLOCS, CATS_SEC_EVENTS };
+                                  CATS_SEC_ALLOCS, CATS_SEC_EVENTS,
+                                  CATS_SEC_INDEX, CATS_SEC_REUSE };
+   /* Section 9 only with --reuse-distance=yes. */
+   Int nsecs = CATS_(clo_reuse_distance) ? 8 : 7;
    /* Answers still owed would be read as the commit reply. */
    while (pending && VG_(sizeXA)(pending) > 0) {
       Pending* p = VG_(indexXA)(pending, 0);
@@ -579,9 +590,9 @@ Bool CATS_(write_trace)(void)
       VG_(free)(a);
    }
    Bool ok = to_helper >= 0;
-   for (i = 0; i < 6 && ok; i++)
+   for (i = 0; i < nsecs && ok; i++)
       ok = send_frame(types[i], secs[i].data, secs[i].len);
-   for (i = 0; i < 6; i++)
+   for (i = 0; i < 8; i++)
       CATS_(buf_free)(&secs[i]);
    ok = ok && send_frame(CATS_FRAME_COMMIT, NULL, 0);
    SizeT len;

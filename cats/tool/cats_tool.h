@@ -7,6 +7,8 @@
      cats_cflow.c    threads, frames, the context tree, loops
      cats_mem.c      containers: heap, mmap, globals, stack, allocation records
      cats_events.c   folding of accesses into affine or summarised records
+     cats_reuse.c    reuse (LRU stack) distances of sampled cache lines
+     cats_index.c    which load feeds an access's address (static)
      cats_locs.c     strings and code locations
      cats_out.c      the helper process and trace serialisation
      cats_util.c     a hash map and a byte buffer
@@ -294,13 +296,69 @@ typedef struct {
 } Site;
 
 Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags);
+/* The access hook, without and with reuse distances: the instrumentation
+   picks one (CATS_(access_hook)), so --reuse-distance=no costs nothing. */
 VG_REGPARM(2) void CATS_(on_access)(Site* s, Addr a);
+VG_REGPARM(2) void CATS_(on_access_reuse)(Site* s, Addr a);
+void* CATS_(access_hook)(void);
 void  CATS_(events_init)(void);
 UInt  CATS_(n_events)(void);
 void  CATS_(write_events)(CatsBuf* b);
 ULong CATS_(total_accesses)(void);
 extern ULong CATS_(n_unattributed);
 extern ULong CATS_(bytes_unattributed);
+
+/*------------------------------------------------------------*/
+/*--- Reuse distances (cats_reuse.c)                       ---*/
+/*------------------------------------------------------------*/
+
+/* A histogram of LRU stack distances in cache lines (docs/FORMAT.md,
+   section 9): cold (first) accesses and log2 buckets. Counts are
+   estimates of all accesses: each sampled access adds the sampling
+   rate N, and its distance is scaled by N. */
+typedef struct {
+   ULong cold;
+   ULong bucket[CATS_REUSE_BUCKETS];
+} ReuseHist;
+
+#define CATS_REUSE_LINE_SHIFT 6          /* 64-byte lines */
+#define CATS_REUSE_HASH 0x9E3779B97F4A7C15ULL
+
+extern Bool  CATS_(clo_reuse_distance);  /* --reuse-distance */
+extern UInt  CATS_(clo_reuse_sampling);  /* --reuse-sampling: N */
+/* The top log2(N) bits of the line's hash must be 0 for the line to be
+   tracked (SHARDS spatial sampling with rate 1/N); 0 when N = 1. */
+extern ULong CATS_(reuse_mask);
+
+/* The cheap test on the access fast path: one multiply, one and. */
+static inline Bool CATS_(reuse_sampled)(Addr a)
+{
+   return ((((ULong)a >> CATS_REUSE_LINE_SHIFT) * CATS_REUSE_HASH)
+           & CATS_(reuse_mask)) == 0;
+}
+
+void CATS_(reuse_init)(void);
+/* An access to a sampled line: its distance goes to *h (allocated at
+   first use); h == NULL tracks the line without recording (accesses
+   outside any container still occupy the cache). */
+void CATS_(reuse_sample)(ReuseHist** h, Addr a);
+/* The histogram of event record i (NULL if none of its accesses was
+   sampled) and its ALLOCS id in the trace (cats_events.c). */
+const ReuseHist* CATS_(event_reuse)(UInt i, UInt* alloc_out);
+void CATS_(write_reuse)(CatsBuf* b);
+void CATS_(reuse_stats)(void);
+
+/*------------------------------------------------------------*/
+/*--- Index loads (cats_index.c)                           ---*/
+/*------------------------------------------------------------*/
+
+/* Finds, for each memory access of a superblock, the first load its
+   address is computed from within the superblock (the col[k] of
+   x[col[k]]) and records the pair of code locations. */
+void CATS_(index_init)(void);
+void CATS_(index_scan)(IRSB* sbIn);
+UInt CATS_(n_index_pairs)(void);
+void CATS_(write_index)(CatsBuf* b);
 
 /*------------------------------------------------------------*/
 /*--- Value flow (cats_vf_*.c, docs/VCG.md)                ---*/

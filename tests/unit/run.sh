@@ -42,27 +42,33 @@ build_test() {   # name sources... -- libs...
 
 build_test test_trace "$here/test_trace.c" "$here/synth.c" "$host/buf.c" "$host/errmsg.c" \
    "$host/trace_read.c" "$host/trace_decode.c" "$host/trace_decode_vcg.c" \
-   "$host/trace_write.c" -lz &&
+   "$host/trace_decode_reuse.c" "$host/trace_write.c" -lz &&
    { "$work/test_trace" "$work" || failed=1; }
+
+build_test test_reuse "$here/test_reuse.c" "$here/synth.c" "$host/buf.c" "$host/errmsg.c" \
+   "$host/trace_read.c" "$host/trace_decode.c" "$host/trace_decode_vcg.c" \
+   "$host/trace_decode_reuse.c" "$host/trace_write.c" -lz &&
+   { "$work/test_reuse" "$work" || failed=1; }
 
 build_test test_helper "$here/test_helper.c" "$here/synth.c" "$here/vfsynth.c" \
    "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" \
-   "$host/trace_decode_vcg.c" -lz &&
+   "$host/trace_decode_vcg.c" "$host/trace_decode_reuse.c" -lz &&
    { "$work/test_helper" "$build/cats-helper" "$work" 2>"$work/helper.err" ||
      { failed=1; cat "$work/helper.err" >&2; }; }
 
 build_test test_vcg "$here/test_vcg.c" "$here/synth.c" "$here/vfsynth.c" \
    "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" \
-   "$host/trace_decode_vcg.c" "$host/trace_write.c" "$vcg/vcg_build.c" \
+   "$host/trace_decode_vcg.c" "$host/trace_decode_reuse.c" \
+   "$host/trace_write.c" "$vcg/vcg_build.c" \
    "$vcg/vcg_idmap.c" "$vcg/vcg_index.c" "$vcg/vcg_sort.c" \
    "$vcg/vcg_section.c" -lz &&
    { "$work/test_vcg" "$work" || failed=1; }
 
-build_test test_partition "$here/test_partition.c" "$part/part_graph.c" \
+build_test test_partition "$here/test_partition.c" "$part/part_graph.c" "$part/part_layout.c" \
    "$part/part_singleton.c" "$part/part_metis.c" "$part/part_comm.c" \
    "$part/part_region.c" "$part/part_project.c" "$part/part_section.c" \
    "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" \
-   "$host/trace_decode_vcg.c" -lmetis -lz -lm &&
+   "$host/trace_decode_vcg.c" "$host/trace_decode_reuse.c" -lmetis -lz -lm &&
    { "$work/test_partition" || failed=1; }
 
 build_test test_loops "$here/test_loops.c" "$host/loops.c" "$host/errmsg.c" \

@@ -1,0 +1,792 @@
+/* cmd_report.c: `cats report FILE`: the findings a performance engineer
+ * acts on, each section ranked and cut to the top N (report.h):
+ *
+ *   1 the peak footprint and the containers live at the peak
+ *   2 allocations inside loops, with bytes per iteration
+ *   3 containers used for a small part of the time they are allocated
+ *   4 same-size containers that could share one buffer
+ *   5 stride-k and indirect access sites
+ *   6 the heaviest value-communication edges by code location
+ *   7 reuse distances (a place for them: not in traces yet)
+ *
+ * Text goes to stdout. `--json OUT` writes the same content as JSON,
+ * atomically (outfile.h); with OUT "-" the JSON goes to stdout instead of
+ * the text. Exit status: 0, 1 file or data error, 2 usage error.
+ *
+ * JSON (version 1). Ids are those of `cats dump --json`; a location
+ * ("site") is "file:line" as the text prints it, or null; "total" is the
+ * number found before the cut to "top".
+ *
+ *   { "report": 1, "file": F, "command": C, "top": N,
+ *     "scope": "main" | "all", "short_ratio": R,
+ *     "peak": null | { "time", "bytes", "exact_bytes", "upper_bytes",
+ *        "total", "live": [ { "alloc", "name", "kind", "site", "size",
+ *        "count", "live_min", "live_max", "bytes_min", "bytes_max",
+ *        "exact" } ] },
+ *     "allocations_in_loops": { "total", "entries": [ { "alloc", "name",
+ *        "kind", "site", "size", "count", "total_bytes", "loop",
+ *        "loop_site", "iterations", "bytes_per_iteration" } ] },
+ *     "short_lifetimes": { "total", "entries": [ { "alloc", "name",
+ *        "kind", "site", "size", "count", "alloc_start", "alloc_end",
+ *        "alloc_lifetime", "used", "use_start", "use_end", "use_lifetime",
+ *        "ratio", "idle" } ] },         (use_start/use_end null if unused)
+ *     "sharing": { "total", "saved", "groups": [ { "size", "saved",
+ *        "members": [ { "alloc", "name", "site", "alloc_start",
+ *        "alloc_end", "use_start", "use_end" } ] } ] },
+ *     "access_sites": { "total", "unrolled_records", "entries": [
+ *        { "site", "function", "alloc", "name", "kind" ("read"|"write"),
+ *        "pattern" ("stride-k"|"indirect"), "size", "stride", "elements",
+ *        "loop", "loop_site", "index", "count", "records" } ] },
+ *        (stride: bytes, elements: stride / size when it divides, loop:
+ *        the context of the stride's loop level; null for indirect.
+ *        index: { "alloc", "name", "site" }: the container the address
+ *        was computed from and the load that read it (trace section 10),
+ *        null when the trace does not say)
+ *     "communication": null | { "total", "entries": [ { "bytes", "uses",
+ *        "edges", "src_site", "src_function", "sink_site",
+ *        "sink_function", "sink_context", "src", "dst", "more_src",
+ *        "more_dst" } ] },     (src/dst: container names, null for a
+ *        register intermediate)
+ *     "reuse": null }
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json_out.h"
+#include "outfile.h"
+#include "report.h"
+#include "trace_names.h"
+
+#define REPORT_USAGE                                                    \
+   "cats report FILE [--top=N] [--short-ratio=R] [--all] [--json OUT]"
+
+#define LOC_LEN 512
+
+/* ------------------------------------------------------------------ */
+/* Scope and options                                                  */
+/* ------------------------------------------------------------------ */
+
+/* Code under main that is not the program's: the dynamic linker
+ * resolving a symbol on its first call (lazy binding) and the tool's own
+ * preload libraries. */
+static int foreign_code(const ctr_trace *t, const ctr_context *c)
+{
+   if (c->kind != CATS_CTX_FUNCTION || c->loc == CATS_NONE)
+      return 0;
+   const char *obj = ctr_str(t, t->locs[c->loc].object);
+   const char *base = strrchr(obj, '/');
+   base = base ? base + 1 : obj;
+   return strncmp(base, "ld-linux", 8) == 0 ||
+          strncmp(base, "ld.so", 5) == 0 ||
+          strncmp(base, "vgpreload_", 10) == 0;
+}
+
+static int is_main(const ctr_trace *t, const ctr_context *c)
+{
+   return c->kind == CATS_CTX_FUNCTION &&
+          strcmp(ctr_str(t, c->name), "main") == 0;
+}
+
+/* The program's contexts: main and what runs below it, and the whole of
+ * every other thread (what the program started), less the subtrees of
+ * foreign code. Parents precede their children. Returns how many are in
+ * (0 without a main: the caller then takes them all), -1 when out of
+ * memory. */
+static int64_t mark_main(const ctr_trace *t, uint8_t *in)
+{
+   uint8_t *main_root = calloc((size_t)t->ncontexts + 1, 1);
+   if (!main_root)
+      return -1;
+   int any = 0;
+   for (uint32_t i = 0; i < t->ncontexts; i++) {
+      if (!is_main(t, &t->contexts[i]))
+         continue;
+      uint32_t r = i;
+      while (t->contexts[r].parent != CATS_NONE)
+         r = t->contexts[r].parent;
+      main_root[r] = 1;   /* in main's thread only main's subtree counts */
+      any = 1;
+   }
+   int64_t n = 0;
+   for (uint32_t i = 0; i < t->ncontexts && any; i++) {
+      const ctr_context *c = &t->contexts[i];
+      int yes = c->parent == CATS_NONE ? !main_root[i]
+                                       : is_main(t, c) || in[c->parent];
+      in[i] = yes && !foreign_code(t, c);
+      n += in[i];
+   }
+   free(main_root);
+   return n;
+}
+
+static int parse_top(const char *s, uint32_t *top)
+{
+   char *end;
+   errno = 0;
+   unsigned long long v = strtoull(s, &end, 10);
+   if (s[0] < '0' || s[0] > '9' || *end || errno || v < 1 ||
+       v > RPT_TOP_MAX)
+      return cli_error(CLI_EUSAGE, "report: --top=%s: expected a whole "
+                       "number from 1 to %u", s, RPT_TOP_MAX);
+   *top = (uint32_t)v;
+   return CLI_OK;
+}
+
+static int parse_ratio(const char *s, double *r)
+{
+   char *end;
+   errno = 0;
+   double v = strtod(s, &end);
+   if (!s[0] || *end || errno || !isfinite(v) || v <= 0 || v > 1)
+      return cli_error(CLI_EUSAGE, "report: --short-ratio=%s: expected a "
+                       "fraction above 0, at most 1", s);
+   *r = v;
+   return CLI_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Shared bits of both writers                                        */
+/* ------------------------------------------------------------------ */
+
+static void loc_str(const ctr_trace *t, uint32_t loc, char *buf)
+{
+   cli_loc_str(t, loc, buf, LOC_LEN);
+}
+
+static const char *loc_function(const ctr_trace *t, uint32_t loc)
+{
+   return loc == CATS_NONE ? "" : ctr_str(t, t->locs[loc].function);
+}
+
+static const char *alloc_name(const ctr_trace *t, uint32_t alloc)
+{
+   return alloc == CATS_NONE ? "" : ctr_str(t, t->allocs[alloc].name);
+}
+
+static uint64_t lifetime_of(const rpt_lifetime *l)
+{
+   return l->alloc_end - l->alloc_start;
+}
+
+static uint64_t usage_of(const rpt_lifetime *l)
+{
+   return l->used ? l->use_end - l->use_start : 0;
+}
+
+static void more(FILE *fp, uint32_t shown, uint32_t total)
+{
+   if (total > shown)
+      fprintf(fp, "   (%u more; --top=N shows more)\n", total - shown);
+}
+
+static void quoted(FILE *fp, const char *s)
+{
+   fputc('"', fp);
+   cli_text(fp, s);
+   fputc('"', fp);
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                               */
+/* ------------------------------------------------------------------ */
+
+static void text_peak(FILE *fp, const ctr_trace *t, const rpt_peak *p)
+{
+   if (!p->known) {
+      fputs("1. peak footprint: not recorded in this trace (META "
+            "peak_time)\n", fp);
+      return;
+   }
+   fprintf(fp, "1. peak footprint: %llu bytes at time %llu\n",
+           (unsigned long long)p->bytes, (unsigned long long)p->time);
+   fprintf(fp, "   live then: %llu bytes in %u records",
+           (unsigned long long)p->exact_bytes, p->total);
+   if (p->upper_bytes > p->exact_bytes)
+      fprintf(fp, ", up to %llu more in records whose instances straddle "
+                  "the peak",
+              (unsigned long long)(p->upper_bytes - p->exact_bytes));
+   fputc('\n', fp);
+   /* The records should explain the whole peak. They do not when the
+    * tool's running footprint kept bytes no record holds then: a global
+    * released by a mapping laid over it still counts (cats_mem.c,
+    * release_range subtracts mappings only). Say so, do not hide it. */
+   if (p->bytes > p->upper_bytes)
+      fprintf(fp, "   %llu bytes of the peak are in no record live "
+                  "then\n",
+              (unsigned long long)(p->bytes - p->upper_bytes));
+   for (uint32_t i = 0; i < p->n; i++) {
+      const rpt_live *l = &p->live[i];
+      const ctr_alloc *a = &t->allocs[l->alloc];
+      char bytes[64], live[96];
+      if (l->min == l->max) {
+         snprintf(bytes, sizeof bytes, "%llu B",
+                  (unsigned long long)cli_mul_sat(l->min, a->size));
+         if (a->count == 1)
+            snprintf(live, sizeof live, "live");
+         else
+            snprintf(live, sizeof live, "%llu of %llu live",
+                     (unsigned long long)l->min,
+                     (unsigned long long)a->count);
+      } else {
+         snprintf(bytes, sizeof bytes, "%llu-%llu B",
+                  (unsigned long long)cli_mul_sat(l->min, a->size),
+                  (unsigned long long)cli_mul_sat(l->max, a->size));
+         snprintf(live, sizeof live, "%llu-%llu of %llu live",
+                  (unsigned long long)l->min, (unsigned long long)l->max,
+                  (unsigned long long)a->count);
+      }
+      fprintf(fp, "  %2u. %14s  %-8s %-18s ", i + 1, bytes,
+              ctn_alloc_kind(a->kind), live);
+      quoted(fp, alloc_name(t, l->alloc));
+      fputc('\n', fp);
+   }
+   more(fp, p->n, p->total);
+}
+
+static void text_loops(FILE *fp, const ctr_trace *t, const rpt_report *r)
+{
+   fprintf(fp, "\n2. allocations inside loops: %u\n", r->loops_total);
+   for (uint32_t i = 0; i < r->nloops; i++) {
+      const rpt_loop_alloc *l = &r->loops[i];
+      const ctr_alloc *a = &t->allocs[l->alloc];
+      const ctr_context *c = &t->contexts[l->loop];
+      char where[LOC_LEN];
+      loc_str(t, c->loc, where);
+      fprintf(fp, "  %2u. %llu x %-8s %llu B in all, %.1f B per iteration "
+                  "of loop ",
+              i + 1, (unsigned long long)a->count, ctn_alloc_kind(a->kind),
+              (unsigned long long)a->total_bytes, l->bytes_per_iter);
+      cli_text(fp, where);
+      fprintf(fp, " (%llu iterations)  ", (unsigned long long)c->iterations);
+      quoted(fp, alloc_name(t, l->alloc));
+      fputc('\n', fp);
+   }
+   more(fp, r->nloops, r->loops_total);
+}
+
+static void text_shorts(FILE *fp, const ctr_trace *t, const rpt_report *r,
+                        double threshold)
+{
+   fprintf(fp, "\n3. short usage lifetimes (used for less than %g%% of the "
+               "time allocated): %u\n",
+           100 * threshold, r->shorts_total);
+   for (uint32_t i = 0; i < r->nshorts; i++) {
+      const rpt_lifetime *l = &r->shorts[i];
+      const ctr_alloc *a = &t->allocs[l->alloc];
+      fprintf(fp, "  %2u. ", i + 1);
+      quoted(fp, alloc_name(t, l->alloc));
+      fprintf(fp, " %llu B", (unsigned long long)a->size);
+      if (a->count > 1)
+         fprintf(fp, " x %llu", (unsigned long long)a->count);
+      fprintf(fp, ": allocated %llu..%llu (%llu)", 
+              (unsigned long long)l->alloc_start,
+              (unsigned long long)l->alloc_end,
+              (unsigned long long)lifetime_of(l));
+      if (l->used)
+         fprintf(fp, ", used %llu..%llu (%llu): %.2f%%\n",
+                 (unsigned long long)l->use_start,
+                 (unsigned long long)l->use_end,
+                 (unsigned long long)usage_of(l), 100 * l->ratio);
+      else
+         fputs(", never accessed\n", fp);
+   }
+   more(fp, r->nshorts, r->shorts_total);
+}
+
+static void text_shares(FILE *fp, const ctr_trace *t, const rpt_report *r)
+{
+   fprintf(fp, "\n4. buffer sharing (same size, allocated together, used "
+               "one after another): %u, saving %llu bytes in all\n",
+           r->shares_total, (unsigned long long)r->shares_saved);
+   for (uint32_t i = 0; i < r->nshares; i++) {
+      const rpt_share *s = &r->shares[i];
+      fprintf(fp, "  %2u. %u x %llu B share one buffer, saving %llu B:\n",
+              i + 1, s->n, (unsigned long long)s->size,
+              (unsigned long long)s->saved);
+      for (uint32_t k = 0; k < s->n; k++) {
+         const rpt_lifetime *m = &s->members[k];
+         fputs("        ", fp);
+         quoted(fp, alloc_name(t, m->alloc));
+         fprintf(fp, " used %llu..%llu\n", (unsigned long long)m->use_start,
+                 (unsigned long long)m->use_end);
+      }
+   }
+   more(fp, r->nshares, r->shares_total);
+}
+
+static void text_sites(FILE *fp, const ctr_trace *t, const rpt_report *r)
+{
+   fprintf(fp, "\n5. stride-k and indirect access sites: %u\n",
+           r->sites_total);
+   if (r->sites_unrolled)
+      fprintf(fp, "   (%llu stride-k records left out: parts of unrolled "
+                  "loops that walk contiguously together)\n",
+              (unsigned long long)r->sites_unrolled);
+   for (uint32_t i = 0; i < r->nsites; i++) {
+      const rpt_site *s = &r->sites[i];
+      char where[LOC_LEN], how[LOC_LEN + 96];
+      if (s->pattern == CATS_PAT_IRREGULAR) {
+         snprintf(how, sizeof how, "indirect");
+      } else {
+         char loop[LOC_LEN] = "";
+         int n = snprintf(how, sizeof how, "stride %lld B",
+                          (long long)s->stride);
+         if (s->size && s->stride % (int64_t)s->size == 0)
+            n += snprintf(how + n, sizeof how - (size_t)n, " (%lld x %u B)",
+                          (long long)(s->stride / (int64_t)s->size),
+                          s->size);
+         if (s->loop != CATS_NONE)
+            loc_str(t, t->contexts[s->loop].loc, loop);
+         if (loop[0])
+            snprintf(how + n, sizeof how - (size_t)n, " in loop %s", loop);
+      }
+      loc_str(t, s->loc, where);
+      fprintf(fp, "  %2u. %12llu %c %3u B  ", i + 1,
+              (unsigned long long)s->count, s->kind == CATS_WRITE ? 'w' : 'r',
+              s->size);
+      cli_text(fp, where);
+      fputs("  ", fp);
+      quoted(fp, alloc_name(t, s->alloc));
+      fputs("  ", fp);
+      cli_text(fp, how);
+      if (s->index != CATS_NONE) {
+         char at[LOC_LEN];
+         loc_str(t, s->index_loc, at);
+         fputs(" via ", fp);
+         quoted(fp, alloc_name(t, s->index));
+         if (at[0]) {
+            fputs(" read at ", fp);
+            cli_text(fp, at);
+         }
+      }
+      fputc('\n', fp);
+   }
+   more(fp, r->nsites, r->sites_total);
+}
+
+static void text_end(FILE *fp, const ctr_trace *t, uint32_t loc,
+                     const char *none)
+{
+   char where[LOC_LEN];
+   loc_str(t, loc, where);
+   if (!where[0]) {
+      fputs(none, fp);
+      return;
+   }
+   cli_text(fp, where);
+   const char *fn = loc_function(t, loc);
+   if (fn[0]) {
+      fputs(" (", fp);
+      cli_text(fp, fn);
+      fputc(')', fp);
+   }
+}
+
+static void text_comm(FILE *fp, const ctr_trace *t, const rpt_report *r)
+{
+   if (!r->has_vcg) {
+      fputs("\n6. communication: no value communication graph in this "
+            "trace (run the tool with --value-flow=yes)\n", fp);
+      return;
+   }
+   fprintf(fp, "\n6. heaviest communication edges by location (uses x "
+               "source size): %u\n",
+           r->edges_total);
+   for (uint32_t i = 0; i < r->nedges; i++) {
+      const rpt_edge *e = &r->edges[i];
+      fprintf(fp, "  %2u. %12llu B  %llu uses  %llu edges  ", i + 1,
+              (unsigned long long)e->bytes, (unsigned long long)e->uses,
+              (unsigned long long)e->edges);
+      text_end(fp, t, e->src_loc, "input");
+      fputs(" -> ", fp);
+      char label[LOC_LEN];
+      if (e->sink_ctx != CATS_NONE) {
+         cli_ctx_label(t, e->sink_ctx, label, sizeof label);
+         cli_text(fp, label);
+      } else {
+         fputs("?", fp);
+      }
+      fputs("  ", fp);
+      fputs(e->src_alloc == CATS_NONE ? "[register]" : "", fp);
+      if (e->src_alloc != CATS_NONE)
+         quoted(fp, alloc_name(t, e->src_alloc));
+      fputs(e->more_src ? " and others" : "", fp);
+      fputs(" -> ", fp);
+      fputs(e->dst_alloc == CATS_NONE ? "[register]" : "", fp);
+      if (e->dst_alloc != CATS_NONE)
+         quoted(fp, alloc_name(t, e->dst_alloc));
+      fputs(e->more_dst ? " and others" : "", fp);
+      fputc('\n', fp);
+   }
+   more(fp, r->nedges, r->edges_total);
+}
+
+static void write_text(FILE *fp, const ctr_trace *t, const char *file,
+                       const rpt_options *o, const rpt_report *r)
+{
+   const char *cmd = ctr_meta_get(t, "command");
+   fputs("report of ", fp);
+   cli_text(fp, file);
+   if (cmd) {
+      fputs(" (", fp);
+      cli_text(fp, cmd);
+      fputc(')', fp);
+   }
+   fprintf(fp, "\nscope: %s; times are logical (a tick per access, "
+               "allocation, release)\n\n",
+           o->all ? "the whole process"
+                  : "main and below and other threads, without ld.so and "
+                    "the tool's preload (--all: everything)");
+   text_peak(fp, t, &r->peak);
+   text_loops(fp, t, r);
+   text_shorts(fp, t, r, o->short_ratio);
+   text_shares(fp, t, r);
+   text_sites(fp, t, r);
+   text_comm(fp, t, r);
+   /* Reuse distances: none passed until the report reads them (report.h,
+    * rpt_reuse_hist); the JSON writer below does the same. */
+   rpt_reuse_text(fp, t, NULL, 0, o->top);
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                               */
+/* ------------------------------------------------------------------ */
+
+static void j_u64(FILE *fp, const char *key, uint64_t v)
+{
+   fprintf(fp, ", \"%s\": %llu", key, (unsigned long long)v);
+}
+
+static void j_str(FILE *fp, const char *key, const char *s)
+{
+   fprintf(fp, ", \"%s\": ", key);
+   cjo_string(fp, s);
+}
+
+static void j_loc(FILE *fp, const ctr_trace *t, const char *key,
+                  uint32_t loc)
+{
+   char where[LOC_LEN];
+   loc_str(t, loc, where);
+   if (where[0])
+      j_str(fp, key, where);
+   else
+      fprintf(fp, ", \"%s\": null", key);
+}
+
+/* The fields every container entry starts with. */
+static void j_alloc(FILE *fp, const ctr_trace *t, uint32_t id)
+{
+   const ctr_alloc *a = &t->allocs[id];
+   fprintf(fp, "{\"alloc\": %u", id);
+   j_str(fp, "name", ctr_str(t, a->name));
+   j_str(fp, "kind", ctn_alloc_kind(a->kind));
+   j_loc(fp, t, "site", a->alloc_loc);
+   j_u64(fp, "size", a->size);
+   j_u64(fp, "count", a->count);
+}
+
+static void json_peak(FILE *fp, const ctr_trace *t, const rpt_peak *p)
+{
+   fputs(",\n \"peak\": ", fp);
+   if (!p->known) {
+      fputs("null", fp);
+      return;
+   }
+   fprintf(fp, "{\"time\": %llu", (unsigned long long)p->time);
+   j_u64(fp, "bytes", p->bytes);
+   j_u64(fp, "exact_bytes", p->exact_bytes);
+   j_u64(fp, "upper_bytes", p->upper_bytes);
+   j_u64(fp, "total", p->total);
+   fputs(", \"live\": [", fp);
+   for (uint32_t i = 0; i < p->n; i++) {
+      const rpt_live *l = &p->live[i];
+      uint64_t size = t->allocs[l->alloc].size;
+      fputs(i ? ",\n   " : "\n   ", fp);
+      j_alloc(fp, t, l->alloc);
+      j_u64(fp, "live_min", l->min);
+      j_u64(fp, "live_max", l->max);
+      j_u64(fp, "bytes_min", cli_mul_sat(l->min, size));
+      j_u64(fp, "bytes_max", cli_mul_sat(l->max, size));
+      fprintf(fp, ", \"exact\": %s}", l->min == l->max ? "true" : "false");
+   }
+   fputs("]}", fp);
+}
+
+static void json_loops(FILE *fp, const ctr_trace *t, const rpt_report *r)
+{
+   fprintf(fp, ",\n \"allocations_in_loops\": {\"total\": %u, "
+               "\"entries\": [",
+           r->loops_total);
+   for (uint32_t i = 0; i < r->nloops; i++) {
+      const rpt_loop_alloc *l = &r->loops[i];
+      const ctr_context *c = &t->contexts[l->loop];
+      fputs(i ? ",\n   " : "\n   ", fp);
+      j_alloc(fp, t, l->alloc);
+      j_u64(fp, "total_bytes", t->allocs[l->alloc].total_bytes);
+      fprintf(fp, ", \"loop\": %u", l->loop);
+      j_loc(fp, t, "loop_site", c->loc);
+      j_u64(fp, "iterations", c->iterations);
+      fprintf(fp, ", \"bytes_per_iteration\": %.17g}", l->bytes_per_iter);
+   }
+   fputs("]}", fp);
+}
+
+static void json_lifetime(FILE *fp, const rpt_lifetime *l)
+{
+   j_u64(fp, "alloc_start", l->alloc_start);
+   j_u64(fp, "alloc_end", l->alloc_end);
+   if (l->used) {
+      j_u64(fp, "use_start", l->use_start);
+      j_u64(fp, "use_end", l->use_end);
+   } else {
+      fputs(", \"use_start\": null, \"use_end\": null", fp);
+   }
+}
+
+static void json_shorts(FILE *fp, const ctr_trace *t, const rpt_report *r)
+{
+   fprintf(fp, ",\n \"short_lifetimes\": {\"total\": %u, \"entries\": [",
+           r->shorts_total);
+   for (uint32_t i = 0; i < r->nshorts; i++) {
+      const rpt_lifetime *l = &r->shorts[i];
+      fputs(i ? ",\n   " : "\n   ", fp);
+      j_alloc(fp, t, l->alloc);
+      json_lifetime(fp, l);
+      j_u64(fp, "alloc_lifetime", lifetime_of(l));
+      fprintf(fp, ", \"used\": %s", l->used ? "true" : "false");
+      j_u64(fp, "use_lifetime", usage_of(l));
+      fprintf(fp, ", \"ratio\": %.17g", l->ratio);
+      j_u64(fp, "idle", l->idle);
+      fputc('}', fp);
+   }
+   fputs("]}", fp);
+}
+
+static void json_shares(FILE *fp, const ctr_trace *t, const rpt_report *r)
+{
+   fprintf(fp, ",\n \"sharing\": {\"total\": %u, \"saved\": %llu, "
+               "\"groups\": [",
+           r->shares_total, (unsigned long long)r->shares_saved);
+   for (uint32_t i = 0; i < r->nshares; i++) {
+      const rpt_share *s = &r->shares[i];
+      fprintf(fp, "%s{\"size\": %llu, \"saved\": %llu, \"members\": [",
+              i ? ",\n   " : "\n   ", (unsigned long long)s->size,
+              (unsigned long long)s->saved);
+      for (uint32_t k = 0; k < s->n; k++) {
+         const rpt_lifetime *m = &s->members[k];
+         const ctr_alloc *a = &t->allocs[m->alloc];
+         fprintf(fp, "%s{\"alloc\": %u", k ? ", " : "", m->alloc);
+         j_str(fp, "name", ctr_str(t, a->name));
+         j_loc(fp, t, "site", a->alloc_loc);
+         json_lifetime(fp, m);
+         fputc('}', fp);
+      }
+      fputs("]}", fp);
+   }
+   fputs("]}", fp);
+}
+
+static void json_sites(FILE *fp, const ctr_trace *t, const rpt_report *r)
+{
+   fprintf(fp, ",\n \"access_sites\": {\"total\": %u, \"unrolled_records\": "
+               "%llu, \"entries\": [",
+           r->sites_total, (unsigned long long)r->sites_unrolled);
+   for (uint32_t i = 0; i < r->nsites; i++) {
+      const rpt_site *s = &r->sites[i];
+      int strided = s->pattern == CATS_PAT_STRIDEK;
+      fputs(i ? ",\n   " : "\n   ", fp);
+      fputs("{", fp);
+      char where[LOC_LEN];
+      loc_str(t, s->loc, where);
+      fputs("\"site\": ", fp);
+      if (where[0])
+         cjo_string(fp, where);
+      else
+         fputs("null", fp);
+      j_str(fp, "function", loc_function(t, s->loc));
+      fprintf(fp, ", \"alloc\": %u", s->alloc);
+      j_str(fp, "name", alloc_name(t, s->alloc));
+      j_str(fp, "kind", ctn_access(s->kind));
+      j_str(fp, "pattern", strided ? "stride-k" : "indirect");
+      fprintf(fp, ", \"size\": %u", s->size);
+      if (strided) {
+         fprintf(fp, ", \"stride\": %lld", (long long)s->stride);
+         if (s->size && s->stride % (int64_t)s->size == 0)
+            fprintf(fp, ", \"elements\": %lld",
+                    (long long)(s->stride / (int64_t)s->size));
+         else
+            fputs(", \"elements\": null", fp);
+      } else {
+         fputs(", \"stride\": null, \"elements\": null", fp);
+      }
+      if (s->loop != CATS_NONE) {
+         fprintf(fp, ", \"loop\": %u", s->loop);
+         j_loc(fp, t, "loop_site", t->contexts[s->loop].loc);
+      } else {
+         fputs(", \"loop\": null, \"loop_site\": null", fp);
+      }
+      if (s->index != CATS_NONE) {
+         fprintf(fp, ", \"index\": {\"alloc\": %u", s->index);
+         j_str(fp, "name", alloc_name(t, s->index));
+         j_loc(fp, t, "site", s->index_loc);
+         fputc('}', fp);
+      } else {
+         fputs(", \"index\": null", fp);
+      }
+      j_u64(fp, "count", s->count);
+      j_u64(fp, "records", s->records);
+      fputc('}', fp);
+   }
+   fputs("]}", fp);
+}
+
+static void json_container(FILE *fp, const ctr_trace *t, const char *key,
+                           uint32_t alloc)
+{
+   if (alloc == CATS_NONE)
+      fprintf(fp, ", \"%s\": null", key);
+   else
+      j_str(fp, key, alloc_name(t, alloc));
+}
+
+static void json_comm(FILE *fp, const ctr_trace *t, const rpt_report *r)
+{
+   fputs(",\n \"communication\": ", fp);
+   if (!r->has_vcg) {
+      fputs("null", fp);
+      return;
+   }
+   fprintf(fp, "{\"total\": %u, \"entries\": [", r->edges_total);
+   for (uint32_t i = 0; i < r->nedges; i++) {
+      const rpt_edge *e = &r->edges[i];
+      fprintf(fp, "%s{\"bytes\": %llu", i ? ",\n   " : "\n   ",
+              (unsigned long long)e->bytes);
+      j_u64(fp, "uses", e->uses);
+      j_u64(fp, "edges", e->edges);
+      j_loc(fp, t, "src_site", e->src_loc);
+      j_str(fp, "src_function", loc_function(t, e->src_loc));
+      j_loc(fp, t, "sink_site", e->sink_loc);
+      j_str(fp, "sink_function", loc_function(t, e->sink_loc));
+      if (e->sink_ctx != CATS_NONE) {
+         char label[LOC_LEN];
+         cli_ctx_label(t, e->sink_ctx, label, sizeof label);
+         j_str(fp, "sink_context", label);
+      } else {
+         fputs(", \"sink_context\": null", fp);
+      }
+      json_container(fp, t, "src", e->src_alloc);
+      json_container(fp, t, "dst", e->dst_alloc);
+      fprintf(fp, ", \"more_src\": %s, \"more_dst\": %s}",
+              e->more_src ? "true" : "false", e->more_dst ? "true" : "false");
+   }
+   fputs("]}", fp);
+}
+
+static void write_json(FILE *fp, const ctr_trace *t, const char *file,
+                       const rpt_options *o, const rpt_report *r)
+{
+   const char *cmd = ctr_meta_get(t, "command");
+   fputs("{\"report\": 1", fp);
+   j_str(fp, "file", file);
+   if (cmd)
+      j_str(fp, "command", cmd);
+   else
+      fputs(", \"command\": null", fp);
+   fprintf(fp, ", \"top\": %u, \"scope\": \"%s\", \"short_ratio\": %.17g",
+           o->top, o->all ? "all" : "main", o->short_ratio);
+   json_peak(fp, t, &r->peak);
+   json_loops(fp, t, r);
+   json_shorts(fp, t, r);
+   json_shares(fp, t, r);
+   json_sites(fp, t, r);
+   json_comm(fp, t, r);
+   fputs(",\n \"reuse\": ", fp);
+   rpt_reuse_json(fp, t, NULL, 0, o->top);
+   fputs("}\n", fp);
+}
+
+/* ------------------------------------------------------------------ */
+/* The command                                                        */
+/* ------------------------------------------------------------------ */
+
+void rpt_free(rpt_report *r)
+{
+   free(r->peak.live);
+   free(r->loops);
+   free(r->shorts);
+   for (uint32_t i = 0; i < r->shares_total; i++)
+      free(r->shares[i].members);
+   free(r->shares);
+   free(r->sites);
+   free(r->edges);
+   memset(r, 0, sizeof *r);
+}
+
+int cli_cmd_report(int argc, char **argv)
+{
+   const char *file = NULL, *top_s = NULL, *ratio_s = NULL, *json = NULL;
+   int all = 0;
+   const cli_opt opts[] = {
+      { "--top", NULL, NULL, &top_s },
+      { "--short-ratio", NULL, NULL, &ratio_s },
+      { "--all", NULL, &all, NULL },
+      { "--json", NULL, NULL, &json },
+      { NULL, NULL, NULL, NULL },
+   };
+   int rc = cli_parse(argc, argv, opts, &file, 1, REPORT_USAGE);
+   if (rc != CLI_OK)
+      return rc == CLI_HELP ? CLI_OK : rc;
+   rpt_options o = { RPT_TOP_DEFAULT, RPT_SHORT_DEFAULT, NULL, all };
+   if ((top_s && (rc = parse_top(top_s, &o.top)) != CLI_OK) ||
+       (ratio_s && (rc = parse_ratio(ratio_s, &o.short_ratio)) != CLI_OK))
+      return rc;
+   if (json && !json[0])
+      return cli_error(CLI_EUSAGE, "report: --json needs a file name");
+
+   ctr_trace *t;
+   if ((rc = cli_load(file, &t)) != CLI_OK)
+      return rc;
+   uint8_t *in_scope = malloc((size_t)t->ncontexts + 1);
+   rpt_report r;
+   memset(&r, 0, sizeof r);
+   int bad = in_scope == NULL;
+   if (!bad) {
+      int64_t n = all ? 0 : mark_main(t, in_scope);
+      if (n == 0) {
+         memset(in_scope, 1, t->ncontexts);
+         o.all = 1;
+      }
+      o.in_scope = in_scope;
+      bad = n < 0 || rpt_memory(t, &o, &r) != 0 ||
+            rpt_access(t, &o, &r) != 0 || rpt_comm(t, &o, &r) != 0;
+   }
+   if (bad) {
+      rc = cli_error(CLI_EFILE, "%s: out of memory", file);
+   } else {
+      /* Open the JSON file first: a path that cannot be written is one
+       * error line and no output at all. */
+      char err[512];
+      cof_file f = { NULL, NULL, NULL };
+      if (json && cof_open(&f, json, err, sizeof err) != 0) {
+         rc = cli_error(CLI_EFILE, "%s", err);
+      } else {
+         if (!json || strcmp(json, "-") != 0)
+            write_text(stdout, t, file, &o, &r);
+         if (json) {
+            write_json(f.fp, t, file, &o, &r);
+            if (cof_close(&f, 1, err, sizeof err) != 0)
+               rc = cli_error(CLI_EFILE, "%s", err);
+         }
+         if (rc == CLI_OK && (fflush(stdout) != 0 || ferror(stdout)))
+            rc = cli_error(CLI_EFILE, "stdout: write error");
+      }
+   }
+   rpt_free(&r);
+   free(in_scope);
+   ctr_free(t);
+   return rc;
+}

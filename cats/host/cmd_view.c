@@ -1,0 +1,423 @@
+/* cmd_view.c: `cats view FILE [-o OUT] [--project] [--ranks=LIST]`.
+ *
+ * Writes one self-contained HTML file (no network, opens from file://)
+ * with the four views of viewer/view.js: memory timeline, data-access
+ * statistics, control-flow data dependencies and communication. The page
+ * is the viewer's template with its script and style inlined at build
+ * time (viewer/embed.py makes view_assets.c: cvw_head and cvw_tail); this
+ * command writes head, the data document, tail. The data sits in
+ * <script id="cats-data" type="application/json"> and is
+ *
+ *   {"cats_view": 1,
+ *    "trace": <exactly what `cats dump --json` writes>,
+ *    "dependencies": [{"from": CTX, "to": CTX, "uses": N, "bytes": N}]
+ *                    or null without a value communication graph,
+ *    "projection": <docs/COMM-JSON.md document> or null,
+ *    "singleton_counts": {"broadcast": N, ...} or null,
+ *    "singletons": [{"kind", "value", "degree", "versions", "members",
+ *                    "ctx"}] or null}
+ *
+ * Dependencies come from the VCG: an edge src -> dst was made in edge.ctx
+ * (the sink's context) from a value first made in vertices[src].ctx, so
+ * the context pair (from, to) says "to read what from wrote". Pairs are
+ * summed over edges (bytes = uses x size of the source); pairs with an
+ * unknown context (inputs) are left out. The viewer rolls them up to
+ * collapsed ancestors.
+ *
+ * The projection is the one stored in the trace (section 8), which costs
+ * nothing; --project (or --ranks=LIST) recomputes it like `cats project`
+ * (stored options, else the defaults) and adds the singleton list.
+ *
+ * Inside a script element the HTML parser ends the data at the first
+ * "</script" and changes state at "<!--", whatever JSON says; both can
+ * only occur in strings of the document, so the data goes through a
+ * stream that writes "</" as "<\/" and "<!" as "\u003c!", both valid
+ * JSON escapes of the same text. */
+#define _GNU_SOURCE   /* fopencookie */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "../../partition/part_project.h"
+#include "../../partition/part_report.h"
+#include "../../partition/part_section.h"
+#include "cli.h"
+#include "json_out.h"
+#include "outfile.h"
+
+/* The page around the data, generated from viewer/ at build time. */
+extern const unsigned char cvw_head[];
+extern const size_t cvw_head_len;
+extern const unsigned char cvw_tail[];
+extern const size_t cvw_tail_len;
+
+#define VIEW_USAGE "cats view FILE [-o OUT] [--project] [--ranks=LIST]"
+
+/* --- the escaping stream --------------------------------------------------- */
+
+/* State of the stream: the sink and whether the last byte seen was a '<'
+ * not yet written (its meaning depends on the next byte, which may come
+ * in the next write). */
+typedef struct cvw_escaper {
+   FILE *out;
+   int lt;
+} cvw_escaper;
+
+static void esc_after_lt(cvw_escaper *e, char c)
+{
+   if (c == '/')
+      fputs("<\\/", e->out);
+   else if (c == '!')
+      fputs("\\u003c!", e->out);
+   else if (c == '<')
+      fputc('<', e->out);   /* the new '<' waits in turn */
+   else {
+      fputc('<', e->out);
+      fputc(c, e->out);
+   }
+   e->lt = c == '<';
+}
+
+static ssize_t esc_write(void *cookie, const char *buf, size_t n)
+{
+   cvw_escaper *e = cookie;
+   size_t i = 0;
+   while (i < n) {
+      if (e->lt) {
+         esc_after_lt(e, buf[i++]);
+         continue;
+      }
+      const char *lt = memchr(buf + i, '<', n - i);
+      size_t run = lt ? (size_t)(lt - (buf + i)) : n - i;
+      fwrite(buf + i, 1, run, e->out);
+      i += run;
+      if (lt) {
+         e->lt = 1;
+         i++;
+      }
+   }
+   return ferror(e->out) ? -1 : (ssize_t)n;
+}
+
+static int esc_close(void *cookie)
+{
+   cvw_escaper *e = cookie;
+   if (e->lt)
+      fputc('<', e->out);
+   e->lt = 0;
+   return ferror(e->out) ? -1 : 0;
+}
+
+/* --- dependencies between contexts ---------------------------------------- */
+
+typedef struct cvw_dep {
+   uint32_t from, to;      /* contexts: the value's maker, its reader */
+   uint64_t uses;          /* summed over the edges */
+   uint64_t bytes;         /* uses x source size, summed */
+} cvw_dep;
+
+/* Open addressing on (from, to); the pairs are few (bounded by the
+ * contexts that make and read values), the edges may be millions. */
+typedef struct cvw_deps {
+   cvw_dep *slot;
+   uint8_t *used;
+   size_t cap, n;          /* cap a power of two, kept at most half full */
+} cvw_deps;
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static size_t dep_hash(uint32_t from, uint32_t to, size_t cap)
+{
+   uint64_t k = ((uint64_t)from << 32 | to) * 0x9E3779B97F4A7C15ull;
+   return (size_t)(k >> 17) & (cap - 1);
+}
+
+static int deps_grow(cvw_deps *d)
+{
+   size_t cap = d->cap ? d->cap * 2 : 1024;
+   cvw_dep *slot = malloc(cap * sizeof *slot);
+   uint8_t *used = calloc(cap, 1);
+   if (!slot || !used) {
+      free(slot);
+      free(used);
+      return -1;
+   }
+   for (size_t i = 0; i < d->cap; i++) {
+      if (!d->used[i])
+         continue;
+      size_t h = dep_hash(d->slot[i].from, d->slot[i].to, cap);
+      while (used[h])
+         h = (h + 1) & (cap - 1);
+      used[h] = 1;
+      slot[h] = d->slot[i];
+   }
+   free(d->slot);
+   free(d->used);
+   d->slot = slot;
+   d->used = used;
+   d->cap = cap;
+   return 0;
+}
+
+static int deps_add(cvw_deps *d, uint32_t from, uint32_t to, uint64_t uses,
+                    uint64_t bytes)
+{
+   if (2 * (d->n + 1) > d->cap && deps_grow(d) != 0)
+      return -1;
+   size_t h = dep_hash(from, to, d->cap);
+   while (d->used[h] && (d->slot[h].from != from || d->slot[h].to != to))
+      h = (h + 1) & (d->cap - 1);
+   if (!d->used[h]) {
+      d->used[h] = 1;
+      d->slot[h] = (cvw_dep){ from, to, 0, 0 };
+      d->n++;
+   }
+   d->slot[h].uses = add_sat(d->slot[h].uses, uses);
+   d->slot[h].bytes = add_sat(d->slot[h].bytes, bytes);
+   return 0;
+}
+
+static int cmp_dep(const void *pa, const void *pb)
+{
+   const cvw_dep *a = pa, *b = pb;
+   if (a->from != b->from)
+      return a->from < b->from ? -1 : 1;
+   return (a->to > b->to) - (a->to < b->to);
+}
+
+/* The pairs sorted by (from, to) in *out; -1 when out of memory. */
+static int deps_collect(const ctr_trace *t, cvw_dep **out, size_t *nout)
+{
+   cvw_deps d = { NULL, NULL, 0, 0 };
+   const ctr_vcg *g = &t->vcg;
+   for (uint32_t i = 0; i < g->nedges; i++) {
+      const ctr_vcg_edge *e = &g->edges[i];
+      const ctr_vcg_vertex *src = &g->vertices[e->src];
+      if (src->ctx == CATS_NONE || e->ctx == CATS_NONE)
+         continue;
+      if (deps_add(&d, src->ctx, e->ctx, e->uses,
+                   cli_mul_sat(e->uses, src->size)) != 0) {
+         free(d.slot);
+         free(d.used);
+         return -1;
+      }
+   }
+   cvw_dep *v = malloc((d.n + 1) * sizeof *v);
+   if (!v) {
+      free(d.slot);
+      free(d.used);
+      return -1;
+   }
+   size_t n = 0;
+   for (size_t i = 0; i < d.cap; i++)
+      if (d.used[i])
+         v[n++] = d.slot[i];
+   free(d.slot);
+   free(d.used);
+   qsort(v, n, sizeof *v, cmp_dep);
+   *out = v;
+   *nout = n;
+   return 0;
+}
+
+/* --- the data document ----------------------------------------------------- */
+
+static void write_ref(FILE *fp, uint32_t id)
+{
+   if (id == CATS_NONE)
+      fputs("null", fp);
+   else
+      fprintf(fp, "%u", id);
+}
+
+static void write_deps(FILE *fp, const cvw_dep *v, size_t n)
+{
+   fputs("[", fp);
+   for (size_t i = 0; i < n; i++)
+      fprintf(fp, "%s\n  {\"from\": %u, \"to\": %u, \"uses\": %llu, "
+                  "\"bytes\": %llu}",
+              i ? "," : "", v[i].from, v[i].to,
+              (unsigned long long)v[i].uses, (unsigned long long)v[i].bytes);
+   fputs(n ? "\n]" : "]", fp);
+}
+
+static void write_singleton_counts(FILE *fp, const pp_projection *p)
+{
+   fputs("{", fp);
+   for (int k = PS_BROADCAST; k < PS_NKINDS; k++)
+      fprintf(fp, "%s\"%s\": %u", k > PS_BROADCAST ? ", " : "",
+              ps_kind_name(k), p->singletons.count[k]);
+   fputs("}", fp);
+}
+
+static void write_singletons(FILE *fp, const ctr_trace *t,
+                             const pp_projection *p)
+{
+   fputs("[", fp);
+   for (uint32_t i = 0; i < p->nslist; i++) {
+      const pp_singleton *s = &p->slist[i];
+      char label[CLI_VCG_LABEL];
+      cli_vcg_label(t, s->vertex, label, sizeof label);
+      fprintf(fp, "%s\n  {\"kind\": \"%s\", \"value\": ", i ? "," : "",
+              ps_kind_name((int)s->kind));
+      cjo_string(fp, label);
+      fprintf(fp, ", \"degree\": %llu, \"versions\": %llu, \"members\": %u, "
+                  "\"ctx\": ",
+              (unsigned long long)s->degree, (unsigned long long)s->versions,
+              s->members);
+      write_ref(fp, t->vcg.vertices[s->vertex].ctx);
+      fputs("}", fp);
+   }
+   fputs(p->nslist ? "\n]" : "]", fp);
+}
+
+/* The document into fp (the escaping stream). p is NULL without a
+ * projection; `listed` says whether p->slist was computed. */
+static int write_data(FILE *fp, const ctr_trace *t, const cvw_dep *deps,
+                      size_t ndeps, const pp_projection *p, int listed)
+{
+   fputs("{\"cats_view\": 1,\n\"trace\": ", fp);
+   if (cli_dump_json(t, fp) != 0)
+      return -1;
+   fputs(",\n\"dependencies\": ", fp);
+   if (t->has_vcg)
+      write_deps(fp, deps, ndeps);
+   else
+      fputs("null", fp);
+   fputs(",\n\"projection\": ", fp);
+   if (!p)
+      fputs("null", fp);
+   else if (prp_json(fp, p, ctr_meta_get(t, "command")) != 0)
+      return -1;
+   fputs(",\n\"singleton_counts\": ", fp);
+   if (p)
+      write_singleton_counts(fp, p);
+   else
+      fputs("null", fp);
+   fputs(",\n\"singletons\": ", fp);
+   if (p && listed)
+      write_singletons(fp, t, p);
+   else
+      fputs("null", fp);
+   fputs("}\n", fp);
+   return ferror(fp) ? -1 : 0;
+}
+
+/* The page: template head, escaped data, template tail. */
+static int write_page(FILE *out, const ctr_trace *t, const cvw_dep *deps,
+                      size_t ndeps, const pp_projection *p, int listed)
+{
+   if (fwrite(cvw_head, 1, cvw_head_len, out) != cvw_head_len)
+      return -1;
+   cvw_escaper e = { out, 0 };
+   cookie_io_functions_t io = { NULL, esc_write, NULL, esc_close };
+   FILE *js = fopencookie(&e, "w", io);
+   if (!js)
+      return -1;
+   int rc = write_data(js, t, deps, ndeps, p, listed);
+   if (fclose(js) != 0)
+      rc = -1;
+   if (rc == 0 && fwrite(cvw_tail, 1, cvw_tail_len, out) != cvw_tail_len)
+      rc = -1;
+   return rc == 0 && !ferror(out) ? 0 : -1;
+}
+
+/* --- the projection --------------------------------------------------------- */
+
+/* Recompute like `cats project`: the stored options when there are any,
+ * then --ranks. Returns CLI_OK with *p filled. */
+static int recompute(const ctr_trace *t, const char *file, const char *ranks,
+                     pp_projection *p)
+{
+   pp_options o;
+   pp_defaults(&o);
+   char err[512], spec[PR_NAMELEN];
+   if (t->has_projection) {
+      pp_projection s;
+      if (psec_read(t->projection, t->projection_len, &s, err, sizeof err))
+         return cli_error(CLI_EFILE, "%s: %s", file, err);
+      snprintf(spec, sizeof spec, "%s", s.opts.per ? s.opts.per : "");
+      o = s.opts;
+      o.per = s.opts.per ? spec : NULL;
+      pp_free(&s);
+   }
+   if (ranks && pp_parse_ranks(ranks, &o, err, sizeof err) != 0)
+      return cli_error(CLI_EUSAGE, "view: %s", err);
+   if (!t->has_vcg)
+      return cli_error(CLI_EFILE, "%s: no value communication graph to "
+                       "project (the run had --value-flow=no)", file);
+   if (pp_project(t, &o, p, err, sizeof err) != 0)
+      return cli_error(CLI_EFILE, "%s: %s", file, err);
+   return CLI_OK;
+}
+
+int cli_cmd_view(int argc, char **argv)
+{
+   const char *file = NULL, *out = NULL, *ranks = NULL;
+   int project = 0;
+   const cli_opt opts[] = {
+      { "-o", "--output", NULL, &out },
+      { "--project", NULL, &project, NULL },
+      { "--ranks", NULL, NULL, &ranks },
+      { NULL, NULL, NULL, NULL },
+   };
+   int rc = cli_parse(argc, argv, opts, &file, 1, VIEW_USAGE);
+   if (rc != CLI_OK)
+      return rc == CLI_HELP ? CLI_OK : rc;
+   if (ranks) {
+      pp_options check;
+      char err[256];
+      pp_defaults(&check);
+      if (pp_parse_ranks(ranks, &check, err, sizeof err) != 0)
+         return cli_error(CLI_EUSAGE, "view: %s", err);
+      project = 1;
+   }
+
+   ctr_trace *t;
+   if ((rc = cli_load(file, &t)) != CLI_OK)
+      return rc;
+   pp_projection proj, *p = NULL;
+   char err[512];
+   if (project) {
+      if ((rc = recompute(t, file, ranks, &proj)) != CLI_OK) {
+         ctr_free(t);
+         return rc;
+      }
+      p = &proj;
+   } else if (t->has_projection) {
+      if (psec_read(t->projection, t->projection_len, &proj, err,
+                    sizeof err) != 0) {
+         ctr_free(t);
+         return cli_error(CLI_EFILE, "%s: %s", file, err);
+      }
+      p = &proj;
+   }
+   cvw_dep *deps = NULL;
+   size_t ndeps = 0;
+   if (t->has_vcg && deps_collect(t, &deps, &ndeps) != 0) {
+      if (p)
+         pp_free(p);
+      ctr_free(t);
+      return cli_error(CLI_EFILE, "%s: out of memory", file);
+   }
+
+   cof_file f;
+   if (cof_open(&f, out, err, sizeof err) != 0) {
+      rc = cli_error(CLI_EFILE, "%s", err);
+   } else {
+      int ok = write_page(f.fp, t, deps, ndeps, p, project) == 0;
+      if (cof_close(&f, ok, err, sizeof err) != 0)
+         rc = ok ? cli_error(CLI_EFILE, "%s", err)
+                 : cli_error(CLI_EFILE, "%s: cannot write the page",
+                             out && strcmp(out, "-") ? out : "stdout");
+   }
+   free(deps);
+   if (p)
+      pp_free(p);
+   ctr_free(t);
+   return rc;
+}

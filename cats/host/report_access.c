@@ -1,0 +1,320 @@
+/* report_access.c: section 5 of `cats report`: stride-k and indirect
+ * access sites, the two classes of the C.A.T.S. data-access statistics
+ * that point at a data layout at odds with the loops around it.
+ *
+ * An EVENTS record is one (context, instruction, container, kind, size);
+ * the same source line reached through several call paths, or compiled
+ * to several instructions, gives several records. A site merges them by
+ * (source line, container, kind, size, pattern, stride): counts add up,
+ * and the loop named for a stride is that of the first record. Exact:
+ * the counts, the pattern and, for stride-k, the stride of the innermost
+ * loop level that moves the offset (docs/FORMAT.md: stride-1 when that
+ * stride equals the access size).
+ *
+ * Unrolled and vectorised loops split one contiguous walk over several
+ * instructions: a row written with 16-byte stores, two per iteration,
+ * gives two records of stride 32 whose offsets interleave. Each is
+ * stride-k alone; together they walk the memory contiguously. Stride-k
+ * records of one context, container, kind and stride whose offsets
+ * together cover every byte of one stride are left out of the list and
+ * only counted.
+ *
+ * When the trace has section 10 (INDEX) a site also names the container
+ * its address was computed from: `col` for x[col[k]]. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report.h"
+
+/* The container an access took its address from (section 10, INDEX:
+ * the load its address was computed from, and the container that load
+ * reads), or CATS_NONE when the trace does not say. */
+static uint32_t index_container(const ctr_trace *t, uint32_t event)
+{
+   return t->has_index && t->index_alloc ? t->index_alloc[event] : CATS_NONE;
+}
+
+static uint32_t index_site(const ctr_trace *t, uint32_t event)
+{
+   return t->has_index && t->index_loc ? t->index_loc[event] : CATS_NONE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Source lines                                                       */
+/* ------------------------------------------------------------------ */
+
+static const ctr_trace *sort_trace;   /* qsort has no context argument */
+
+static int cmp_loc_line(const void *pa, const void *pb)
+{
+   const ctr_loc *a = &sort_trace->locs[*(const uint32_t *)pa];
+   const ctr_loc *b = &sort_trace->locs[*(const uint32_t *)pb];
+   int c = strcmp(ctr_str(sort_trace, a->file), ctr_str(sort_trace, b->file));
+   if (!c)
+      c = (a->line > b->line) - (a->line < b->line);
+   if (!c)
+      c = strcmp(ctr_str(sort_trace, a->function),
+                 ctr_str(sort_trace, b->function));
+   if (!c)
+      c = (*(const uint32_t *)pa > *(const uint32_t *)pb) -
+          (*(const uint32_t *)pa < *(const uint32_t *)pb);
+   return c;
+}
+
+int rpt_canon_locs(const ctr_trace *t, uint32_t **out)
+{
+   uint32_t *canon = malloc(((size_t)t->nlocs + 1) * sizeof *canon);
+   uint32_t *ids = malloc(((size_t)t->nlocs + 1) * sizeof *ids);
+   if (!canon || !ids) {
+      free(canon);
+      free(ids);
+      return -1;
+   }
+   for (uint32_t i = 0; i < t->nlocs; i++)
+      canon[i] = ids[i] = i;
+   sort_trace = t;
+   qsort(ids, t->nlocs, sizeof *ids, cmp_loc_line);
+   for (uint32_t j = 1; j < t->nlocs; j++) {
+      const ctr_loc *a = &t->locs[ids[j - 1]], *b = &t->locs[ids[j]];
+      /* Without a file a location prints as its address: keep it. */
+      if (!ctr_str(t, b->file)[0] || a->line != b->line ||
+          strcmp(ctr_str(t, a->file), ctr_str(t, b->file)) != 0 ||
+          strcmp(ctr_str(t, a->function), ctr_str(t, b->function)) != 0)
+         continue;
+      canon[ids[j]] = canon[ids[j - 1]];
+   }
+   free(ids);
+   *out = canon;
+   return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Strides                                                            */
+/* ------------------------------------------------------------------ */
+
+/* The innermost loop level whose stride moves the offset, or -1. */
+static int varying_dim(const ctr_event *e)
+{
+   for (int k = 0; k < e->ndims && k < CATS_MAX_DIMS; k++)
+      if (e->stride[k] != 0)
+         return k;
+   return -1;
+}
+
+/* The k-th loop around context c (0 the innermost), as the tool counts
+ * the dimensions of a pattern: the innermost loops of the thread's stack,
+ * across function frames. CATS_NONE if there are fewer. */
+static uint32_t loop_at(const ctr_trace *t, uint32_t c, int k)
+{
+   for (; c != CATS_NONE; c = t->contexts[c].parent)
+      if (t->contexts[c].kind == CATS_CTX_LOOP && k-- == 0)
+         return c;
+   return CATS_NONE;
+}
+
+static int64_t stride_of(const ctr_event *e)
+{
+   int k = varying_dim(e);
+   return k < 0 ? 0 : e->stride[k];
+}
+
+/* Stride-k records that may be parts of one unrolled walk. */
+static int cmp_sibling(const void *pa, const void *pb)
+{
+   const ctr_event *a = &sort_trace->events[*(const uint32_t *)pa];
+   const ctr_event *b = &sort_trace->events[*(const uint32_t *)pb];
+   if (a->ctx != b->ctx)
+      return a->ctx < b->ctx ? -1 : 1;
+   if (a->alloc != b->alloc)
+      return a->alloc < b->alloc ? -1 : 1;
+   if (a->kind != b->kind)
+      return a->kind < b->kind ? -1 : 1;
+   if (varying_dim(a) != varying_dim(b))
+      return varying_dim(a) < varying_dim(b) ? -1 : 1;
+   if (stride_of(a) != stride_of(b))
+      return stride_of(a) < stride_of(b) ? -1 : 1;
+   return (*(const uint32_t *)pa > *(const uint32_t *)pb) -
+          (*(const uint32_t *)pa < *(const uint32_t *)pb);
+}
+
+typedef struct span {
+   uint64_t lo, hi;
+} span;
+
+static int cmp_span(const void *pa, const void *pb)
+{
+   const span *a = pa, *b = pb;
+   return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+/* Do the records ev[0..n) (one stride) touch every byte of one stride
+ * period between them? buf has room for 2n spans. */
+static int covers_period(const ctr_trace *t, const uint32_t *ev, uint32_t n,
+                         span *buf)
+{
+   int64_t st = stride_of(&t->events[ev[0]]);
+   uint64_t s = st < 0 ? (uint64_t)0 - (uint64_t)st : (uint64_t)st;
+   if (s == 0)
+      return 0;
+   uint32_t k = 0;
+   for (uint32_t i = 0; i < n; i++) {
+      const ctr_event *e = &t->events[ev[i]];
+      int64_t m = e->base % (int64_t)s;
+      uint64_t r = (uint64_t)(m < 0 ? m + (int64_t)s : m);
+      if (e->size >= s)
+         return 1;
+      if (r + e->size <= s) {
+         buf[k++] = (span){ r, r + e->size };
+      } else {   /* wraps into the next period */
+         buf[k++] = (span){ r, s };
+         buf[k++] = (span){ 0, r + e->size - s };
+      }
+   }
+   qsort(buf, k, sizeof *buf, cmp_span);
+   uint64_t reach = 0;
+   for (uint32_t i = 0; i < k && buf[i].lo <= reach; i++)
+      if (buf[i].hi > reach)
+         reach = buf[i].hi;
+   return reach >= s;
+}
+
+/* unrolled[e] = 1 for the stride-k records in scope that are parts of a
+ * contiguous walk (see the top). Returns how many, or -1. */
+static int64_t mark_unrolled(const ctr_trace *t, const rpt_options *o,
+                             uint8_t *unrolled)
+{
+   uint32_t *ev = malloc(((size_t)t->nevents + 1) * sizeof *ev);
+   span *buf = malloc(((size_t)t->nevents * 2 + 1) * sizeof *buf);
+   if (!ev || !buf) {
+      free(ev);
+      free(buf);
+      return -1;
+   }
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < t->nevents; i++)
+      if (o->in_scope[t->events[i].ctx] &&
+          t->events[i].pattern == CATS_PAT_STRIDEK)
+         ev[n++] = i;
+   sort_trace = t;
+   qsort(ev, n, sizeof *ev, cmp_sibling);
+   int64_t marked = 0;
+   for (uint32_t i = 0, j; i < n; i = j) {
+      const ctr_event *a = &t->events[ev[i]];
+      for (j = i + 1; j < n; j++) {
+         const ctr_event *b = &t->events[ev[j]];
+         if (b->ctx != a->ctx || b->alloc != a->alloc || b->kind != a->kind ||
+             varying_dim(b) != varying_dim(a) || stride_of(b) != stride_of(a))
+            break;
+      }
+      if (j - i < 2 || !covers_period(t, ev + i, j - i, buf))
+         continue;
+      for (uint32_t k = i; k < j; k++)
+         unrolled[ev[k]] = 1;
+      marked += j - i;
+   }
+   free(ev);
+   free(buf);
+   return marked;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sites                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Order of merging: the identity of a site. */
+static int cmp_identity(const void *pa, const void *pb)
+{
+   const rpt_site *a = pa, *b = pb;
+   if (a->loc != b->loc)
+      return a->loc < b->loc ? -1 : 1;
+   if (a->alloc != b->alloc)
+      return a->alloc < b->alloc ? -1 : 1;
+   if (a->kind != b->kind)
+      return a->kind < b->kind ? -1 : 1;
+   if (a->size != b->size)
+      return a->size < b->size ? -1 : 1;
+   if (a->pattern != b->pattern)
+      return a->pattern < b->pattern ? -1 : 1;
+   if (a->stride != b->stride)
+      return a->stride < b->stride ? -1 : 1;
+   if (a->dim != b->dim)
+      return a->dim < b->dim ? -1 : 1;
+   /* Keep the records of one site in trace order: the first names the
+    * loop. */
+   return (a->records > b->records) - (a->records < b->records);
+}
+
+static int same_site(const rpt_site *a, const rpt_site *b)
+{
+   return a->loc == b->loc && a->alloc == b->alloc && a->kind == b->kind &&
+          a->size == b->size && a->pattern == b->pattern &&
+          a->stride == b->stride && a->dim == b->dim;
+}
+
+/* Ranking: most accesses first. */
+static int cmp_rank(const void *pa, const void *pb)
+{
+   const rpt_site *a = pa, *b = pb;
+   if (a->count != b->count)
+      return a->count > b->count ? -1 : 1;
+   return cmp_identity(pa, pb);
+}
+
+int rpt_access(const ctr_trace *t, const rpt_options *o, rpt_report *r)
+{
+   rpt_site *s = malloc(((size_t)t->nevents + 1) * sizeof *s);
+   uint8_t *unrolled = calloc((size_t)t->nevents + 1, 1);
+   uint32_t *canon = NULL;
+   int64_t nunrolled = -1;
+   if (s && unrolled && rpt_canon_locs(t, &canon) == 0)
+      nunrolled = mark_unrolled(t, o, unrolled);
+   if (nunrolled < 0) {
+      free(s);
+      free(unrolled);
+      free(canon);
+      return -1;
+   }
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < t->nevents; i++) {
+      const ctr_event *e = &t->events[i];
+      if (!o->in_scope[e->ctx] || unrolled[i] ||
+          (e->pattern != CATS_PAT_STRIDEK && e->pattern != CATS_PAT_IRREGULAR))
+         continue;
+      int k = e->pattern == CATS_PAT_STRIDEK ? varying_dim(e) : -1;
+      uint32_t iloc = index_site(t, i);
+      /* records holds the event id until the merge counts records. */
+      s[n++] = (rpt_site){
+         .loc = canon[e->loc], .alloc = e->alloc,
+         .index = index_container(t, i),
+         .index_loc = iloc == CATS_NONE ? CATS_NONE : canon[iloc],
+         .kind = e->kind, .pattern = e->pattern,
+         .dim = (uint8_t)(k < 0 ? 0 : k), .size = e->size,
+         .stride = k < 0 ? 0 : e->stride[k],
+         .loop = k < 0 ? CATS_NONE : loop_at(t, e->ctx, k),
+         .count = e->count, .records = i };
+   }
+   free(unrolled);
+   free(canon);
+   qsort(s, n, sizeof *s, cmp_identity);
+   uint32_t m = 0;
+   for (uint32_t i = 0; i < n; i++) {
+      if (m > 0 && same_site(&s[m - 1], &s[i])) {
+         s[m - 1].count = rpt_add_sat(s[m - 1].count, s[i].count);
+         s[m - 1].records++;
+         if (s[m - 1].index == CATS_NONE) {
+            s[m - 1].index = s[i].index;
+            s[m - 1].index_loc = s[i].index_loc;
+         }
+         continue;
+      }
+      s[m] = s[i];
+      s[m++].records = 1;
+   }
+   qsort(s, m, sizeof *s, cmp_rank);
+   r->sites = s;
+   r->sites_total = m;
+   r->nsites = m < o->top ? m : o->top;
+   r->sites_unrolled = (uint64_t)nunrolled;
+   return 0;
+}

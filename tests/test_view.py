@@ -1,0 +1,453 @@
+"""`cats view`: the self-contained HTML viewer (viewer/), opened from
+file:// in headless Chromium (Debian's /usr/bin/chromium driven by
+playwright-core from tests/node/). The page tells what it drew through
+window.catsView.stats(); the tests compare that with numbers known by
+construction of tests/programs/view_kernel.c, or computed from the
+trace's JSON where the C library and loader add their own records.
+Every page load also checks that there were no page errors, no console
+errors and no network requests. Screenshots of the tabs are saved in the
+test work directory."""
+import json
+import os
+import re
+import shutil
+import subprocess
+
+from catslib import (CATS, SRC, WORK, TestFailure, cats_cmd, check, check_eq, compile_program, run_cats,
+                     traced)
+
+NODE_DIR = os.path.join(SRC, "node")
+CHROMIUM = os.environ.get("CATS_CHROMIUM", "/usr/bin/chromium")
+HANG_GUARD = 900          # seconds; only against a hung browser or npm, never a performance limit
+HEAP = {"malloc", "calloc", "realloc", "memalign", "new", "new[]", "mmap", "client"}
+DATA_RE = re.compile(r'<script id="cats-data" type="application/json">(.*?)</script>', re.S)
+
+
+def _browser_ready():
+    check(shutil.which("node") is not None, "node is missing (scripts/install-deps.sh installs it)")
+    check(os.path.exists(CHROMIUM), "%s is missing (apt-get install chromium, or scripts/install-deps.sh)"
+          % CHROMIUM)
+    if not os.path.isdir(os.path.join(NODE_DIR, "node_modules", "playwright-core")):
+        proc = subprocess.run(["npm", "ci", "--prefix", NODE_DIR, "--no-audit", "--no-fund"],
+                              capture_output=True, text=True, timeout=HANG_GUARD)
+        check(proc.returncode == 0, "npm ci in tests/node failed: " + proc.stderr[-1500:])
+
+
+def _drive(steps, url=None, html=None, width=1400, height=900):
+    """Runs STEPS (tests/node/drive.js) on a page; returns the values of
+    the eval steps. Fails on any page error, console error or request."""
+    _browser_ready()
+    plan = {"url": url, "steps": list(steps), "width": width, "height": height}
+    if html is not None:
+        plan["html"] = html
+        plan["url"] = "about:blank"
+    proc = subprocess.run(["node", os.path.join(NODE_DIR, "drive.js")], input=json.dumps(plan),
+                          capture_output=True, text=True, timeout=HANG_GUARD)
+    if proc.returncode != 0:
+        raise TestFailure("browser run failed: " + proc.stderr[-3000:])
+    out = json.loads(proc.stdout)
+    check_eq(out["pageErrors"], [], "page errors")
+    check_eq(out["console"], [], "console errors")
+    check_eq(out["requests"], [], "network requests of the page")
+    return out["results"]
+
+
+def _kernel():
+    """The known trace: view_kernel.c at -O0 with a stored projection."""
+    return traced("view_kernel.c", ("-O0",), tool_args=("--ranks=2,4",))[0]
+
+
+def _page(trace_path, name, *args):
+    out = os.path.join(WORK, name)
+    cats_cmd("view", trace_path, "-o", out, *args)
+    return out
+
+
+def _data_of(html_path):
+    with open(html_path, encoding="utf-8") as f:
+        text = f.read()
+    m = DATA_RE.search(text)
+    check(m is not None, "no cats-data element in " + html_path)
+    return json.loads(m.group(1)), text
+
+
+def _ctx(trace, kind, function=None, parent_function=None):
+    """The one context of KIND named FUNCTION, or the outermost loop
+    directly inside PARENT_FUNCTION."""
+    if function is not None:
+        found = [c["id"] for c in trace.ctxs if c["kind"] == kind and c["name"] == function]
+    else:
+        found = [c["id"] for c in trace.ctxs if c["kind"] == kind and c["parent"] is not None
+                 and trace.ctxs[c["parent"]]["kind"] == "function"
+                 and trace.ctxs[c["parent"]]["name"] == parent_function]
+    check(len(found) == 1, "one %s %s, found %r" % (kind, function or "in " + parent_function, found))
+    return found[0]
+
+
+def _malloc_of(trace, size):
+    found = [a for a in trace.allocs if a["kind"] == "malloc" and a["size"] == size]
+    check(len(found) == 1, "one malloc of %d bytes, found %d" % (size, len(found)))
+    return found[0]
+
+
+def test_view_page_holds_the_data():
+    # The page is one file: the template with script and style inlined,
+    # and the data document; the trace in it is exactly `dump --json`.
+    trace = _kernel()
+    path = _page(trace.path, "kernel.html")
+    data, text = _data_of(path)
+    check(text.startswith("<!DOCTYPE html>"), "an HTML document")
+    check(not re.search(r"<script[^>]*\ssrc=|<link\b|<img\b|<iframe\b|@import|url\((?!#)", text),
+          "nothing loaded from elsewhere")
+    check_eq(data["cats_view"], 1, "document version")
+    check(data["trace"] == trace.j, "the trace is what `cats dump --json` writes")
+    # The producer loop's values are read by the consumer's inner loop:
+    # 512 elements of a, 8 bytes each.
+    prod = _ctx(trace, "loop", parent_function="produce")
+    cons_outer = _ctx(trace, "loop", parent_function="consume")
+    cons_inner = [c["id"] for c in trace.ctxs if c["parent"] == cons_outer and c["kind"] == "loop"]
+    check_eq(len(cons_inner), 1, "one inner loop in consume")
+    got = [(d["to"], d["uses"], d["bytes"]) for d in data["dependencies"] if d["from"] == prod]
+    check_eq(got, [(cons_inner[0], 512, 4096)], "dependencies of the producer loop")
+    pairs = [(d["from"], d["to"]) for d in data["dependencies"]]
+    check_eq(pairs, sorted(set(pairs)), "one entry per context pair, sorted")
+    check(all(d["bytes"] >= d["uses"] > 0 for d in data["dependencies"]), "uses and bytes counted")
+    # The projection is the stored one, as `cats project --stored` writes it.
+    stored = os.path.join(WORK, "kernel-stored.json")
+    cats_cmd("project", trace.path, "--stored", "--json", stored)
+    with open(stored) as f:
+        check_eq(data["projection"], json.load(f), "the stored projection")
+    check_eq(data["singletons"], None, "no singleton list without --project")
+    check_eq(sorted(data["singleton_counts"]), ["allreduce", "broadcast", "reduce", "replicated"],
+             "singleton counts per kind")
+    # -o - writes the same page to stdout.
+    proc = subprocess.run([CATS, "view", trace.path, "-o", "-"], capture_output=True)
+    check_eq(proc.returncode, 0, "exit status of -o -")
+    with open(path, "rb") as f:
+        check(proc.stdout == f.read(), "the page on stdout is the file's")
+
+
+def test_view_draws_the_four_views():
+    trace = _kernel()
+    path = _page(trace.path, "kernel-browser.html")
+    url = "file://" + path
+    j = trace.j
+    tmp = _malloc_of(trace, 64)                 # allocated T = 5 times in a loop
+    a, m = _malloc_of(trace, 8000), _malloc_of(trace, 4096)
+    x = trace.alloc_by_name("x")
+    prod = _ctx(trace, "loop", parent_function="produce")
+    consume = _ctx(trace, "function", "consume")
+    shots = {k: os.path.join(WORK, "view-%s.png" % k) for k in ("timeline", "access", "flow", "comm")}
+    steps = [
+        {"frame": True},
+        {"eval": "catsView.stats().timeline"},                                     # 0
+        {"screenshot": shots["timeline"], "fullPage": True},
+        {"eval": "catsView.timeline.setView(%d, %d), catsView.stats().timeline"
+                 % (tmp["first_alloc"] - 2, tmp["last_free"] + 2)},              # 1
+        {"mouse": "down", "x": 700, "y": 300},
+        {"mouse": "up", "x": 500, "y": 300},
+        {"frame": True},
+        {"eval": "catsView.stats().timeline.view"},                              # 2
+        {"wheel": {"x": 700, "y": 300, "deltaY": 300}},
+        {"frame": True},
+        {"eval": "catsView.stats().timeline.view"},                              # 3
+        {"click": "#tl-reset"},
+        {"click": "#tl-hidefn"},
+        {"frame": True},
+        {"eval": "catsView.stats().timeline"},                                    # 4
+        {"select": "#tl-scale", "value": "linear"},
+        {"frame": True},
+        {"eval": "catsView.stats().timeline.scale"},                              # 5
+        {"click": "button[data-tab=access]"},
+        {"eval": "catsView.stats().access"},                                      # 6
+        {"eval": "[%s].map(n => catsView.access.row(n))"
+                 % ", ".join(json.dumps(v["name"]) for v in (a, m, tmp, x))},      # 7
+        {"click": "#ac-tree th[data-col='2']"},
+        {"eval": "document.querySelector('#ac-tree tbody tr.node td.name').title"},  # 8
+        {"click": "#ac-tree th[data-col='3']"},
+        {"eval": "catsView.access.expand(%s), document.querySelector('#ac-tree tbody').innerText"
+                 % json.dumps(x["name"])},                                        # 9
+        {"screenshot": shots["access"]},
+        {"select": "#ac-group", "value": "flow"},
+        {"eval": "catsView.access.row('thread 1')"},                              # 10
+        {"click": "button[data-tab=flow]"},
+        {"click": ".fnode[data-ctx='%d'] > .fhead" % prod},
+        {"eval": "[catsView.flow.edges(), catsView.flow.stats()]"},               # 11
+        {"screenshot": shots["flow"]},
+        {"dblclick": ".fnode[data-ctx='%d'] > .fhead .flabel" % consume},
+        {"click": ".fnode[data-ctx='%d'] > .fhead" % prod},
+        {"eval": "[catsView.flow.edges(), catsView.flow.stats()]"},               # 12
+        {"eval": "document.querySelector('.fnode[data-ctx=\"%d\"] > .fhead').title" % prod},  # 13
+        {"click": "button[data-tab=comm]"},
+        {"eval": "catsView.stats().comm"},                                        # 14
+        {"screenshot": shots["comm"], "fullPage": True},
+        {"select": "#cm-scale", "value": "median"},
+        {"eval": "catsView.stats().comm.matrices"},                               # 15
+        {"select": "#cm-scale", "value": "histogram"},
+        {"select": "#cm-palette", "value": "cividis"},
+        {"eval": "catsView.stats().comm.matrices"},                               # 16
+    ]
+    r = _drive(steps, url=url)
+    for k, p in shots.items():
+        check(os.path.getsize(p) > 0, "screenshot " + p)
+        print("    screenshot of the %s view: %s" % (k, p))
+
+    # 1. Memory timeline: every heap, global and stack-array container is a
+    # block at the whole-run zoom, every scope a bar.
+    tl = r[0]
+    want_blocks = sum(1 for c in j["allocs"] if c["kind"] in HEAP or c["kind"] in ("global", "stack-var"))
+    check_eq(tl["blocks"], want_blocks, "allocation blocks drawn")
+    check(_malloc_of(trace, 100)["conditional"], "the malloc under the if is conditional")
+    check_eq(tl["stripedBlocks"], sum(1 for c in j["allocs"] if c["conditional"] and
+                                      (c["kind"] in HEAP or c["kind"] in ("global", "stack-var"))),
+             "conditional blocks drawn striped")
+    kinds = [c["kind"] for c in j["contexts"]]
+    check_eq((tl["icicleBars"], tl["loopBars"], tl["conditionalBars"], tl["functionBars"]),
+             (len(kinds), kinds.count("loop"), kinds.count("conditional"), kinds.count("function")),
+             "icicle bars: all, loops, conditionals, functions")
+    check(tl["accessLines"] > 0 and tl["writeLines"] > 0 and tl["readLines"] > 0,
+          "access lines, solid and dashed: %r" % tl)
+    check_eq((tl["peakShown"], tl["peakFootprint"], tl["peakTime"]),
+             (True, int(j["meta"]["peak_footprint"]), int(j["meta"]["peak_time"])), "peak marked")
+    check_eq(tl["scale"], "log", "automatic log heights (4 B to 152 KiB containers)")
+    # Zoomed onto the loop that allocates tmp: its 5 instances appear.
+    check_eq(r[1]["instances"], 5, "instances of the malloc in a loop")
+    # Dragging left moves the view later; the wheel zooms out around the mouse.
+    v0, v1 = r[1]["view"]
+    d0, d1 = r[2]
+    check(d0 > v0 and abs((d1 - d0) - (v1 - v0)) < 1e-6, "drag pans: %r -> %r" % ((v0, v1), (d0, d1)))
+    w0, w1 = r[3]
+    check(w1 - w0 > d1 - d0, "wheel down zooms out: %r -> %r" % ((d0, d1), (w0, w1)))
+    # Without function scopes: no function bars, and a row per loop or
+    # conditional nesting level (the thread root is the top row).
+    nofn = r[4]
+    rows = 0
+    for c in j["contexts"]:
+        if c["kind"] == "function":
+            continue
+        depth, p = 0, c["parent"]
+        while p is not None:
+            depth += j["contexts"][p]["kind"] != "function"
+            p = j["contexts"][p]["parent"]
+        rows = max(rows, depth + 1)
+    check_eq((nofn["functionBars"], nofn["loopBars"], nofn["icicleRows"]),
+             (0, kinds.count("loop"), rows), "icicle without function scopes")
+    check_eq(r[5], "linear", "height scale switched")
+
+    # 2. Data-access statistics: the histogram of the whole trace, and the
+    # containers' rows known by construction: [constant, stride-1,
+    # stride-k, indirect, total].
+    acc = r[6]
+    want = {p: sum(e["count"] for e in j["events"] if e["pattern"] == p)
+            for p in ("constant", "stride-1", "stride-k", "irregular")}
+    check_eq(acc["histogram"], want, "histogram of accesses by class")
+    check_eq(acc["records"], {p: sum(1 for e in j["events"] if e["pattern"] == p) for p in want},
+             "histogram of records by class")
+    check_eq(r[7], [[0, 1512, 0, 0, 1512],       # a: 1000 writes, 512 reads
+                    [0, 512, 512, 0, 1024],      # m: written by rows, read by columns
+                    [5, 40, 0, 0, 45],           # tmp: 5 x 8 writes, tmp[3] read 5 times
+                    [0, 48, 0, 7, 55]],          # x: 8 + 40 stride-1, 7 gathered
+             "rows of a, m, tmp and x")
+    check_eq(r[8], m["name"], "sorted by stride-k, m comes first")
+    xe = [e for e in j["events"] if e["alloc"] == x["id"] and e["pattern"] == "irregular"]
+    if any(e.get("index_container") is not None for e in xe):
+        # the trace knows where the indices come from: col
+        check("indices from col (7)" in r[9], "index container of x shown:\n" + r[9][:2000])
+        check("index from col" in r[9], "index container on the record:\n" + r[9][:2000])
+    check(re.search(r"read indirect, 8 B \u00d7 7", r[9]) is not None, "x's gather record listed:\n" + r[9][:2000])
+    check_eq(r[10], [want["constant"], want["stride-1"], want["stride-k"],
+                     want["irregular"], sum(want.values())], "the thread root holds every access")
+
+    # 3. Control-flow dependencies: the producer loop's values are read by
+    # the consumer's inner loop; with consume collapsed, by consume.
+    cons_outer = _ctx(trace, "loop", parent_function="consume")
+    inner = [c["id"] for c in j["contexts"] if c["parent"] == cons_outer and c["kind"] == "loop"][0]
+    edges, st = r[11]
+    check_eq([(e["dir"], e["from"], e["to"], e["uses"], e["bytes"]) for e in edges],
+             [("out", prod, inner, 512, 4096)], "edges of the producer loop")
+    check_eq((st["selected"], st["edges"]), (prod, 1), "one edge drawn for the selection")
+    edges, st2 = r[12]
+    check_eq([(e["dir"], e["from"], e["to"], e["uses"], e["bytes"]) for e in edges],
+             [("out", prod, consume, 512, 4096)], "edges rolled up to the collapsed consume")
+    check(st2["nodes"] < st["nodes"], "collapsing removed boxes")
+    check_eq(r[13].split("\n")[1:], ["deepest loop nest: 1", "loops: 1", "stride-k accesses: 0",
+                                     "indirect accesses: 0", "footprint: 0 B in 0 allocations"],
+             "summary of the producer loop")
+
+    # 4. Communication: one heat map per rank count, cells N x N, scaled
+    # around the mean, the median or by histogram buckets.
+    comm = r[14]
+    proj = cats_cmd("project", trace.path, "--stored", "--json", os.path.join(WORK, "kernel-p.json"))
+    with open(os.path.join(WORK, "kernel-p.json")) as f:
+        results = json.load(f)["results"]
+
+    def observed(res):
+        it = res["iterations"] or 1
+        n = res["ranks"]
+        return sorted(res["matrix"][i][k] / it for i in range(n) for k in range(n) if i != k and res["matrix"][i][k])
+
+    check_eq([(c["ranks"], c["cells"], c["nonzero"], c["scale"]) for c in comm["matrices"]],
+             [(res["ranks"], res["ranks"] ** 2, len(observed(res)), "mean") for res in results],
+             "heat maps: ranks, cells, non-zero cells")
+    check(all(len(observed(res)) > 0 for res in results), "the stencil exchanges values: %r" % proj.stdout)
+    for c, res in zip(comm["matrices"], results):
+        obs = observed(res)
+        check(abs(c["center"] - sum(obs) / len(obs)) < 1e-9, "mean centre for %d ranks" % res["ranks"])
+    for c, res in zip(r[15], results):
+        obs = observed(res)
+        med = obs[len(obs) // 2] if len(obs) % 2 else (obs[len(obs) // 2 - 1] + obs[len(obs) // 2]) / 2
+        check_eq((c["scale"], c["center"]), ("median", med), "median centre for %d ranks" % res["ranks"])
+    for c, res in zip(r[16], results):
+        check_eq((c["scale"], c["buckets"]), ("histogram", len(set(observed(res)))),
+                 "histogram buckets for %d ranks" % res["ranks"])
+    check_eq(comm["chartPoints"], 2 * len(results), "volume chart: p2p and collective per rank count")
+
+
+def test_view_hostile_names():
+    # Names holding "</script>", "<!--<script>" and markup stay data: the
+    # page loads without running them and shows them as text.
+    trace, _ = traced("view_hostile.c")
+    path = _page(trace.path, "hostile.html")
+    evil = "</script><script>window.pwned=1</script><!--<script>"
+    evil_region = "</SCRIPT ><img src=x onerror=\"window.pwned=2\">"
+    check_eq(sorted(a["name"] for a in trace.allocs if a["name"] == evil), [evil], "the block is named")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    check_eq(text.count("</script>"), 2, "only the page's own two script elements end")
+    check_eq(text.lower().count("<!--"), 1, "only the template's comment")
+    data, _ = _data_of(path)
+    check(data["trace"] == trace.j, "the names survive the escaping")
+    r = _drive([
+        {"eval": "[typeof window.pwned, document.images.length, document.scripts.length]"},
+        {"eval": "catsView.data.trace.allocs.some(a => a.name === %s)" % json.dumps(evil)},
+        {"click": "button[data-tab=access]"},
+        {"eval": "catsView.access.row(%s)" % json.dumps(evil)},
+        {"click": "button[data-tab=flow]"},
+        {"eval": "Array.from(document.querySelectorAll('.flabel')).some(e => e.textContent === %s)"
+                 % json.dumps("region " + evil_region)},
+        {"eval": "[typeof window.pwned, document.images.length]"},
+    ], url="file://" + path)
+    check_eq(r[0], ["undefined", 0, 2], "nothing ran, nothing was added")
+    check(r[1], "the block's name is in the data")
+    check_eq(r[2], [1, 64, 0, 0, 65], "the block's row (64 writes, p[7] read), named as in the trace")
+    check(r[3], "the region shown as text in the control-flow view")
+    check_eq(r[4], ["undefined", 0], "still nothing ran")
+
+
+def test_view_without_and_with_projection():
+    # A trace without a projection says how to get one; --project adds the
+    # list of singletons (one per counted singleton group).
+    trace, _ = traced("view_hostile.c")
+    path = _page(trace.path, "noproj.html")
+    data, _ = _data_of(path)
+    check_eq((data["projection"], data["singletons"], data["singleton_counts"]), (None, None, None),
+             "no projection stored")
+    r = _drive([{"click": "button[data-tab=comm]"},
+                {"eval": "[catsView.stats().comm, document.getElementById('cm-body').innerText]"}],
+               url="file://" + path)
+    check_eq(r[0][0]["projection"], False, "no projection")
+    check("--ranks=" in r[0][1] and "no communication projection" in r[0][1], "how to get one:\n" + r[0][1])
+
+    kernel = _kernel()
+    path = _page(kernel.path, "project.html", "--project")
+    data, _ = _data_of(path)
+    check(data["singletons"] is not None and len(data["singletons"]) == sum(data["singleton_counts"].values()),
+          "one listed singleton per group counted: %r" % data["singleton_counts"])
+    check(len(data["singletons"]) > 0, "the kernel has singletons (the reductions)")
+    check_eq([r["ranks"] for r in data["projection"]["results"]], [2, 4], "the stored rank counts")
+    r = _drive([{"click": "button[data-tab=comm]"}, {"eval": "catsView.stats().comm.singletonRows"}],
+               url="file://" + path)
+    check_eq(r[0], len(data["singletons"]), "a table row per singleton")
+    data8, _ = _data_of(_page(kernel.path, "project8.html", "--ranks=8"))
+    check_eq([r["ranks"] for r in data8["projection"]["results"]], [8], "--ranks recomputes")
+
+
+VIZ_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>cats-viz check</title></head>
+<body><canvas id="c" width="600" height="200"></canvas>
+<script id="viz" type="application/json">%s</script>
+<script>
+  // count the events by type and draw one bar per type
+  const doc = JSON.parse(document.getElementById('viz').textContent);
+  const counts = {};
+  for (const e of doc.events) counts[e.type] = (counts[e.type] || 0) + 1;
+  const g = document.getElementById('c').getContext('2d');
+  const types = Object.keys(counts).sort();
+  const max = Math.max(1, ...Object.values(counts));
+  let bars = 0;
+  types.forEach((t, i) => {
+    const h = 180 * counts[t] / max;
+    g.fillStyle = 'hsl(' + (i * 70) + ',60%%,45%%)';
+    g.fillRect(10 + i * 110, 190 - h, 90, h);
+    g.fillText(t, 10 + i * 110, 200);
+    bars++;
+  });
+  window.vizResult = { counts, bars, pixel: Array.from(g.getImageData(55, 188, 1, 1).data) };
+</script></body></html>"""
+
+
+def test_export_cats_viz_draws():
+    # `cats export --cats-viz` loads in a page that draws from it.
+    trace = _kernel()
+    out = os.path.join(WORK, "kernel-viz.json")
+    cats_cmd("export", "--cats-viz", trace.path, "-o", out)
+    with open(out) as f:
+        text = f.read()
+    doc = json.loads(text)
+    want = {}
+    for e in doc["events"]:
+        want[e["type"]] = want.get(e["type"], 0) + 1
+    check_eq(sorted(want), ["access", "allocation", "deallocation", "scope_entry", "scope_exit"], "event types")
+    page = VIZ_PAGE % text.replace("</", "<\\/")
+    shot = os.path.join(WORK, "cats-viz.png")
+    r = _drive([{"eval": "window.vizResult"}, {"screenshot": shot}], html=page, width=700, height=260)
+    check_eq(r[0]["counts"], want, "events by type counted in the page")
+    check_eq(r[0]["bars"], 5, "one bar per type")
+    check(r[0]["pixel"][3] == 255, "the first bar is drawn")
+    print("    screenshot of the cats-viz check: %s" % shot)
+
+
+def test_view_bad_input():
+    # One line on stderr, a non-zero exit and no file left behind.
+    trace = _kernel()
+    d = os.path.join(WORK, "view-bad")
+    os.makedirs(d, exist_ok=True)
+    with open(trace.path, "rb") as f:
+        raw = bytearray(f.read())
+    corrupt = os.path.join(d, "corrupt.cats")
+    bad = bytearray(raw)
+    bad[len(bad) // 2] ^= 0xFF
+    with open(corrupt, "wb") as f:
+        f.write(bad)
+    truncated = os.path.join(d, "truncated.cats")
+    with open(truncated, "wb") as f:
+        f.write(raw[:len(raw) // 3])
+    afile = os.path.join(d, "a-file")
+    with open(afile, "w") as f:
+        f.write("x")
+    out = os.path.join(d, "out.html")
+    cases = [
+        ((os.path.join(d, "missing.cats"), "-o", out), 1),
+        ((corrupt, "-o", out), 1),
+        ((truncated, "-o", out), 1),
+        ((trace.path, "-o", os.path.join(d, "no-such-dir", "out.html")), 1),
+        ((trace.path, "-o", os.path.join(afile, "out.html")), 1),
+        ((trace.path, "--ranks=0", "-o", out), 2),
+        ((trace.path, "--bogus", "-o", out), 2),
+        (("-o", out), 2),
+    ]
+    for args, rc in cases:
+        proc = cats_cmd("view", *args, check_rc=False)
+        check_eq(proc.returncode, rc, "exit status of cats view %s" % " ".join(args))
+        lines = proc.stderr.splitlines()
+        check(len(lines) == 1 and lines[0].startswith("cats: "), "one error line for %r: %r" % (args, proc.stderr))
+        check_eq(proc.stdout, "", "nothing on stdout for %r" % (args,))
+    check_eq(sorted(os.listdir(d)), ["a-file", "corrupt.cats", "truncated.cats"], "no file left behind")
+    # A trace without a value communication graph cannot be projected.
+    binary = compile_program("view_hostile.c")
+    novf, _ = run_cats(binary, tool_args=("--value-flow=no",), out=os.path.join(d, "novf.cats"), expect_rc=0)
+    proc = cats_cmd("view", novf, "--project", "-o", out, check_rc=False)
+    check_eq(proc.returncode, 1, "--project without a graph")
+    check(len(proc.stderr.splitlines()) == 1 and "value communication graph" in proc.stderr, proc.stderr)
+    check(not os.path.exists(out), "no page written")
+    data, _ = _data_of(_page(novf, "novf.html"))
+    check_eq(data["dependencies"], None, "no dependencies without a graph")
