@@ -230,7 +230,8 @@ def test_report_without_vcg():
     j, text, _ = _report("report_comm.c", tool_args=("--value-flow=no",))
     check_eq(j["communication"], None, "communication without a VCG")
     check("6. communication: no value communication graph in this trace" in text, "text note:\n" + text)
-    check_eq(j["reuse"], None, "reuse distances are not in traces yet")
+    check_eq((j["reuse"]["line_size"], j["reuse"]["sampling"]), (64, 16),
+             "reuse distances are recorded without a VCG too")
 
 
 def test_report_json_matches_text():
@@ -334,3 +335,24 @@ def test_report_scope_takes_other_threads():
     everything = json.loads(cats_cmd("report", t.path, "--top=" + ALL, "--all", "--json", "-").stdout)
     check([e for e in everything["access_sites"]["entries"] if e["function"].startswith(lazy)],
           "--all takes the lazy binding's sites")
+
+
+def test_report_reuse_misses_known_sequence():
+    # reuse_known.c, exact: ring9 is 9 lines read round-robin, 10 passes:
+    # 9 cold, then 81 reads at distance 8. A cache of 8 lines misses them
+    # all (8 >= 8), one of 16 lines none of them.
+    t, _ = traced("reuse_known.c", ("-O2",), tool_args=("--reuse-sampling=1", "--value-flow=no"))
+    for lines, capacity in ((8, 81), (16, 0)):
+        out = os.path.join(WORK, "reuse-report-%d.json" % lines)
+        cats_cmd("report", t.path, "--cache=%d" % lines, "--top=1000", "--all", "--json", out)
+        with open(out) as f:
+            rep = json.load(f)["reuse"]
+        check_eq((rep["sampling"], rep["cache_lines"]), (1, lines), "header")
+        ring = [c for c in rep["containers"] if c["name"] == "ring9"]
+        check_eq(len(ring), 1, "ring9 listed")
+        check_eq((ring[0]["cold_misses"], ring[0]["capacity_misses"]), (9, capacity),
+                 "ring9 misses with %d lines" % lines)
+    text = cats_cmd("report", t.path, "--cache=8", "--top=1000", "--all").stdout
+    check("ring9" in text and "misses of a 8-line LRU cache" in text, "text section 7")
+    p = cats_cmd("report", t.path, "--cache=0", check_rc=False)
+    check(p.returncode == 2 and p.stderr.count("\n") == 1, "bad --cache: %r" % p.stderr)

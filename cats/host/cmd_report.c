@@ -7,7 +7,7 @@
  *   4 same-size containers that could share one buffer
  *   5 stride-k and indirect access sites
  *   6 the heaviest value-communication edges by code location
- *   7 reuse distances (a place for them: not in traces yet)
+ *   7 reuse distances per container and access site, with misses
  *
  * Text goes to stdout. `--json OUT` writes the same content as JSON,
  * atomically (outfile.h); with OUT "-" the JSON goes to stdout instead of
@@ -61,7 +61,8 @@
 #include "trace_names.h"
 
 #define REPORT_USAGE                                                    \
-   "cats report FILE [--top=N] [--short-ratio=R] [--all] [--json OUT]"
+   "cats report FILE [--top=N] [--short-ratio=R] [--cache=LINES] [--all] "  \
+   "[--json OUT]"
 
 #define LOC_LEN 512
 
@@ -446,9 +447,7 @@ static void write_text(FILE *fp, const ctr_trace *t, const char *file,
    text_shares(fp, t, r);
    text_sites(fp, t, r);
    text_comm(fp, t, r);
-   /* Reuse distances: none passed until the report reads them (report.h,
-    * rpt_reuse_hist); the JSON writer below does the same. */
-   rpt_reuse_text(fp, t, NULL, 0, o->top);
+   rpt_reuse_text(fp, t, o->top, o->cache_lines);
 }
 
 /* ------------------------------------------------------------------ */
@@ -705,7 +704,7 @@ static void write_json(FILE *fp, const ctr_trace *t, const char *file,
    json_sites(fp, t, r);
    json_comm(fp, t, r);
    fputs(",\n \"reuse\": ", fp);
-   rpt_reuse_json(fp, t, NULL, 0, o->top);
+   rpt_reuse_json(fp, t, o->top, o->cache_lines);
    fputs("}\n", fp);
 }
 
@@ -729,9 +728,11 @@ void rpt_free(rpt_report *r)
 int cli_cmd_report(int argc, char **argv)
 {
    const char *file = NULL, *top_s = NULL, *ratio_s = NULL, *json = NULL;
+   const char *cache_s = NULL;
    int all = 0;
    const cli_opt opts[] = {
       { "--top", NULL, NULL, &top_s },
+      { "--cache", NULL, NULL, &cache_s },
       { "--short-ratio", NULL, NULL, &ratio_s },
       { "--all", NULL, &all, NULL },
       { "--json", NULL, NULL, &json },
@@ -740,7 +741,17 @@ int cli_cmd_report(int argc, char **argv)
    int rc = cli_parse(argc, argv, opts, &file, 1, REPORT_USAGE);
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
-   rpt_options o = { RPT_TOP_DEFAULT, RPT_SHORT_DEFAULT, NULL, all };
+   /* 32 KiB of 64-byte lines: a level-1 data cache. */
+   rpt_options o = { RPT_TOP_DEFAULT, RPT_SHORT_DEFAULT, 512, NULL, all };
+   if (cache_s) {
+      char *end;
+      unsigned long long c = strtoull(cache_s, &end, 10);
+      if (*end || end == cache_s || c < 1 || c > (1ull << 40) ||
+          cache_s[0] == '-')
+         return cli_error(CLI_EUSAGE, "report: --cache=%s: expected a cache "
+                                      "size in 64-byte lines", cache_s);
+      o.cache_lines = c;
+   }
    if ((top_s && (rc = parse_top(top_s, &o.top)) != CLI_OK) ||
        (ratio_s && (rc = parse_ratio(ratio_s, &o.short_ratio)) != CLI_OK))
       return rc;

@@ -36,6 +36,7 @@
 typedef struct rpt_options {
    uint32_t top;               /* entries kept per section (>= 1) */
    double short_ratio;         /* section 3 threshold, in (0, 1] */
+   uint64_t cache_lines;       /* section 7: the cache size in lines */
    const uint8_t *in_scope;    /* per context: 1 if sections 2-6 look at it */
    int all;                    /* every context is in scope (also takes
                                   what has no context) */
@@ -147,25 +148,13 @@ int rpt_access(const ctr_trace *t, const rpt_options *o, rpt_report *r);
 int rpt_comm(const ctr_trace *t, const rpt_options *o, rpt_report *r);
 void rpt_free(rpt_report *r);
 
-/* 7. Reuse distances, per container.
- *
- * PLACEHOLDER: the report does not read reuse distances yet; another
- * part of the tool adds them to the trace. Once it does, the command
- * passes one histogram per container here; until then it passes none and
- * the section says so. Nothing here invents data. The buckets are those
- * of cats_format.h (CATS_REUSE_BUCKETS). */
-typedef struct rpt_reuse_hist {
-   uint32_t alloc;             /* ALLOCS id */
-   uint64_t cold;              /* first touches (infinite distance) */
-   uint32_t nbuckets;
-   const uint64_t *count;      /* bucket 0: distance 0; bucket b > 0:
-                                  2^(b-1) <= distance < 2^b cache lines */
-} rpt_reuse_hist;
-
-void rpt_reuse_text(FILE *fp, const ctr_trace *t, const rpt_reuse_hist *h,
-                    uint32_t n, uint32_t top);
-void rpt_reuse_json(FILE *fp, const ctr_trace *t, const rpt_reuse_hist *h,
-                    uint32_t n, uint32_t top);
+/* 7. Reuse distances (trace section 9) per container and per access
+ * site, most accesses first, with the misses of an LRU cache of
+ * `cache_lines` 64-byte lines. */
+void rpt_reuse_text(FILE *fp, const ctr_trace *t, uint32_t top,
+                    uint64_t cache_lines);
+void rpt_reuse_json(FILE *fp, const ctr_trace *t, uint32_t top,
+                    uint64_t cache_lines);
 
 /* Shared by the analyses. */
 

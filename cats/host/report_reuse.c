@@ -1,58 +1,150 @@
-/* report_reuse.c: section 7 of `cats report`: reuse (stack) distances.
- *
- * PLACEHOLDER. Reuse distances are another engineer's part of the tool
- * (paper 001, §V.E: per element at cache-line granularity, a first touch
- * counting as an infinite distance). When the trace carries them,
- * cmd_report.c passes one histogram per container here; until then it
- * passes none and the section says that this report does not show them.
- * These writers print only what they are given. */
+/* report_reuse.c: section 7 of `cats report`: reuse (LRU stack) distances
+ * at cache-line granularity (trace section 9) per container and per
+ * access site, with the cold and capacity misses of a fully associative
+ * LRU cache of a given size (paper 001, §V.E-F; ctr_reuse_misses). */
+#include <stdlib.h>
+
 #include "cli.h"
 #include "json_out.h"
 #include "report.h"
 
-void rpt_reuse_text(FILE *fp, const ctr_trace *t, const rpt_reuse_hist *h,
-                    uint32_t n, uint32_t top)
+static double total_of(const ctr_reuse_hist *h)
 {
-   fputs("\n7. reuse distances\n", fp);
-   if (n == 0) {
-      fputs("   not part of this report yet\n", fp);
-      return;
-   }
-   for (uint32_t i = 0; i < n && i < top; i++) {
-      fprintf(fp, "  %2u. \"", i + 1);
-      cli_text(fp, ctr_str(t, t->allocs[h[i].alloc].name));
-      fprintf(fp, "\"  cold %llu", (unsigned long long)h[i].cold);
-      for (uint32_t b = 0; b < h[i].nbuckets && b < 64; b++) {
-         if (!h[i].count[b])
-            continue;
-         if (b > 0 && b + 1 == h[i].nbuckets)   /* the last is open */
-            fprintf(fp, "  >=%llu: %llu", 1ull << (b - 1),
-                    (unsigned long long)h[i].count[b]);
-         else
-            fprintf(fp, "  <%llu: %llu", 1ull << b,
-                    (unsigned long long)h[i].count[b]);
-      }
-      fputc('\n', fp);
-   }
+   double n = (double)h->cold;
+   for (int b = 0; b < CTR_REUSE_BUCKETS; b++)
+      n += (double)h->bucket[b];
+   return n;
 }
 
-void rpt_reuse_json(FILE *fp, const ctr_trace *t, const rpt_reuse_hist *h,
-                    uint32_t n, uint32_t top)
+typedef struct ranked {
+   uint32_t id;
+   double total;
+} ranked;
+
+static int by_total(const void *a, const void *b)
 {
-   if (n == 0) {
+   double x = ((const ranked *)a)->total, y = ((const ranked *)b)->total;
+   return (x < y) - (x > y);
+}
+
+/* The ids of the n histograms with accesses, most accesses first. */
+static ranked *rank(const ctr_reuse_hist *h, uint32_t n, uint32_t *out)
+{
+   ranked *r = malloc((n ? n : 1) * sizeof *r);
+   *out = 0;
+   if (!r)
+      return NULL;
+   for (uint32_t i = 0; i < n; i++) {
+      double tot = total_of(&h[i]);
+      if (tot > 0)
+         r[(*out)++] = (ranked){ i, tot };
+   }
+   qsort(r, *out, sizeof *r, by_total);
+   return r;
+}
+
+/* Median distance bucket bound, as "<2^b lines" text; cold accesses are
+ * infinitely far. */
+static void median_text(const ctr_reuse_hist *h, char *buf, size_t n)
+{
+   double half = total_of(h) / 2, acc = 0;
+   for (int b = 0; b < CTR_REUSE_BUCKETS; b++) {
+      acc += (double)h->bucket[b];
+      if (acc >= half && acc > 0) {
+         snprintf(buf, n, b == 0 ? "0" : "<%llu", 1ull << b);
+         return;
+      }
+   }
+   snprintf(buf, n, "cold");
+}
+
+static void text_one(FILE *fp, const ctr_trace *t, const ctr_reuse_hist *h,
+                     const char *what, uint64_t lines)
+{
+   ctr_misses m = ctr_reuse_misses(h, lines);
+   char med[32];
+   median_text(h, med, sizeof med);
+   fprintf(fp, "      %-40s accesses %.0f  median distance %s lines  cold "
+               "%.0f  capacity %.0f (%.1f%% miss)\n",
+           what, m.accesses, med, m.cold, m.capacity,
+           m.accesses > 0 ? 100 * (m.cold + m.capacity) / m.accesses : 0.0);
+   (void)t;
+}
+
+void rpt_reuse_text(FILE *fp, const ctr_trace *t, uint32_t top,
+                    uint64_t cache_lines)
+{
+   fputs("\n7. reuse distances (64-byte lines", fp);
+   if (!t->has_reuse) {
+      fputs(")\n   the trace has none (recorded with --reuse-distance=no)\n",
+            fp);
+      return;
+   }
+   fprintf(fp, ", sampling 1 in %u; misses of a %llu-line LRU cache)\n",
+           t->reuse.sampling, (unsigned long long)cache_lines);
+   uint32_t na, ne;
+   ranked *ra = rank(t->reuse.allocs, t->nallocs, &na);
+   ranked *re = rank(t->reuse.events, t->nevents, &ne);
+   fputs("   per container:\n", fp);
+   for (uint32_t i = 0; ra && i < na && i < top; i++) {
+      char name[160];
+      cli_text_buf(name, sizeof name, ctr_str(t, t->allocs[ra[i].id].name));
+      text_one(fp, t, &t->reuse.allocs[ra[i].id], name, cache_lines);
+   }
+   fputs("   per access site:\n", fp);
+   for (uint32_t i = 0; re && i < ne && i < top; i++) {
+      const ctr_event *e = &t->events[re[i].id];
+      char loc[128], what[200], name[64];
+      cli_loc_str(t, e->loc, loc, sizeof loc);
+      cli_text_buf(name, sizeof name, ctr_str(t, t->allocs[e->alloc].name));
+      snprintf(what, sizeof what, "%s %s %s", loc,
+               e->kind == CATS_WRITE ? "write" : "read", name);
+      text_one(fp, t, &t->reuse.events[re[i].id], what, cache_lines);
+   }
+   free(ra);
+   free(re);
+}
+
+static void json_list(FILE *fp, const ctr_trace *t, const ctr_reuse_hist *h,
+                      uint32_t n, int events, uint32_t top,
+                      uint64_t cache_lines)
+{
+   uint32_t k;
+   ranked *r = rank(h, n, &k);
+   fputs("[", fp);
+   for (uint32_t i = 0; r && i < k && i < top; i++) {
+      const ctr_reuse_hist *x = &h[r[i].id];
+      ctr_misses m = ctr_reuse_misses(x, cache_lines);
+      fprintf(fp, "%s{\"%s\": %u", i ? ", " : "", events ? "event" : "alloc",
+              r[i].id);
+      if (!events) {
+         fputs(", \"name\": ", fp);
+         cjo_string(fp, ctr_str(t, t->allocs[r[i].id].name));
+      }
+      fprintf(fp, ", \"cold\": %llu, \"buckets\": [",
+              (unsigned long long)x->cold);
+      for (int b = 0; b < CTR_REUSE_BUCKETS; b++)
+         fprintf(fp, "%s%llu", b ? ", " : "", (unsigned long long)x->bucket[b]);
+      fprintf(fp, "], \"cold_misses\": %.17g, \"capacity_misses\": %.17g}",
+              m.cold, m.capacity);
+   }
+   fputs("]", fp);
+   free(r);
+}
+
+void rpt_reuse_json(FILE *fp, const ctr_trace *t, uint32_t top,
+                    uint64_t cache_lines)
+{
+   if (!t->has_reuse) {
       fputs("null", fp);
       return;
    }
-   fputs("[", fp);
-   for (uint32_t i = 0; i < n && i < top; i++) {
-      fprintf(fp, "%s{\"alloc\": %u, \"name\": ", i ? ", " : "", h[i].alloc);
-      cjo_string(fp, ctr_str(t, t->allocs[h[i].alloc].name));
-      fprintf(fp, ", \"cold\": %llu, \"buckets\": [",
-              (unsigned long long)h[i].cold);
-      for (uint32_t b = 0; b < h[i].nbuckets; b++)
-         fprintf(fp, "%s%llu", b ? ", " : "",
-                 (unsigned long long)h[i].count[b]);
-      fputs("]}", fp);
-   }
-   fputs("]", fp);
+   fprintf(fp, "{\"line_size\": %u, \"sampling\": %u, \"cache_lines\": %llu, "
+               "\"containers\": ",
+           t->reuse.line_size, t->reuse.sampling,
+           (unsigned long long)cache_lines);
+   json_list(fp, t, t->reuse.allocs, t->nallocs, 0, top, cache_lines);
+   fputs(", \"sites\": ", fp);
+   json_list(fp, t, t->reuse.events, t->nevents, 1, top, cache_lines);
+   fputs("}", fp);
 }
