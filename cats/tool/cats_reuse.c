@@ -37,6 +37,13 @@
    most 16 bytes of tree, about 48 bytes per N lines of footprint (5 %
    of the footprint's size at N = 16, 75 % at N = 1).
 
+   Cost, trace only, on scripts/kernels: 1.0-1.5x the run without reuse
+   distances at N = 16 (0.85-1.25x memcheck), 1.7-8x at N = 1. It comes
+   from the branch on the hash, which mispredicts at sampled lines, and
+   from the hash slot and tree nodes touched once per sampled line per
+   sweep, which miss the cache once the sample outgrows it; N = 1024 costs
+   nothing measurable.
+
    All threads share one stack, as they share a last-level cache. An
    access that straddles two lines counts for its first line only. */
 
@@ -52,9 +59,9 @@ ULong CATS_(reuse_mask) = 0;
 
 typedef struct {
    ULong key;            /* line number + 1; 0 for an empty slot */
-   UInt  ts;             /* timestamp of the line's last access, or */
+   UInt  ts;             /* timestamp of its last access, or IN_MRU */
 } LineSlot;
-#define IN_MRU 0xFFFFFFFFu   /* the line is in the MRU list */
+#define IN_MRU 0xFFFFFFFFu   /* the line is in the MRU list below */
 
 /* Sampled lines all have the top bits of CATS_REUSE_HASH * line equal
    to 0, so the table is indexed by another multiplier. */
