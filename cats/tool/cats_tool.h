@@ -35,11 +35,16 @@
 /*------------------------------------------------------------*/
 
 /* Open-addressing hash map from a pair of 64-bit keys to a UWord value.
-   Key (0,0) is reserved as the empty marker, so callers never use it. */
+   Key (0,0) is reserved as the empty marker, so callers never use it.
+   A slot keeps its keys and value together: a probe costs one cache
+   line, not three. */
 typedef struct {
-   ULong* k1;
-   ULong* k2;
-   UWord* val;
+   ULong k1, k2;
+   UWord val;
+} CatsMapSlot;
+
+typedef struct {
+   CatsMapSlot* slots;
    UWord  cap;    /* power of two */
    UWord  used;
    const HChar* cc;
@@ -405,6 +410,8 @@ typedef struct {                  /* a union's code site */
    UInt  last_base;                /* the set it last extended */
    UInt  shared_id;                /* that set as one intermediate, or 0 */
    ULong epoch;                    /* set collections when last_base was seen */
+   UInt  last_reg;                 /* register intermediate it made last,
+                                      index + 1 (cats_vf_sets.c) */
 } VfSite;
 void  CATS_(vf_sets_init)(void);
 /* Members of P: a set's sources, a copied value itself, or none. */
@@ -420,10 +427,6 @@ VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a);
 VG_REGPARM(3) ULong CATS_(vf_store)(Site* s, Addr a, ULong p01, ULong p23);
 /* Lanes 2 and 3 of the last 256-bit load or store. */
 extern UInt CATS_(vf_lane_hi)[2];
-/* A new version of vertex 'id' computed from members[0..n). */
-void  CATS_(vf_new_version)(UInt id, UInt* ver, UInt* sig, const UInt* m,
-                            UInt n, UChar kind, UInt alloc, ULong off,
-                            UInt size, UInt loc);
 /* A hash of a set of sources, independent of their order. */
 ULong CATS_(vf_sources_hash)(const UInt* m, UInt n);
 void  CATS_(vf_init)(void);

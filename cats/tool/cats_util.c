@@ -18,33 +18,28 @@ static inline UWord mix(ULong k1, ULong k2)
 
 void CATS_(map_init)(CatsMap* m, const HChar* cc)
 {
-   m->cap  = 1024;
-   m->used = 0;
-   m->cc   = cc;
-   m->k1   = VG_(calloc)(cc, m->cap, sizeof(ULong));
-   m->k2   = VG_(calloc)(cc, m->cap, sizeof(ULong));
-   m->val  = VG_(calloc)(cc, m->cap, sizeof(UWord));
+   m->cap   = 1024;
+   m->used  = 0;
+   m->cc    = cc;
+   m->slots = VG_(calloc)(cc, m->cap, sizeof(CatsMapSlot));
 }
 
 static void map_grow(CatsMap* m)
 {
    CatsMap n;
    UWord i;
-   n.cap  = m->cap * 2;
-   n.used = 0;
-   n.cc   = m->cc;
-   n.k1   = VG_(calloc)(m->cc, n.cap, sizeof(ULong));
-   n.k2   = VG_(calloc)(m->cc, n.cap, sizeof(ULong));
-   n.val  = VG_(calloc)(m->cc, n.cap, sizeof(UWord));
+   n.cap   = m->cap * 2;
+   n.used  = 0;
+   n.cc    = m->cc;
+   n.slots = VG_(calloc)(m->cc, n.cap, sizeof(CatsMapSlot));
    for (i = 0; i < m->cap; i++) {
-      if (m->k1[i] == 0 && m->k2[i] == 0)
+      const CatsMapSlot* s = &m->slots[i];
+      if (s->k1 == 0 && s->k2 == 0)
          continue;
       Bool found;
-      *CATS_(map_slot)(&n, m->k1[i], m->k2[i], &found) = m->val[i];
+      *CATS_(map_slot)(&n, s->k1, s->k2, &found) = s->val;
    }
-   VG_(free)(m->k1);
-   VG_(free)(m->k2);
-   VG_(free)(m->val);
+   VG_(free)(m->slots);
    *m = n;
 }
 
@@ -55,30 +50,31 @@ UWord* CATS_(map_slot)(CatsMap* m, ULong k1, ULong k2, Bool* found)
       map_grow(m);
    UWord mask = m->cap - 1;
    UWord i = mix(k1, k2) & mask;
-   while (m->k1[i] != 0 || m->k2[i] != 0) {
-      if (m->k1[i] == k1 && m->k2[i] == k2) {
+   CatsMapSlot* s;
+   for (s = &m->slots[i]; s->k1 != 0 || s->k2 != 0;
+        i = (i + 1) & mask, s = &m->slots[i]) {
+      if (s->k1 == k1 && s->k2 == k2) {
          *found = True;
-         return &m->val[i];
+         return &s->val;
       }
-      i = (i + 1) & mask;
    }
-   m->k1[i] = k1;
-   m->k2[i] = k2;
-   m->val[i] = 0;
+   s->k1 = k1;
+   s->k2 = k2;
+   s->val = 0;
    m->used++;
    *found = False;
-   return &m->val[i];
+   return &s->val;
 }
 
 UWord* CATS_(map_find)(CatsMap* m, ULong k1, ULong k2)
 {
    UWord mask = m->cap - 1;
    UWord i = mix(k1, k2) & mask;
-   while (m->k1[i] != 0 || m->k2[i] != 0) {
-      if (m->k1[i] == k1 && m->k2[i] == k2)
-         return &m->val[i];
-      i = (i + 1) & mask;
-   }
+   CatsMapSlot* s;
+   for (s = &m->slots[i]; s->k1 != 0 || s->k2 != 0;
+        i = (i + 1) & mask, s = &m->slots[i])
+      if (s->k1 == k1 && s->k2 == k2)
+         return &s->val;
    return NULL;
 }
 

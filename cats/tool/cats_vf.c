@@ -66,26 +66,16 @@ static void flush(void)
 ULong CATS_(vf_sources_hash)(const UInt* m, UInt n)
 {
    ULong h = n, i;
-   for (i = 0; i < n; i++) {
-      ULong x = m[i] * 0x9E3779B97F4A7C15ULL;
-      h += x ^ (x >> 29);
-   }
+   for (i = 0; i < n; i++)
+      h += CATS_(vf_mix)(m[i]);
    return h;
 }
 
-static inline UInt sources_sig(UInt ctx, const UInt* m, UInt n)
+void CATS_(vf_send_version)(UInt id, UInt v, UInt* sig, UInt s, UInt p,
+                            UChar kind, UInt alloc, ULong off, UInt size,
+                            UInt loc)
 {
-   ULong h = CATS_(vf_sources_hash)(m, n) * 0xBF58476D1CE4E5B9ULL + ctx;
-   return (UInt)(h ^ (h >> 32)) | 1;   /* never 0, the signature of no
-                                          version */
-}
-
-void CATS_(vf_new_version)(UInt id, UInt* ver, UInt* sig, const UInt* m,
-                           UInt n, UChar kind, UInt alloc, ULong off,
-                           UInt size, UInt loc)
-{
-   UInt v = ++*ver, i;
-   UInt ctx = CATS_(cur_ctx);
+   UInt ctx = CATS_(cur_ctx), i;
    if (!emitting)
       return;
    /* Records are written in place: the host is little-endian, like
@@ -102,20 +92,19 @@ void CATS_(vf_new_version)(UInt id, UInt* ver, UInt* sig, const UInt* m,
       *(UInt*)(r + 22) = ctx;
       *(UInt*)(r + 26) = loc;
    }
-   if (kind != CATS_VF_MEMORY_INPUT) {
-      UInt s = sources_sig(ctx, m, n);
-      if (s != *sig) {
-         *sig = s;
-         n_sources_recs++;
-         UChar* r = CATS_(buf_room)(&stream, 15 + 4 * n);
-         r[0] = CATS_VF_SOURCES;
-         *(UInt*)(r + 1) = id;
-         *(UInt*)(r + 5) = v;
-         *(UInt*)(r + 9) = ctx;
-         *(UShort*)(r + 13) = (UShort)n;
-         for (i = 0; i < n; i++)
-            *(UInt*)(r + 15 + 4 * i) = m[i];
-      }
+   if (kind != CATS_VF_MEMORY_INPUT && s != *sig) {
+      UInt m[VF_SET_CAP];
+      UInt n = CATS_(vf_members)(p, m);
+      *sig = s;
+      n_sources_recs++;
+      UChar* r = CATS_(buf_room)(&stream, 15 + 4 * n);
+      r[0] = CATS_VF_SOURCES;
+      *(UInt*)(r + 1) = id;
+      *(UInt*)(r + 5) = v;
+      *(UInt*)(r + 9) = ctx;
+      *(UShort*)(r + 13) = (UShort)n;
+      for (i = 0; i < n; i++)
+         *(UInt*)(r + 15 + 4 * i) = m[i];
    }
    if (stream.len >= VF_FLUSH_BYTES)
       flush();
@@ -180,10 +169,10 @@ static UInt load_lane(const Site* s, Block* b, Bool carrier, Addr a,
    UInt *ver, *sig;
    UInt id = CATS_(vf_word_vertex)(a, &ver, &sig);
    if (*ver == 0)
-      CATS_(vf_new_version)(id, ver, sig, NULL, 0, CATS_VF_MEMORY_INPUT,
-                            b ? b->alloc : CATS_NONE,
-                            b ? (ULong)(a - b->origin) : (ULong)a, len,
-                            s->loc);
+      CATS_(vf_send_version)(id, ++*ver, sig, 0, 0, CATS_VF_MEMORY_INPUT,
+                             b ? b->alloc : CATS_NONE,
+                             b ? (ULong)(a - b->origin) : (ULong)a, len,
+                             s->loc);
    *slot = id;
    return id;
 }
@@ -215,15 +204,16 @@ static UInt store_lane(const Site* s, Block* b, Bool carrier, Addr a,
    VfSecMap* map = CATS_(vf_map)(a);
    UInt w = (UInt)((a & (VF_SM_SPAN - 1)) >> sh);
    if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT)))) {
-      UInt m[VF_SET_CAP];
-      UInt n = CATS_(vf_members)(p, m);
       if (UNLIKELY(map->seq == 0))
          CATS_(vf_map_vertices)(map);
       v = (map->seq << (VF_SM_BITS - sh)) | w;
-      CATS_(vf_new_version)(v, &map->vs[2 * w], &map->vs[2 * w + 1], m, n,
-                            CATS_VF_MEMORY, b ? b->alloc : CATS_NONE,
-                            b ? (ULong)(a - b->origin) : (ULong)a, len,
-                            s->loc);
+      UInt* vs = &map->vs[2 * w];
+      UInt sig = CATS_(vf_sig)(CATS_(vf_prov_hash)(p));
+      if (CATS_(vf_bump)(&vs[0], &vs[1], sig))
+         CATS_(vf_send_version)(v, vs[0], &vs[1], sig, p, CATS_VF_MEMORY,
+                                b ? b->alloc : CATS_NONE,
+                                b ? (ULong)(a - b->origin) : (ULong)a, len,
+                                s->loc);
    }
    /* Every word the lane covers holds the value; its vertex is at the
       first. A stored constant stays a constant in the register: the

@@ -41,4 +41,83 @@ static inline UInt* CATS_(vf_p_slot)(Addr a)
    return &m->p[(a & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift)];
 }
 
+/*------------------------------------------------------------*/
+/*--- Source sets and version signatures                   ---*/
+/*------------------------------------------------------------*/
+
+#define VF_NODE_CAP 7
+
+/* A set is a node that adds n sources to the set it extends (parent),
+   so that an accumulator (s += x, one union per iteration) costs one
+   small node, not a copy of everything summed so far. The sources of a
+   set and its ancestors are distinct and at most VF_SET_CAP. 'sum' and
+   'bloom' cover the node and its ancestors: the hash of the sources
+   without walking them, and a filter that answers most membership
+   tests without a walk. */
+typedef struct {
+   ULong sum;                 /* of vf_mix over the sources */
+   ULong bloom[2];            /* two bits of 128 per source */
+   UInt  total;               /* sources of the node and its ancestors */
+   UInt  parent;              /* set extended, or VF_NO_SET */
+   UInt  n;
+   UInt  m[VF_NODE_CAP];      /* unordered */
+} VfSet;                      /* 64 bytes: a cache line */
+
+#define VF_NO_SET 0xFFFFFFFFu
+
+extern VfSet* CATS_(vf_sets);
+
+static inline ULong CATS_(vf_mix)(UInt x)
+{
+   ULong h = x * 0x9E3779B97F4A7C15ULL;
+   return h ^ (h >> 29);
+}
+
+/* A source's two bits in a set's 128-bit filter (lo, hi): with 16
+   sources, one test in twenty is a false positive. Kept in registers,
+   not an indexed array, which would go through memory. */
+static inline void CATS_(vf_bloom_mask)(ULong h, ULong* lo, ULong* hi)
+{
+   UInt b1 = (UInt)(h >> 57), b2 = (UInt)(h >> 50) & 127;
+   ULong m1 = 1ULL << (b1 & 63), m2 = 1ULL << (b2 & 63);
+   *lo = ((b1 & 64) ? 0 : m1) | ((b2 & 64) ? 0 : m2);
+   *hi = ((b1 & 64) ? m1 : 0) | ((b2 & 64) ? m2 : 0);
+}
+
+/* The hash of P's sources, independent of their order (sets are
+   unordered): equal to CATS_(vf_sources_hash) of vf_members(P). */
+static inline ULong CATS_(vf_prov_hash)(UInt p)
+{
+   if (p == 0)
+      return 0;
+   if (!(p & VF_SET_BIT))
+      return 1 + CATS_(vf_mix)(p & VF_ID_MASK);
+   const VfSet* s = &CATS_(vf_sets)[p & ~VF_SET_BIT];
+   return s->total + s->sum;
+}
+
+/* The signature of a version: its sources' hash and its context. */
+static inline UInt CATS_(vf_sig)(ULong h)
+{
+   ULong x = h * 0xBF58476D1CE4E5B9ULL + CATS_(cur_ctx);
+   return (UInt)(x ^ (x >> 32)) | 1;   /* never 0, the signature of no
+                                          version */
+}
+
+/* Counts a new version of a vertex whose last signature is *sig; True
+   if the helper must hear of it (its first version, or new sources).
+   Repeated time steps stop here: this is the hot path of every
+   computed store. */
+static inline Bool CATS_(vf_bump)(UInt* ver, const UInt* sig, UInt s)
+{
+   UInt v = ++*ver;
+   return v == 1 || s != *sig;
+}
+
+/* Sends version *ver of vertex 'id' (VERTEX first if it is the first)
+   with the sources of P (none for an input) and notes the signature. */
+void CATS_(vf_send_version)(UInt id, UInt ver, UInt* sig, UInt s, UInt p,
+                            UChar kind, UInt alloc, ULong off, UInt size,
+                            UInt loc);
+
 #endif /* CATS_VF_H */

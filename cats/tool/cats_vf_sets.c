@@ -21,26 +21,14 @@
 #include "pub_tool_threadstate.h"
 #include "libvex_guest_amd64.h"
 
-/* A set is a node that adds n sources to the set it extends (parent),
-   so that an accumulator (s += x, one union per iteration) costs one
-   small node, not a copy of everything summed so far. The sources of a
-   set and its ancestors are distinct and at most VF_SET_CAP. */
-typedef struct {
-   UInt total;                /* sources of the node and its ancestors */
-   UInt parent;               /* set extended, or VF_NO_SET */
-   UInt n;
-   UInt m[VF_SET_CAP];        /* unordered */
-} VSet;
-
-#define VF_NO_SET   0xFFFFFFFFu
-#define RECENT      4096      /* sets protected from collection */
-#define FIRST_CAP   (1u << 16)
+#define RECENT      2048      /* sets protected from collection */
+#define FIRST_CAP   (1u << 13) /* nodes: 512 KiB, an L2 cache */
 
 /* Sets are handed out by a cursor that skips the ones the last
    collection found live (marks[i]); when it reaches the end, a new
    collection marks the live ones again and the cursor restarts. Only
    the mark bytes are swept, never the sets. */
-static VSet*  sets;
+VfSet* CATS_(vf_sets);
 static UChar* marks;
 static UInt   cap;
 static UInt   cursor;
@@ -50,18 +38,24 @@ static ULong  n_collections;
 
 /* Register intermediates: (site, hash of the sources) -> index. */
 static CatsMap reg_map;
-static XArray* reg_vs;        /* of UInt[3]: version, signature, loc */
+typedef struct {
+   UInt  ver, sig, loc;
+   UInt  next;                /* index + 1 of the one the same site made
+                                 next, last time; 0 if none yet */
+   ULong next_h;              /* and its hash */
+} RegVertex;
+static XArray* reg_vs;        /* of RegVertex */
 
 void CATS_(vf_sets_init)(void)
 {
    cap = FIRST_CAP;
-   sets = VG_(malloc)("cats.vf.sets", cap * sizeof(VSet));
+   CATS_(vf_sets) = VG_(malloc)("cats.vf.sets", cap * sizeof(VfSet));
    marks = VG_(calloc)("cats.vf.marks", cap, 1);
    for (UInt i = 0; i < RECENT; i++)
       recent[i] = VF_NO_SET;
    CATS_(map_init)(&reg_map, "cats.vf.regmap");
    reg_vs = VG_(newXA)(VG_(malloc), "cats.vf.regvs", VG_(free),
-                       3 * sizeof(UInt));
+                       sizeof(RegVertex));
 }
 
 /* Marks a set and the ones it extends. */
@@ -72,7 +66,7 @@ static inline void mark_p(UChar* marks, UInt p)
    UInt i = p & ~VF_SET_BIT;
    while (i < cap && !marks[i]) {
       marks[i] = 1;
-      i = sets[i].parent;
+      i = CATS_(vf_sets)[i].parent;
    }
 }
 
@@ -103,6 +97,7 @@ static void collect(void)
          mark_p(marks, VF_SET_BIT | recent[i]);
    /* Every live thread's shadow registers, and its live stack words:
       from just below its SP (the red zone) to its top. */
+   ULong scanned = 0;
    VG_(thread_stack_reset_iter)(&tid);
    while (VG_(thread_stack_next)(&tid, &smin, &smax)) {
       mark_registers(marks, tid);
@@ -110,25 +105,29 @@ static void collect(void)
       if (a < smin)
          a = smin;
       a &= ~(((Addr)1 << CATS_(vf_wshift)) - 1);
-      for (; a <= smax; a += (Addr)1 << CATS_(vf_wshift))
+      for (; a <= smax; a += (Addr)1 << CATS_(vf_wshift), scanned++)
          mark_p(marks, *CATS_(vf_p_slot)(a));
    }
    UInt live = 0;
    for (i = 0; i < cap; i++)
       live += marks[i];
-   /* Mostly live: grow rather than collect again soon. */
-   if (live > cap / 2 && cap < (VF_SET_BIT >> 1)) {
+   /* Mostly live, or deep stacks to scan: grow rather than collect
+      again soon, so that a union's share of the collections stays a
+      few steps. */
+   if ((live > cap / 2 || scanned > cap) && cap < (VF_SET_BIT >> 1)) {
       cap *= 2;
-      sets = VG_(realloc)("cats.vf.sets", sets, cap * sizeof(VSet));
+      CATS_(vf_sets) = VG_(realloc)("cats.vf.sets", CATS_(vf_sets),
+                                    cap * sizeof(VfSet));
       marks = VG_(realloc)("cats.vf.marks", marks, cap);
       VG_(memset)(marks + cap / 2, 0, cap / 2);
    }
    cursor = 0;
 }
 
-/* (Copies are loops: the tool's memcpy is a call, and these are a few
-   words on the path of every union.) */
-static inline UInt new_set(UInt parent, const UInt* m, UInt n)
+/* One node adding m[0..n), n <= VF_NODE_CAP. (Copies are loops: the
+   tool's memcpy is a call, and these are a few words on the path of
+   every union.) */
+static inline UInt new_node(UInt parent, const UInt* m, UInt n)
 {
    UInt k;
    while (cursor < cap && marks[cursor])
@@ -139,14 +138,45 @@ static inline UInt new_set(UInt parent, const UInt* m, UInt n)
          cursor++;
    }
    UInt i = cursor++;
-   VSet* s = &sets[i];
-   s->parent = parent;
-   s->total = n + (parent == VF_NO_SET ? 0 : sets[parent].total);
-   s->n = n;
-   for (k = 0; k < n; k++)
+   VfSet* s = &CATS_(vf_sets)[i];
+   ULong sum = 0, lo = 0, hi = 0;
+   UInt total = n;
+   if (parent != VF_NO_SET) {
+      const VfSet* ps = &CATS_(vf_sets)[parent];
+      sum = ps->sum;
+      lo = ps->bloom[0];
+      hi = ps->bloom[1];
+      total += ps->total;
+   }
+   for (k = 0; k < n; k++) {
+      ULong h = CATS_(vf_mix)(m[k]), l, u;
+      CATS_(vf_bloom_mask)(h, &l, &u);
+      sum += h;
+      lo |= l;
+      hi |= u;
       s->m[k] = m[k];
+   }
+   s->parent = parent;
+   s->total = total;
+   s->n = n;
+   s->sum = sum;
+   s->bloom[0] = lo;
+   s->bloom[1] = hi;
+   /* Each node at once: a collection while the next is made must not
+      take it. */
    recent[recent_pos++ % RECENT] = i;
-   return VF_SET_BIT | i;
+   return i;
+}
+
+/* The set that extends 'parent' by m[0..n). */
+static inline UInt new_set(UInt parent, const UInt* m, UInt n)
+{
+   while (n > VF_NODE_CAP) {
+      parent = new_node(parent, m, VF_NODE_CAP);
+      m += VF_NODE_CAP;
+      n -= VF_NODE_CAP;
+   }
+   return VF_SET_BIT | new_node(parent, m, n);
 }
 
 UInt CATS_(vf_members)(UInt p, UInt* out)
@@ -158,9 +188,9 @@ UInt CATS_(vf_members)(UInt p, UInt* out)
       return 1;
    }
    UInt i = p & ~VF_SET_BIT, n = 0, k;
-   for (; i != VF_NO_SET; i = sets[i].parent)
-      for (k = 0; k < sets[i].n; k++)
-         out[n++] = sets[i].m[k];
+   for (; i != VF_NO_SET; i = CATS_(vf_sets)[i].parent)
+      for (k = 0; k < CATS_(vf_sets)[i].n; k++)
+         out[n++] = CATS_(vf_sets)[i].m[k];
    return n;
 }
 
@@ -168,39 +198,77 @@ UInt CATS_(vf_members)(UInt p, UInt* out)
 static inline Bool in_set(UInt i, UInt x)
 {
    UInt k;
-   for (; i != VF_NO_SET; i = sets[i].parent)
-      for (k = 0; k < sets[i].n; k++)
-         if (sets[i].m[k] == x)
+   ULong lo, hi;
+   const VfSet* s = &CATS_(vf_sets)[i];
+   CATS_(vf_bloom_mask)(CATS_(vf_mix)(x), &lo, &hi);
+   if ((s->bloom[0] & lo) != lo || (s->bloom[1] & hi) != hi)
+      return False;
+   for (; i != VF_NO_SET; i = CATS_(vf_sets)[i].parent)
+      for (k = 0; k < CATS_(vf_sets)[i].n; k++)
+         if (CATS_(vf_sets)[i].m[k] == x)
             return True;
    return False;
 }
 
 /* A register intermediate is the same vertex whenever the same site
    combines the same sources: the k-th link of a reduction's chain at
-   every time step. Its code location is `loc`. */
-static UInt materialise(const VfSite* site, UInt loc, const UInt* m, UInt n)
+   every time step. It is the set P (of at least two sources) as one
+   vertex; the location of a new one is that of a register intermediate
+   among P's sources, so that a reduction's links and its end share one
+   location (the projection sees them as one value), else the site's. */
+static UInt find_or_add(VfSite* site, UInt p, ULong h)
 {
    Bool found;
-   ULong h = CATS_(vf_sources_hash)(m, n);
    UWord* slot = CATS_(map_slot)(&reg_map, (ULong)(HWord)site, h | 1,
                                  &found);
    if (!found) {
-      UInt fresh[3] = { 0, 0, loc };
-      VG_(addToXA)(reg_vs, fresh);
+      UInt m[VF_SET_CAP], loc = site->loc, i;
+      UInt n = CATS_(vf_members)(p, m);
+      for (i = 0; i < n; i++)
+         if (m[i] & VF_REG_BIT) {
+            loc = ((RegVertex*)VG_(indexXA)(reg_vs,
+                                            m[i] & ~VF_REG_BIT))->loc;
+            break;
+         }
+      RegVertex fresh = { 0, 0, loc, 0, 0 };
+      VG_(addToXA)(reg_vs, &fresh);
       *slot = (UWord)VG_(sizeXA)(reg_vs);
    }
-   UInt k = (UInt)*slot - 1;
-   UInt* vs = VG_(indexXA)(reg_vs, k);
+   return (UInt)*slot - 1;
+}
+
+static UInt materialise(VfSite* site, UInt p)
+{
+   ULong h = CATS_(vf_prov_hash)(p);
+   /* A site makes the links of its chains in the same order at every
+      time step, so the one it made after its previous one last time is
+      the likely answer: a sequential walk instead of a hash probe into
+      a table of every link. */
+   RegVertex* prev = site->last_reg
+                     ? VG_(indexXA)(reg_vs, site->last_reg - 1) : NULL;
+   UInt k;
+   if (prev != NULL && prev->next != 0 && prev->next_h == h) {
+      k = prev->next - 1;
+   } else {
+      k = find_or_add(site, p, h);
+      if (prev != NULL) {
+         prev = VG_(indexXA)(reg_vs, site->last_reg - 1);
+         prev->next = k + 1;
+         prev->next_h = h;
+      }
+   }
+   site->last_reg = k + 1;
+   RegVertex* r = VG_(indexXA)(reg_vs, k);
    UInt id = VF_REG_BIT | k;
-   CATS_(vf_new_version)(id, &vs[0], &vs[1], m, n, CATS_VF_REGISTER, CATS_NONE, 0, 8,
-                         vs[2]);
+   UInt sig = CATS_(vf_sig)(h);
+   if (CATS_(vf_bump)(&r->ver, &r->sig, sig))
+      CATS_(vf_send_version)(id, r->ver, &r->sig, sig, p, CATS_VF_REGISTER,
+                             CATS_NONE, 0, 8, r->loc);
    return id;
 }
 
 /* The set p as one register intermediate, made once per appearance of p
-   at this site. It takes the location of a register intermediate among
-   p's members, so that a reduction's links and its end share one
-   location (the projection sees them as one value). */
+   at this site. */
 static UInt share(VfSite* site, UInt p)
 {
    if (p != site->last_base || site->epoch != n_collections + 1) {
@@ -208,16 +276,8 @@ static UInt share(VfSite* site, UInt p)
       site->epoch = n_collections + 1;
       site->shared_id = 0;
    }
-   if (site->shared_id == 0) {
-      UInt m[VF_SET_CAP], loc = site->loc, i;
-      UInt n = CATS_(vf_members)(p, m);
-      for (i = 0; i < n; i++)
-         if (m[i] & VF_REG_BIT) {
-            loc = ((UInt*)VG_(indexXA)(reg_vs, m[i] & ~VF_REG_BIT))[2];
-            break;
-         }
-      site->shared_id = materialise(site, loc, m, n);
-   }
+   if (site->shared_id == 0)
+      site->shared_id = materialise(site, p);
    return VF_ONE_BIT | site->shared_id;
 }
 
@@ -265,8 +325,8 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
    Int base = -1;
    for (i = 0; i < 4; i++)
       if ((in[i] & VF_SET_BIT)
-          && (base < 0 || sets[in[i] & ~VF_SET_BIT].total
-                          > sets[in[base] & ~VF_SET_BIT].total))
+          && (base < 0 || CATS_(vf_sets)[in[i] & ~VF_SET_BIT].total
+                          > CATS_(vf_sets)[in[base] & ~VF_SET_BIT].total))
          base = (Int)i;
    if (base >= 0 && check_shared) {
       UInt q = shared_set(site, in[base]);
@@ -276,13 +336,18 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
       }
    }
    UInt bi = base >= 0 ? in[base] & ~VF_SET_BIT : VF_NO_SET;
-   UInt btotal = base >= 0 ? sets[bi].total : 0;
+   UInt btotal = base >= 0 ? CATS_(vf_sets)[bi].total : 0;
    for (i = 0; i < 4; i++) {
       UInt p = in[i];
       if (p == 0 || (Int)i == base || (base >= 0 && p == in[base]))
          continue;
-      UInt add[VF_SET_CAP];
-      UInt cnt = CATS_(vf_members)(p, add);
+      UInt add[VF_SET_CAP], cnt;
+      if (!(p & VF_SET_BIT)) {
+         add[0] = p & VF_ID_MASK;   /* a single value, inline */
+         cnt = 1;
+      } else {
+         cnt = CATS_(vf_members)(p, add);
+      }
       for (j = 0; j < cnt; j++) {
          UInt x = add[j];
          for (k = 0; k < n && m[k] != x; k++)
@@ -320,7 +385,7 @@ void CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
 {
    Word k, n = VG_(sizeXA)(reg_vs);
    for (k = 0; k < n; k++) {
-      const UInt* vs = VG_(indexXA)(reg_vs, k);
-      fn(VF_REG_BIT | (UInt)k, vs[0], opaque);
+      const RegVertex* r = VG_(indexXA)(reg_vs, k);
+      fn(VF_REG_BIT | (UInt)k, r->ver, opaque);
    }
 }
