@@ -321,6 +321,8 @@ IRSB* CATS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
             add_point(out, p, sp);
             header_of = header_loop(p);
             first = False;
+            if (vf != NULL)
+               CATS_(vf_safe_point)(vf);
          } else if (ip == rep_insn || CATS_(is_region_boundary)(ip)) {
             Point* p = ip == rep_insn ? CATS_(rep_point_of)(ip)
                                       : CATS_(point_of)(ip, False);

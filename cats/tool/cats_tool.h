@@ -298,6 +298,7 @@ typedef struct {
    ULong  blk_epoch;
    UInt   ctx;
    Event* ev;
+   struct _VfSite* vf;   /* its instruction's union site (value flow) */
 } Site;
 
 Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags);
@@ -405,7 +406,7 @@ void  CATS_(vf_for_each_vertex)(VfWordFn fn, void* opaque);
 void  CATS_(vf_clear_range)(Addr a, SizeT len);
 
 /* Provenance sets (cats_vf_sets.c). */
-typedef struct {                  /* a union's code site */
+typedef struct _VfSite {          /* a union's code site */
    UInt  loc;
    UInt  last_base;                /* the set it last extended */
    UInt  shared_id;                /* that set as one intermediate, or 0 */
@@ -417,6 +418,12 @@ void  CATS_(vf_sets_init)(void);
 /* Members of P: a set's sources, a copied value itself, or none. */
 UInt  CATS_(vf_members)(UInt p, UInt* out /* VF_SET_CAP */);
 VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd);
+/* Set when the pool of sets is nearly full; the collection is made at
+   the start of the next superblock. */
+extern UChar CATS_(vf_collect_due);
+void  CATS_(vf_collect_now)(void);
+/* The value of a lane given as four provenances (see vf_store_atoms). */
+UInt  CATS_(vf_atoms_value)(VfSite* site, UInt* in);
 void  CATS_(vf_sets_stats)(void);
 void  CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
                                                    void* opaque),
@@ -425,6 +432,11 @@ void  CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
 /* Access hooks and the stream to the helper (cats_vf.c). */
 VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a);
 VG_REGPARM(3) ULong CATS_(vf_store)(Site* s, Addr a, ULong p01, ULong p23);
+/* A store of one or two lanes, each given as four provenances (ab, cd):
+   a lane is a, if b, c and d are 0, else computed from all four. A
+   computed value's sources go straight to its vertex, without a set. */
+ULong CATS_(vf_store_atoms)(Site* s, Addr a, ULong ab0, ULong cd0,
+                            ULong ab1, ULong cd1);
 /* Lanes 2 and 3 of the last 256-bit load or store. */
 extern UInt CATS_(vf_lane_hi)[2];
 /* A hash of a set of sources, independent of their order. */
@@ -438,6 +450,9 @@ void  CATS_(vf_after_fork)(void);
    its memory accesses; False if it leaves the statement to the trace's
    instrumentation. */
 typedef struct _VfSB VfSB;
+/* Instruments the collection's safe point (at a superblock's first
+   instruction). */
+void  CATS_(vf_safe_point)(VfSB* v);
 VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out,
                          const VexGuestLayout* layout);
 Bool  CATS_(vf_instrument_stmt)(VfSB* v, IRStmt* st, Addr ip);

@@ -71,9 +71,9 @@ ULong CATS_(vf_sources_hash)(const UInt* m, UInt n)
    return h;
 }
 
-void CATS_(vf_send_version)(UInt id, UInt v, UInt* sig, UInt s, UInt p,
-                            UChar kind, UInt alloc, ULong off, UInt size,
-                            UInt loc)
+void CATS_(vf_send_version)(UInt id, UInt v, UInt* sig, UInt s,
+                            const UInt* m, UInt n, UChar kind, UInt alloc,
+                            ULong off, UInt size, UInt loc)
 {
    UInt ctx = CATS_(cur_ctx), i;
    if (!emitting)
@@ -93,8 +93,6 @@ void CATS_(vf_send_version)(UInt id, UInt v, UInt* sig, UInt s, UInt p,
       *(UInt*)(r + 26) = loc;
    }
    if (kind != CATS_VF_MEMORY_INPUT && s != *sig) {
-      UInt m[VF_SET_CAP];
-      UInt n = CATS_(vf_members)(p, m);
       *sig = s;
       n_sources_recs++;
       UChar* r = CATS_(buf_room)(&stream, 15 + 4 * n);
@@ -169,7 +167,8 @@ static UInt load_lane(const Site* s, Block* b, Bool carrier, Addr a,
    UInt *ver, *sig;
    UInt id = CATS_(vf_word_vertex)(a, &ver, &sig);
    if (*ver == 0)
-      CATS_(vf_send_version)(id, ++*ver, sig, 0, 0, CATS_VF_MEMORY_INPUT,
+      CATS_(vf_send_version)(id, ++*ver, sig, 0, NULL, 0,
+                             CATS_VF_MEMORY_INPUT,
                              b ? b->alloc : CATS_NONE,
                              b ? (ULong)(a - b->origin) : (ULong)a, len,
                              s->loc);
@@ -194,40 +193,110 @@ VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a)
    return p0 | ((ULong)p1 << 32);
 }
 
+/* The word's new version, computed from P's sources, or from m[0..n)
+   (distinct vertex ids) when P is 0 and n > 0. Returns the vertex. */
+static UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w,
+                          Addr a, UInt len, UInt p, const UInt* m, UInt n)
+{
+   UInt sh = CATS_(vf_wshift);
+   if (UNLIKELY(map->seq == 0))
+      CATS_(vf_map_vertices)(map);
+   UInt v = (map->seq << (VF_SM_BITS - sh)) | w;
+   UInt* vs = &map->vs[2 * w];
+   ULong h = n > 0 ? CATS_(vf_sources_hash)(m, n) : CATS_(vf_prov_hash)(p);
+   UInt sig = CATS_(vf_sig)(h);
+   if (CATS_(vf_bump)(&vs[0], &vs[1], sig)) {
+      UInt mm[VF_SET_CAP];
+      if (n == 0) {
+         n = CATS_(vf_members)(p, mm);
+         m = mm;
+      }
+      CATS_(vf_send_version)(v, vs[0], &vs[1], sig, m, n, CATS_VF_MEMORY,
+                             b ? b->alloc : CATS_NONE,
+                             b ? (ULong)(a - b->origin) : (ULong)a, len,
+                             s->loc);
+   }
+   return v;
+}
+
+/* Every word the lane covers holds the value; its vertex is at the
+   first. */
+static inline void store_words(VfSecMap* map, UInt w, Addr a, UInt len,
+                               UInt v)
+{
+   Addr step = (Addr)1 << CATS_(vf_wshift);
+   if (LIKELY((a & (step - 1)) + len <= step)) {
+      map->p[w] = v;
+      return;
+   }
+   Addr x = a & ~(step - 1), end = a + len;
+   for (; x < end; x += step)
+      *CATS_(vf_p_slot)(x) = v;
+}
+
 /* Returns what the stored register holds from now on: the new value,
    when the store created one. */
 static UInt store_lane(const Site* s, Block* b, Bool carrier, Addr a,
                        UInt len, UInt p)
 {
    UInt v = p;
-   UInt sh = CATS_(vf_wshift);
    VfSecMap* map = CATS_(vf_map)(a);
-   UInt w = (UInt)((a & (VF_SM_SPAN - 1)) >> sh);
-   if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT)))) {
-      if (UNLIKELY(map->seq == 0))
-         CATS_(vf_map_vertices)(map);
-      v = (map->seq << (VF_SM_BITS - sh)) | w;
-      UInt* vs = &map->vs[2 * w];
-      UInt sig = CATS_(vf_sig)(CATS_(vf_prov_hash)(p));
-      if (CATS_(vf_bump)(&vs[0], &vs[1], sig))
-         CATS_(vf_send_version)(v, vs[0], &vs[1], sig, p, CATS_VF_MEMORY,
-                                b ? b->alloc : CATS_NONE,
-                                b ? (ULong)(a - b->origin) : (ULong)a, len,
-                                s->loc);
-   }
-   /* Every word the lane covers holds the value; its vertex is at the
-      first. A stored constant stays a constant in the register: the
-      same constant stored again (an unrolled loop filling an array) is
+   UInt w = (UInt)((a & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
+   if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT))))
+      v = store_version(s, b, map, w, a, len, p, NULL, 0);
+   /* A stored constant stays a constant in the register: the same
+      constant stored again (an unrolled loop filling an array) is
       another value, not a copy of the first. */
-   Addr step = (Addr)1 << sh;
-   if (LIKELY((a & (step - 1)) + len <= step)) {
-      map->p[w] = v;
-      return p == 0 ? 0 : v;
-   }
-   Addr x = a & ~(step - 1), end = a + len;
-   for (; x < end; x += step)
-      *CATS_(vf_p_slot)(x) = v;
+   store_words(map, w, a, len, v);
    return p == 0 ? 0 : v;
+}
+
+/* A lane given as four provenances. Single values stored to a vertex
+   (c = a + b, the common case) need no set: their ids are the
+   version's sources. */
+static UInt store_atoms(const Site* s, Block* b, Bool carrier, Addr a,
+                        UInt len, ULong ab, ULong cd)
+{
+   UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
+   UInt m[4], n = 0;
+   if ((in[1] | cd) == 0)
+      return store_lane(s, b, carrier, a, len, in[0]);
+   if (carrier || ((in[0] | in[1] | in[2] | in[3]) & VF_SET_BIT))
+      return store_lane(s, b, carrier, a, len,
+                        CATS_(vf_atoms_value)(s->vf, in));
+   /* The distinct ids, without branches: the pattern of which atoms
+      hold a value varies from store to store. */
+   UInt x0 = in[0] & VF_ID_MASK, x1 = in[1] & VF_ID_MASK,
+        x2 = in[2] & VF_ID_MASK, x3 = in[3] & VF_ID_MASK;
+   m[n] = x0;
+   n += x0 != 0;
+   m[n] = x1;
+   n += (x1 != 0) & (x1 != x0);
+   m[n] = x2;
+   n += (x2 != 0) & (x2 != x0) & (x2 != x1);
+   m[n] = x3;
+   n += (x3 != 0) & (x3 != x0) & (x3 != x1) & (x3 != x2);
+   if (n < 2)
+      return store_lane(s, b, carrier, a, len, n ? VF_ONE_BIT | m[0] : 0);
+   VfSecMap* map = CATS_(vf_map)(a);
+   UInt w = (UInt)((a & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
+   UInt v = store_version(s, b, map, w, a, len, 0, m, n);
+   store_words(map, w, a, len, v);
+   return v;
+}
+
+ULong CATS_(vf_store_atoms)(Site* s, Addr a, ULong ab0, ULong cd0,
+                            ULong ab1, ULong cd1)
+{
+   trace_access(s, a);
+   Block* b = block_of(s, a);
+   Bool carrier = is_carrier(b, a);
+   UInt len = s->size < 8 ? s->size : 8;
+   UInt v0 = store_atoms(s, b, carrier, a, len, ab0, cd0);
+   if (s->size <= 8)
+      return v0;
+   UInt v1 = store_atoms(s, b, carrier, a + 8, len, ab1, cd1);
+   return v0 | ((ULong)v1 << 32);
 }
 
 /* Returns the provenance of the stored lanes from now on (lanes 2 and

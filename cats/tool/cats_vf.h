@@ -80,8 +80,11 @@ static inline void CATS_(vf_bloom_mask)(ULong h, ULong* lo, ULong* hi)
 {
    UInt b1 = (UInt)(h >> 57), b2 = (UInt)(h >> 50) & 127;
    ULong m1 = 1ULL << (b1 & 63), m2 = 1ULL << (b2 & 63);
-   *lo = ((b1 & 64) ? 0 : m1) | ((b2 & 64) ? 0 : m2);
-   *hi = ((b1 & 64) ? m1 : 0) | ((b2 & 64) ? m2 : 0);
+   /* Masks, not branches: the bits are random, branches on them would
+      be mispredicted half of the time. */
+   ULong up1 = -(ULong)(b1 >> 6), up2 = -(ULong)(b2 >> 6);
+   *lo = (m1 & ~up1) | (m2 & ~up2);
+   *hi = (m1 & up1) | (m2 & up2);
 }
 
 /* The hash of P's sources, independent of their order (sets are
@@ -114,10 +117,11 @@ static inline Bool CATS_(vf_bump)(UInt* ver, const UInt* sig, UInt s)
    return v == 1 || s != *sig;
 }
 
-/* Sends version *ver of vertex 'id' (VERTEX first if it is the first)
-   with the sources of P (none for an input) and notes the signature. */
-void CATS_(vf_send_version)(UInt id, UInt ver, UInt* sig, UInt s, UInt p,
-                            UChar kind, UInt alloc, ULong off, UInt size,
-                            UInt loc);
+/* Sends version 'ver' of vertex 'id' (VERTEX first if it is the first)
+   with the sources m[0..n) (none for an input) and notes the
+   signature. */
+void CATS_(vf_send_version)(UInt id, UInt ver, UInt* sig, UInt s,
+                            const UInt* m, UInt n, UChar kind, UInt alloc,
+                            ULong off, UInt size, UInt loc);
 
 #endif /* CATS_VF_H */

@@ -47,7 +47,15 @@ struct _VfSB {
    VfSite* site;            /* of the current instruction */
    UInt   ncache;
    struct { Deps d; IRTemp t; } cache[CACHE];
+   /* What this superblock last PUT to, or read from, each
+      data-register unit (of 8 bytes), so that reading it (again) costs
+      no shadow GET: the deps put are known, and may be the atoms of a
+      computation that the GET would see as one union. */
+   Deps*  put;              /* N_UNITS */
+   UChar* put_valid;        /* N_UNITS */
 };
+
+#define N_UNITS (sizeof(VexGuestAMD64State) / 8)
 
 #define OFF(f) ((Int)__builtin_offsetof(VexGuestAMD64State, f))
 
@@ -118,6 +126,17 @@ static void add_atom(VfSB* v, Deps* d, IRTemp t)
    d->n++;
 }
 
+static Bool same_atoms(const Deps* x, const Deps* y)
+{
+   UInt i;
+   if (x->n != y->n)
+      return False;
+   for (i = 0; i < x->n; i++)
+      if (x->a[i] != y->a[i])
+         return False;
+   return True;
+}
+
 static void merge(VfSB* v, Deps* d, const Deps* s)
 {
    UInt i;
@@ -128,13 +147,17 @@ static void merge(VfSB* v, Deps* d, const Deps* s)
 
 static Bool same_deps(const Deps* x, const Deps* y)
 {
+   return x->computed == y->computed && same_atoms(x, y);
+}
+
+/* Whether d was materialised before in this superblock. */
+static Bool cached(VfSB* v, const Deps* d)
+{
    UInt i;
-   if (x->n != y->n || x->computed != y->computed)
-      return False;
-   for (i = 0; i < x->n; i++)
-      if (x->a[i] != y->a[i])
-         return False;
-   return True;
+   for (i = 0; i < v->ncache; i++)
+      if (same_deps(&v->cache[i].d, d))
+         return True;
+   return False;
 }
 
 static VfSite* site_of(VfSB* v)
@@ -163,6 +186,21 @@ static IRTemp call_union(VfSB* v, IRExpr* p[4], IRExpr* guard)
    return r;
 }
 
+/* A value computed from the one in 'a', inline: a copied vertex
+   (1 <= P < 2^30) becomes "computed from it"; anything else stays. */
+static IRTemp computed_from(VfSB* v, IRTemp a)
+{
+   IRTemp am1 = assign(v, Ity_I32, IRExpr_Binop(Iop_Sub32, IRExpr_RdTmp(a),
+                                                IRExpr_Const(IRConst_U32(1))));
+   IRTemp copy = assign(v, Ity_I1, IRExpr_Binop(Iop_CmpLT32U,
+                                                IRExpr_RdTmp(am1),
+                                                IRExpr_Const(IRConst_U32(VF_ID_MASK))));
+   IRTemp one = assign(v, Ity_I32, IRExpr_Binop(Iop_Or32, IRExpr_RdTmp(a),
+                                                IRExpr_Const(IRConst_U32(VF_ONE_BIT))));
+   return assign(v, Ity_I32, IRExpr_ITE(IRExpr_RdTmp(copy), IRExpr_RdTmp(one),
+                                        IRExpr_RdTmp(a)));
+}
+
 /* The provenance of a lane as one I32 temporary (IRTemp_INVALID for
    none). */
 static IRTemp materialise(VfSB* v, const Deps* d)
@@ -177,19 +215,7 @@ static IRTemp materialise(VfSB* v, const Deps* d)
          return v->cache[i].t;
    IRTemp r;
    if (d->n == 1) {
-      /* Computed from one atom, inline: a copied vertex (1 <= P <
-         2^30) becomes "computed from it"; anything else stays. */
-      IRTemp a = d->a[0];
-      IRTemp am1 = assign(v, Ity_I32, IRExpr_Binop(Iop_Sub32,
-                                                   IRExpr_RdTmp(a),
-                                                   IRExpr_Const(IRConst_U32(1))));
-      IRTemp copy = assign(v, Ity_I1, IRExpr_Binop(Iop_CmpLT32U,
-                                                   IRExpr_RdTmp(am1),
-                                                   IRExpr_Const(IRConst_U32(VF_ID_MASK))));
-      IRTemp one = assign(v, Ity_I32, IRExpr_Binop(Iop_Or32, IRExpr_RdTmp(a),
-                                                   IRExpr_Const(IRConst_U32(VF_ONE_BIT))));
-      r = assign(v, Ity_I32, IRExpr_ITE(IRExpr_RdTmp(copy), IRExpr_RdTmp(one),
-                                        IRExpr_RdTmp(a)));
+      r = computed_from(v, d->a[0]);
    } else {
       IRTemp acc = IRTemp_INVALID;
       i = 0;
@@ -456,9 +482,125 @@ static void op_deps(VfSB* v, IROp op, IRExpr** args, UInt nargs,
       out[l] = all;
 }
 
-static void shadow_put(VfSB* v, Int unit, IRExpr* p)
+/* A shadow register unit is 8 bytes: (lo, hi). hi == 0: the unit
+   holds lo. Otherwise it holds a value computed from lo and hi, whose
+   union is made only if it is read: a computed register that is
+   overwritten before it is read (the product in s += a[k] * b[k])
+   costs no call. Stores take lanes in the same form. */
+static IRExpr* nz(VfSB* v, IRTemp t)
 {
-   emit(v, IRStmt_Put((unit & ~7) + v->shadow, p));
+   return IRExpr_RdTmp(assign(v, Ity_I1, IRExpr_Binop(
+      Iop_CmpNE32, IRExpr_RdTmp(t), IRExpr_Const(IRConst_U32(0)))));
+}
+
+static IRTemp ite32(VfSB* v, IRExpr* c, IRTemp a, IRTemp b)
+{
+   return assign(v, Ity_I32, IRExpr_ITE(c, IRExpr_RdTmp(a), IRExpr_RdTmp(b)));
+}
+
+/* Reads a shadow register unit: lo, or, if hi is set, the union of the
+   two, made now and written back, so that a value read many times (a
+   norm read by every element) is one set, made once. */
+static IRTemp shadow_get(VfSB* v, Int unit)
+{
+   Int off = (unit & ~7) + v->shadow;
+   IRTemp u = assign(v, Ity_I64, IRExpr_Get(off, Ity_I64));
+   IRTemp lo = assign(v, Ity_I32, IRExpr_Unop(Iop_64to32, IRExpr_RdTmp(u)));
+   IRTemp hi = assign(v, Ity_I32, IRExpr_Unop(Iop_64HIto32, IRExpr_RdTmp(u)));
+   IRTemp set = assign(v, Ity_I1, IRExpr_Binop(Iop_CmpNE32, IRExpr_RdTmp(hi),
+                                               IRExpr_Const(IRConst_U32(0))));
+   IRExpr* p[4] = { IRExpr_RdTmp(lo), IRExpr_RdTmp(hi),
+                    p_expr(IRTemp_INVALID), p_expr(IRTemp_INVALID) };
+   IRTemp un = call_union(v, p, IRExpr_RdTmp(set));
+   IRTemp r = ite32(v, IRExpr_RdTmp(set), un, lo);
+   IRTemp w = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64,
+                                              p_expr(IRTemp_INVALID),
+                                              IRExpr_RdTmp(r)));
+   emit(v, IRStmt_Put(off, IRExpr_RdTmp(w)));
+   return r;
+}
+
+/* A value computed from up to four atoms as a pair, inline when at most
+   two of them hold a value at run time (the others are constants, like
+   the 3.0 of a triad): then lo and hi are those two, or lo is the one
+   (as "computed from it") and hi 0. Three or more take a union. */
+static IRTemp compact_pair(VfSB* v, const Deps* d)
+{
+   IRTemp x[4], zero = assign(v, Ity_I32, p_expr(IRTemp_INVALID));
+   IRExpr* set[4];
+   UInt i;
+   for (i = 0; i < 4; i++) {
+      x[i] = i < d->n ? d->a[i] : zero;
+      set[i] = i < d->n ? nz(v, x[i]) : IRExpr_Const(IRConst_U1(False));
+   }
+   IRTemp count = assign(v, Ity_I32, IRExpr_Const(IRConst_U32(0)));
+   for (i = 0; i < d->n; i++)
+      count = assign(v, Ity_I32, IRExpr_Binop(
+         Iop_Add32, IRExpr_RdTmp(count),
+         IRExpr_RdTmp(assign(v, Ity_I32, IRExpr_Unop(Iop_1Uto32, set[i])))));
+   /* The first and the last atom that hold a value. */
+   IRTemp first = x[d->n - 1], last = x[0];
+   for (i = d->n - 1; i-- > 0;)
+      first = ite32(v, set[i], x[i], first);
+   for (i = 1; i < d->n; i++)
+      last = ite32(v, set[i], x[i], last);
+   IRExpr* two = IRExpr_Binop(Iop_CmpEQ32, IRExpr_RdTmp(count),
+                              IRExpr_Const(IRConst_U32(2)));
+   IRTemp hi = ite32(v, IRExpr_RdTmp(assign(v, Ity_I1, two)), last, zero);
+   IRTemp one = assign(v, Ity_I1, IRExpr_Binop(
+      Iop_CmpEQ32, IRExpr_RdTmp(count), IRExpr_Const(IRConst_U32(1))));
+   IRTemp lo = ite32(v, IRExpr_RdTmp(one), computed_from(v, first), first);
+   if (d->n > 2) {
+      IRTemp many = assign(v, Ity_I1, IRExpr_Binop(
+         Iop_CmpLT32U, IRExpr_Const(IRConst_U32(2)), IRExpr_RdTmp(count)));
+      IRExpr* p[4];
+      for (i = 0; i < 4; i++)
+         p[i] = IRExpr_RdTmp(x[i]);
+      IRTemp u = call_union(v, p, IRExpr_RdTmp(many));
+      lo = ite32(v, IRExpr_RdTmp(many), u, lo);
+      hi = ite32(v, IRExpr_RdTmp(many), zero, hi);
+   }
+   return assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, IRExpr_RdTmp(hi),
+                                          IRExpr_RdTmp(lo)));
+}
+
+/* A lane's provenance as a pair (lo, hi), without a call where two
+   atoms suffice. */
+static IRTemp lane_pair(VfSB* v, const Deps* d)
+{
+   if (d->computed && d->n >= 2 && d->n <= 4 && !cached(v, d))
+      return compact_pair(v, d);
+   return assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64,
+                                          p_expr(IRTemp_INVALID),
+                                          p_expr(materialise(v, d))));
+}
+
+/* A lane as four provenances (ab, cd), for the store hook: up to four
+   atoms need no call. */
+static void lane_atoms(VfSB* v, const Deps* d, IRTemp* abcd)
+{
+   IRExpr* x[4];
+   UInt i;
+   for (i = 0; i < 4; i++)
+      x[i] = p_expr(IRTemp_INVALID);
+   if (d->computed && d->n >= 1 && d->n <= 4 && !cached(v, d)) {
+      x[0] = IRExpr_RdTmp(computed_from(v, d->a[0]));
+      for (i = 1; i < d->n; i++)
+         x[i] = IRExpr_RdTmp(d->a[i]);
+   } else {
+      x[0] = p_expr(materialise(v, d));
+   }
+   abcd[0] = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, x[1], x[0]));
+   abcd[1] = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, x[3], x[2]));
+}
+
+static void put_lane(VfSB* v, Int unit, const Deps* d)
+{
+   UInt u = (UInt)unit / 8;
+   v->put[u] = *d;
+   v->put_valid[u] = 1;
+   emit(v, IRStmt_Put((unit & ~7) + v->shadow,
+                      IRExpr_RdTmp(lane_pair(v, d))));
 }
 
 /* Splits a hook's result (lanes 0 and 1 in r, 2 and 3 in
@@ -496,11 +638,27 @@ static void load_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* guard,
    lanes_from(v, r, lanes, out);
 }
 
-static void store_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
-                        IRExpr* guard)
+/* The store hook's call: up to two lanes as shadow pairs, so that a
+   computed value needs no union; four lanes (256-bit) as provenances. */
+static IRDirty* store_call(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
+                           UInt n, IRTemp r)
 {
    IRTemp p[VF_MAX_LANES];
-   UInt l, n = arg_lanes(v, data);
+   UInt l;
+   if (n <= 2) {
+      IRTemp x[4];
+      for (l = 0; l < 2; l++) {
+         Deps d = l < n ? arg_lane(v, data, l) : NO_DEPS;
+         lane_atoms(v, &d, &x[2 * l]);
+      }
+      s->vf = site_of(v);
+      return unsafeIRDirty_1_N(
+         r, 0, "cats_vf_store_atoms",
+         VG_(fnptr_to_fnentry)(CATS_(vf_store_atoms)),
+         mkIRExprVec_6(mkIRExpr_HWord((HWord)s), addr, IRExpr_RdTmp(x[0]),
+                       IRExpr_RdTmp(x[1]), IRExpr_RdTmp(x[2]),
+                       IRExpr_RdTmp(x[3])));
+   }
    for (l = 0; l < VF_MAX_LANES; l++) {
       Deps d = l < n ? arg_lane(v, data, l) : NO_DEPS;
       p[l] = materialise(v, &d);
@@ -509,11 +667,18 @@ static void store_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
                                                 p_expr(p[0])));
    IRTemp p23 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p_expr(p[3]),
                                                 p_expr(p[2])));
-   IRTemp r = new_tmp(v, Ity_I64);
-   IRDirty* di = unsafeIRDirty_1_N(
+   return unsafeIRDirty_1_N(
       r, 3, "cats_vf_store", VG_(fnptr_to_fnentry)(CATS_(vf_store)),
       mkIRExprVec_4(mkIRExpr_HWord((HWord)s), addr, IRExpr_RdTmp(p01),
                     IRExpr_RdTmp(p23)));
+}
+
+static void store_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
+                        IRExpr* guard)
+{
+   UInt n = arg_lanes(v, data);
+   IRTemp r = new_tmp(v, Ity_I64);
+   IRDirty* di = store_call(v, s, addr, data, n, r);
    if (guard != NULL)
       di->guard = guard;
    emit(v, IRStmt_Dirty(di));
@@ -539,10 +704,15 @@ static void wr_tmp(VfSB* v, IRTemp t, IRExpr* e)
          Int unit = e->Iex.Get.offset + 8 * (Int)l;
          if (!data_reg(unit))
             continue;
+         if (v->put_valid[unit / 8]) {
+            out[l] = v->put[unit / 8];
+            continue;
+         }
          out[l].n = 1;
          out[l].computed = False;
-         out[l].a[0] = assign(v, Ity_I32,
-                              IRExpr_Get((unit & ~7) + v->shadow, Ity_I32));
+         out[l].a[0] = shadow_get(v, unit);
+         v->put[unit / 8] = out[l];
+         v->put_valid[unit / 8] = 1;
       }
       return;
    case Iex_RdTmp:
@@ -615,13 +785,30 @@ VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
    v->ip = 0;
    v->site = NULL;
    v->ncache = 0;
+   v->put = VG_(malloc)("cats.vf.put", N_UNITS * sizeof(Deps));
+   v->put_valid = VG_(calloc)("cats.vf.putv", N_UNITS, 1);
    return v;
 }
 
 void CATS_(vf_sb_end)(VfSB* v)
 {
    VG_(free)(v->deps);
+   VG_(free)(v->put);
+   VG_(free)(v->put_valid);
    VG_(free)(v);
+}
+
+void CATS_(vf_safe_point)(VfSB* v)
+{
+   IRTemp due = assign(v, Ity_I8, IRExpr_Load(
+      Iend_LE, Ity_I8, mkIRExpr_HWord((HWord)&CATS_(vf_collect_due))));
+   IRTemp g = assign(v, Ity_I1, IRExpr_Binop(Iop_CmpNE8, IRExpr_RdTmp(due),
+                                             IRExpr_Const(IRConst_U8(0))));
+   IRDirty* di = unsafeIRDirty_0_N(0, "cats_vf_collect_now",
+                                   VG_(fnptr_to_fnentry)(CATS_(vf_collect_now)),
+                                   mkIRExprVec_0());
+   di->guard = IRExpr_RdTmp(g);
+   emit(v, IRStmt_Dirty(di));
 }
 
 /* Shadow registers written by a helper without memory effects (cpuid,
@@ -638,7 +825,7 @@ static void dirty_writes(VfSB* v, IRDirty* d)
          Int off = d->fxState[i].offset + r * d->fxState[i].repeatLen, u;
          for (u = off & ~7; u < off + d->fxState[i].size; u += 8)
             if (data_reg(u))
-               shadow_put(v, u, p_expr(IRTemp_INVALID));
+               put_lane(v, u, &NO_DEPS);
       }
    }
 }
@@ -715,7 +902,7 @@ Bool CATS_(vf_instrument_stmt)(VfSB* v, IRStmt* st, Addr ip)
          if (!data_reg(unit))
             continue;
          Deps d = arg_lane(v, data, l);
-         shadow_put(v, unit, p_expr(materialise(v, &d)));
+         put_lane(v, unit, &d);
       }
       return False;
    }

@@ -5,9 +5,10 @@
    temporary or stack memory) carries the set of vertices it was
    computed from. Sets are immutable and short-lived: a union makes a
    new one, and those that no register or stack word refers to any more
-   are collected when the table fills (marking from every thread's
-   shadow registers and live stack, plus the sets made most recently,
-   which IR temporaries of the running superblock may still hold).
+   are collected when the pool is nearly full, at the start of the next
+   superblock (CATS_(vf_collect_now), a safe point: no IR temporary
+   holds a set there), marking from every thread's shadow registers and
+   live stack. A superblock that fills the pool grows it.
 
    A set never holds more than VF_SET_CAP sources: a union that would
    exceed it is materialised as a register-intermediate vertex, which
@@ -21,7 +22,6 @@
 #include "pub_tool_threadstate.h"
 #include "libvex_guest_amd64.h"
 
-#define RECENT      2048      /* sets protected from collection */
 #define FIRST_CAP   (1u << 13) /* nodes: 512 KiB, an L2 cache */
 
 /* Sets are handed out by a cursor that skips the ones the last
@@ -32,9 +32,8 @@ VfSet* CATS_(vf_sets);
 static UChar* marks;
 static UInt   cap;
 static UInt   cursor;
-static UInt   recent[RECENT];
-static UInt   recent_pos;
-static ULong  n_collections;
+UChar         CATS_(vf_collect_due);
+static ULong  n_collections, n_unions, n_nodes;
 
 /* Register intermediates: (site, hash of the sources) -> index. */
 static CatsMap reg_map;
@@ -51,8 +50,6 @@ void CATS_(vf_sets_init)(void)
    cap = FIRST_CAP;
    CATS_(vf_sets) = VG_(malloc)("cats.vf.sets", cap * sizeof(VfSet));
    marks = VG_(calloc)("cats.vf.marks", cap, 1);
-   for (UInt i = 0; i < RECENT; i++)
-      recent[i] = VF_NO_SET;
    CATS_(map_init)(&reg_map, "cats.vf.regmap");
    reg_vs = VG_(newXA)(VG_(malloc), "cats.vf.regvs", VG_(free),
                        sizeof(RegVertex));
@@ -78,11 +75,23 @@ static void mark_registers(UChar* marks, ThreadId tid)
    static UChar area[sizeof(VexGuestAMD64State)];
    Int lo = OFF(guest_RAX), hi = OFF(guest_YMM16) + 32, off;
    VG_(get_shadow_regs_area)(tid, area, 1, lo, hi - lo);
-   for (off = 0; off + 4 <= hi - lo; off += 8) {
+   /* Both halves of each unit (cats_vf_instr.c, shadow_put). */
+   for (off = 0; off + 4 <= hi - lo; off += 4) {
       UInt p;
       VG_(memcpy)(&p, area + off, 4);
       mark_p(marks, p);
    }
+}
+
+static void grow(void)
+{
+   if (cap >= (VF_SET_BIT >> 1))
+      VG_(tool_panic)("cats: value flow: too many live source sets");
+   cap *= 2;
+   CATS_(vf_sets) = VG_(realloc)("cats.vf.sets", CATS_(vf_sets),
+                                 cap * sizeof(VfSet));
+   marks = VG_(realloc)("cats.vf.marks", marks, cap);
+   VG_(memset)(marks + cap / 2, 0, cap / 2);
 }
 
 static void collect(void)
@@ -92,9 +101,6 @@ static void collect(void)
    Addr smin, smax;
    n_collections++;
    VG_(memset)(marks, 0, cap);
-   for (i = 0; i < RECENT; i++)
-      if (recent[i] != VF_NO_SET)
-         mark_p(marks, VF_SET_BIT | recent[i]);
    /* Every live thread's shadow registers, and its live stack words:
       from just below its SP (the red zone) to its top. */
    ULong scanned = 0;
@@ -114,14 +120,15 @@ static void collect(void)
    /* Mostly live, or deep stacks to scan: grow rather than collect
       again soon, so that a union's share of the collections stays a
       few steps. */
-   if ((live > cap / 2 || scanned > cap) && cap < (VF_SET_BIT >> 1)) {
-      cap *= 2;
-      CATS_(vf_sets) = VG_(realloc)("cats.vf.sets", CATS_(vf_sets),
-                                    cap * sizeof(VfSet));
-      marks = VG_(realloc)("cats.vf.marks", marks, cap);
-      VG_(memset)(marks + cap / 2, 0, cap / 2);
-   }
+   if (live > cap / 2 || scanned > cap)
+      grow();
    cursor = 0;
+}
+
+void CATS_(vf_collect_now)(void)
+{
+   collect();
+   CATS_(vf_collect_due) = 0;
 }
 
 /* One node adding m[0..n), n <= VF_NODE_CAP. (Copies are loops: the
@@ -132,12 +139,13 @@ static inline UInt new_node(UInt parent, const UInt* m, UInt n)
    UInt k;
    while (cursor < cap && marks[cursor])
       cursor++;
-   if (UNLIKELY(cursor == cap)) {
-      collect();
-      while (marks[cursor])
-         cursor++;
+   if (UNLIKELY(cursor >= cap - cap / 8)) {
+      CATS_(vf_collect_due) = 1;   /* at the next superblock */
+      if (cursor == cap)
+         grow();                   /* this one needs more */
    }
    UInt i = cursor++;
+   n_nodes++;
    VfSet* s = &CATS_(vf_sets)[i];
    ULong sum = 0, lo = 0, hi = 0;
    UInt total = n;
@@ -162,9 +170,6 @@ static inline UInt new_node(UInt parent, const UInt* m, UInt n)
    s->sum = sum;
    s->bloom[0] = lo;
    s->bloom[1] = hi;
-   /* Each node at once: a collection while the next is made must not
-      take it. */
-   recent[recent_pos++ % RECENT] = i;
    return i;
 }
 
@@ -261,9 +266,12 @@ static UInt materialise(VfSite* site, UInt p)
    RegVertex* r = VG_(indexXA)(reg_vs, k);
    UInt id = VF_REG_BIT | k;
    UInt sig = CATS_(vf_sig)(h);
-   if (CATS_(vf_bump)(&r->ver, &r->sig, sig))
-      CATS_(vf_send_version)(id, r->ver, &r->sig, sig, p, CATS_VF_REGISTER,
-                             CATS_NONE, 0, 8, r->loc);
+   if (CATS_(vf_bump)(&r->ver, &r->sig, sig)) {
+      UInt m[VF_SET_CAP];
+      UInt n = CATS_(vf_members)(p, m);
+      CATS_(vf_send_version)(id, r->ver, &r->sig, sig, m, n,
+                             CATS_VF_REGISTER, CATS_NONE, 0, 8, r->loc);
+   }
    return id;
 }
 
@@ -303,6 +311,15 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared);
 VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
 {
    UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
+   n_unions++;
+   return union_of(site, in, True);
+}
+
+UInt CATS_(vf_atoms_value)(VfSite* site, UInt* in)
+{
+   if ((in[1] | in[2] | in[3]) == 0)
+      return in[0];
+   n_unions++;
    return union_of(site, in, True);
 }
 
@@ -320,6 +337,42 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
       m[0] = x;
       m[1] = y;
       return new_set(VF_NO_SET, m, 2);
+   }
+   /* An accumulator (s += a * b): one set and single values, which
+      are new to it, and it has room for them. */
+   UInt nsets = ((in[0] >> 31) + (in[1] >> 31)) + ((in[2] >> 31)
+                                                   + (in[3] >> 31));
+   if (nsets == 1) {
+      UInt b = (in[0] & VF_SET_BIT) ? 0 : (in[1] & VF_SET_BIT) ? 1
+               : (in[2] & VF_SET_BIT) ? 2 : 3;
+      if (check_shared) {
+         UInt q = shared_set(site, in[b]);
+         if (q != in[b]) {
+            in[b] = q;
+            return union_of(site, in, False);
+         }
+         check_shared = False;   /* done: the path below must not
+                                    count this appearance again */
+      }
+      UInt si = in[b] & ~VF_SET_BIT;
+      UInt x[4];
+      for (i = 0; i < 4; i++)
+         x[i] = i == b ? 0 : in[i] & VF_ID_MASK;
+      /* Distinct and non-zero, without branches. */
+      m[n] = x[0];
+      n += x[0] != 0;
+      m[n] = x[1];
+      n += (x[1] != 0) & (x[1] != x[0]);
+      m[n] = x[2];
+      n += (x[2] != 0) & (x[2] != x[0]) & (x[2] != x[1]);
+      m[n] = x[3];
+      n += (x[3] != 0) & (x[3] != x[0]) & (x[3] != x[1]) & (x[3] != x[2]);
+      Bool fresh = True;
+      for (i = 0; i < n; i++)
+         fresh &= !in_set(si, m[i]);
+      if (fresh && n > 0 && CATS_(vf_sets)[si].total + n <= VF_SET_CAP)
+         return new_set(si, m, n);
+      n = 0;
    }
    /* The largest input set is extended by what the others add. */
    Int base = -1;
@@ -362,21 +415,34 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
       return 0;
    if (btotal + n == 1)
       return VF_ONE_BIT | m[0];
-   if (btotal + n > VF_SET_CAP) {
-      /* Only a set can overflow (four single values fit): the largest
-         becomes one intermediate, a reduction's next link. */
-      tl_assert(base >= 0);
-      in[base] = share(site, in[base]);
-      return union_of(site, in, False);
+   /* A full set becomes one intermediate when one more source arrives,
+      a reduction's next link: the base is filled up to VF_SET_CAP
+      sources first, so that every link holds exactly that many however
+      the sources arrived (one per union, or two). */
+   UInt pos = 0, link = 0;
+   while (btotal + (n - pos) > VF_SET_CAP) {
+      UInt need = VF_SET_CAP - btotal;
+      UInt full = need == 0 ? VF_SET_BIT | bi : new_set(bi, m + pos, need);
+      link = share(site, full) & VF_ID_MASK;
+      pos += need;
+      /* The link may be one of the sources still to add (the same
+         intermediate, reached again). */
+      for (j = pos; j < n; j++)
+         if (m[j] == link)
+            m[j--] = m[--n];
+      if (pos == n)
+         return VF_ONE_BIT | link;
+      bi = new_set(VF_NO_SET, &link, 1) & ~VF_SET_BIT;
+      btotal = 1;
    }
-   return new_set(bi, m, n);
+   return new_set(bi, m + pos, n - pos);
 }
 
 void CATS_(vf_sets_stats)(void)
 {
-   VG_(umsg)("cats: value flow: %'u sets (%'llu collections), %'lu "
-             "register intermediates\n", cap, n_collections,
-             VG_(sizeXA)(reg_vs));
+   VG_(umsg)("cats: value flow: %'llu unions, %'llu set nodes in a pool "
+             "of %'u (%'llu collections), %'lu register intermediates\n",
+             n_unions, n_nodes, cap, n_collections, VG_(sizeXA)(reg_vs));
 }
 
 void CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
