@@ -264,18 +264,9 @@ static UInt store_atoms(const Site* s, Block* b, Bool carrier, Addr a,
    if (carrier || ((in[0] | in[1] | in[2] | in[3]) & VF_SET_BIT))
       return store_lane(s, b, carrier, a, len,
                         CATS_(vf_atoms_value)(s->vf, in));
-   /* The distinct ids, without branches: the pattern of which atoms
-      hold a value varies from store to store. */
-   UInt x0 = in[0] & VF_ID_MASK, x1 = in[1] & VF_ID_MASK,
-        x2 = in[2] & VF_ID_MASK, x3 = in[3] & VF_ID_MASK;
-   m[n] = x0;
-   n += x0 != 0;
-   m[n] = x1;
-   n += (x1 != 0) & (x1 != x0);
-   m[n] = x2;
-   n += (x2 != 0) & (x2 != x0) & (x2 != x1);
-   m[n] = x3;
-   n += (x3 != 0) & (x3 != x0) & (x3 != x1) & (x3 != x2);
+   UInt x[4] = { in[0] & VF_ID_MASK, in[1] & VF_ID_MASK,
+                 in[2] & VF_ID_MASK, in[3] & VF_ID_MASK };
+   n = CATS_(vf_distinct4)(x, m);
    if (n < 2)
       return store_lane(s, b, carrier, a, len, n ? VF_ONE_BIT | m[0] : 0);
    VfSecMap* map = CATS_(vf_map)(a);

@@ -99,6 +99,23 @@ static inline ULong CATS_(vf_prov_hash)(UInt p)
    return s->total + s->sum;
 }
 
+/* The distinct non-zero ids among x[0..4) into m; returns how many.
+   Without branches: which of them hold a value varies from call to
+   call, and branches on it would be mispredicted. */
+static inline UInt CATS_(vf_distinct4)(const UInt* x, UInt* m)
+{
+   UInt n = 0;
+   m[n] = x[0];
+   n += x[0] != 0;
+   m[n] = x[1];
+   n += (x[1] != 0) & (x[1] != x[0]);
+   m[n] = x[2];
+   n += (x[2] != 0) & (x[2] != x[0]) & (x[2] != x[1]);
+   m[n] = x[3];
+   n += (x[3] != 0) & (x[3] != x[0]) & (x[3] != x[1]) & (x[3] != x[2]);
+   return n;
+}
+
 /* The signature of a version: its sources' hash and its context. */
 static inline UInt CATS_(vf_sig)(ULong h)
 {

@@ -126,17 +126,6 @@ static void add_atom(VfSB* v, Deps* d, IRTemp t)
    d->n++;
 }
 
-static Bool same_atoms(const Deps* x, const Deps* y)
-{
-   UInt i;
-   if (x->n != y->n)
-      return False;
-   for (i = 0; i < x->n; i++)
-      if (x->a[i] != y->a[i])
-         return False;
-   return True;
-}
-
 static void merge(VfSB* v, Deps* d, const Deps* s)
 {
    UInt i;
@@ -147,17 +136,24 @@ static void merge(VfSB* v, Deps* d, const Deps* s)
 
 static Bool same_deps(const Deps* x, const Deps* y)
 {
-   return x->computed == y->computed && same_atoms(x, y);
+   UInt i;
+   if (x->n != y->n || x->computed != y->computed)
+      return False;
+   for (i = 0; i < x->n; i++)
+      if (x->a[i] != y->a[i])
+         return False;
+   return True;
 }
 
-/* Whether d was materialised before in this superblock. */
-static Bool cached(VfSB* v, const Deps* d)
+/* The temporary d was materialised into before in this superblock, or
+   IRTemp_INVALID. */
+static IRTemp cached(VfSB* v, const Deps* d)
 {
    UInt i;
    for (i = 0; i < v->ncache; i++)
       if (same_deps(&v->cache[i].d, d))
-         return True;
-   return False;
+         return v->cache[i].t;
+   return IRTemp_INVALID;
 }
 
 static VfSite* site_of(VfSB* v)
@@ -210,10 +206,9 @@ static IRTemp materialise(VfSB* v, const Deps* d)
       return IRTemp_INVALID;
    if (!d->computed && d->n == 1)
       return d->a[0];
-   for (i = 0; i < v->ncache; i++)
-      if (same_deps(&v->cache[i].d, d))
-         return v->cache[i].t;
-   IRTemp r;
+   IRTemp r = cached(v, d);
+   if (r != IRTemp_INVALID)
+      return r;
    if (d->n == 1) {
       r = computed_from(v, d->a[0]);
    } else {
@@ -482,11 +477,6 @@ static void op_deps(VfSB* v, IROp op, IRExpr** args, UInt nargs,
       out[l] = all;
 }
 
-/* A shadow register unit is 8 bytes: (lo, hi). hi == 0: the unit
-   holds lo. Otherwise it holds a value computed from lo and hi, whose
-   union is made only if it is read: a computed register that is
-   overwritten before it is read (the product in s += a[k] * b[k])
-   costs no call. Stores take lanes in the same form. */
 static IRExpr* nz(VfSB* v, IRTemp t)
 {
    return IRExpr_RdTmp(assign(v, Ity_I1, IRExpr_Binop(
@@ -498,8 +488,14 @@ static IRTemp ite32(VfSB* v, IRExpr* c, IRTemp a, IRTemp b)
    return assign(v, Ity_I32, IRExpr_ITE(c, IRExpr_RdTmp(a), IRExpr_RdTmp(b)));
 }
 
-/* Reads a shadow register unit: lo, or, if hi is set, the union of the
-   two, made now and written back, so that a value read many times (a
+/* A shadow register unit is 8 bytes: (lo, hi). hi == 0: the unit
+   holds lo. Otherwise it holds a value computed from lo and hi, whose
+   union is made only if it is read: a computed register that is
+   overwritten before it is read (the product in s += a[k] * b[k])
+   costs no call. Stores take lanes in a like form (lane_atoms).
+
+   Reads a unit: lo, or, if hi is set, the union of the two, made now
+   and written back, so that a value read many times (a
    norm read by every element) is one set, made once. */
 static IRTemp shadow_get(VfSB* v, Int unit)
 {
@@ -568,7 +564,7 @@ static IRTemp compact_pair(VfSB* v, const Deps* d)
    atoms suffice. */
 static IRTemp lane_pair(VfSB* v, const Deps* d)
 {
-   if (d->computed && d->n >= 2 && d->n <= 4 && !cached(v, d))
+   if (d->computed && d->n >= 2 && d->n <= 4 && cached(v, d) == IRTemp_INVALID)
       return compact_pair(v, d);
    return assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64,
                                           p_expr(IRTemp_INVALID),
@@ -583,7 +579,7 @@ static void lane_atoms(VfSB* v, const Deps* d, IRTemp* abcd)
    UInt i;
    for (i = 0; i < 4; i++)
       x[i] = p_expr(IRTemp_INVALID);
-   if (d->computed && d->n >= 1 && d->n <= 4 && !cached(v, d)) {
+   if (d->computed && d->n >= 1 && d->n <= 4 && cached(v, d) == IRTemp_INVALID) {
       x[0] = IRExpr_RdTmp(computed_from(v, d->a[0]));
       for (i = 1; i < d->n; i++)
          x[i] = IRExpr_RdTmp(d->a[i]);

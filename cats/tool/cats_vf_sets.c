@@ -358,15 +358,7 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
       UInt x[4];
       for (i = 0; i < 4; i++)
          x[i] = i == b ? 0 : in[i] & VF_ID_MASK;
-      /* Distinct and non-zero, without branches. */
-      m[n] = x[0];
-      n += x[0] != 0;
-      m[n] = x[1];
-      n += (x[1] != 0) & (x[1] != x[0]);
-      m[n] = x[2];
-      n += (x[2] != 0) & (x[2] != x[0]) & (x[2] != x[1]);
-      m[n] = x[3];
-      n += (x[3] != 0) & (x[3] != x[0]) & (x[3] != x[1]) & (x[3] != x[2]);
+      n = CATS_(vf_distinct4)(x, m);
       Bool fresh = True;
       for (i = 0; i < n; i++)
          fresh &= !in_set(si, m[i]);
