@@ -10,12 +10,14 @@
 #include "../cats/host/le.h"
 #include "vcg_idmap.h"
 #include "vcg_index.h"
+#include "vcg_records.h"
 #include "vcg_sort.h"
 
-/* Edge links: the end of an open record's list, and "in no open record".
- * Edge indices stay below both. */
 #define VB_NIL 0xFFFFFFFFu
-#define VB_OUT 0xFFFFFFFEu
+/* An edge's link while the graph is built: whether the record being
+ * built names it already (a source named twice is an error). */
+#define VB_FREE 0u
+#define VB_TAKEN 1u
 /* The source of a constant: a SOURCES record with n = 0 keeps its uses on
  * the edge (VB_CONST, dst, ctx), so that a vertex's weight, the sum over
  * its records of uses x max(1, n), is the sum of the uses of its
@@ -45,8 +47,7 @@ typedef struct vb_vertex {
    uint32_t loc;
    uint32_t version;    /* first version of the open record (0: no record
                            yet); after VF_END the final version count */
-   uint32_t open;       /* first edge of the open record, or VB_NIL; in
-                           vcg_finish the index before sorting */
+   uint32_t open;       /* its open record in the pool, or VB_NIL */
    uint8_t kind;        /* enum cats_vf_kind */
    uint8_t flags;       /* CATS_VCG_OUTPUT, VB_LISTED, VB_INDEXED */
 } vb_vertex;
@@ -64,6 +65,7 @@ struct vcg_builder {
    uint32_t ne, cape;
    vim_map vidx;        /* tool id -> index in v */
    vcg_index eidx;      /* (src, dst, ctx) -> index in e */
+   vrec_pool rec;       /* each vertex's distinct records */
    uint64_t records;    /* VF records ingested */
    uint32_t word_size;
    enum vb_state state;
@@ -102,6 +104,7 @@ void vcg_builder_free(vcg_builder *b)
    free(b->e);
    vim_free(&b->vidx);
    vcg_index_free(&b->eidx);
+   vrec_free(&b->rec);
    free(b);
 }
 
@@ -109,7 +112,7 @@ size_t vcg_builder_bytes(const vcg_builder *b)
 {
    return sizeof *b + (size_t)b->capv * sizeof *b->v +
           (size_t)b->cape * sizeof *b->e + vim_bytes(&b->vidx) +
-          vcg_index_bytes(&b->eidx);
+          vcg_index_bytes(&b->eidx) + b->rec.cap * sizeof *b->rec.w;
 }
 
 void vcg_builder_counts(const vcg_builder *b, uint64_t *records,
@@ -186,81 +189,169 @@ static uint32_t get_edge(vcg_builder *b, uint32_t src, uint32_t dst,
       return VB_NIL;
    uint32_t i = b->ne++;
    b->e[i] = (vcg_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0,
-                         .link = VB_OUT };
+                         .link = VB_FREE };
    vcg_index_put(&b->eidx, pos, i);
    return i;
 }
 
 /* --- records ------------------------------------------------------------ */
 
-/* End dst's open record at version `end`: each of its sources (or the
- * constant) gets end - version uses. */
+/* The pool may hold this many words before it is compacted to the open
+ * records: room for every vertex's distinct records in a program whose
+ * time steps repeat, a bound for one whose sources never do. */
+#define VB_REC_BASE (4u << 20)
+#define VB_REC_PER_EDGE 8u
+
+/* End dst's open record at version `end`: it owes its edges end - version
+ * more uses (modulo 2^32: the opening subtracted its version). */
 static void close_record(vcg_builder *b, vb_vertex *d, uint64_t end)
 {
    if (d->version == 0)
       return;
-   /* Callers ensure end > version and end <= 2^32, so uses fit 32 bits
-    * and an edge's uses, summed over disjoint ranges, do too. */
-   uint32_t uses = (uint32_t)(end - d->version);
-   for (uint32_t i = d->open; i != VB_NIL;) {
-      vcg_edge *e = &b->e[i];
-      e->uses += uses;
-      i = e->link;
-      e->link = VB_OUT;
-   }
-   d->open = VB_NIL;
+   vrec_at(&b->rec, d->open)[VREC_OWED] += (uint32_t)end;
 }
 
-/* Put edge (src, dst, ctx) on d's open record; VCG_ENOMEM, VCG_EINPUT if
- * it is there already, or VCG_OK.
- *
- * Most vertices get one SOURCES record in a whole run (the tool sends one
- * only when the sources change), so the edges of a first record are
- * appended without the index, checked for repeats among themselves; they
- * enter the index only when their dst gets a second record (index_open).
- * The builder then touches the index once per changed record, not once
- * per edge of the graph. */
-static vcg_status open_edge(vcg_builder *b, vb_vertex *d, uint32_t src,
-                            uint32_t dst, uint32_t ctx)
+/* Open record r of d at version `version`. */
+static void open_record(vcg_builder *b, vb_vertex *d, uint32_t r,
+                        uint32_t version)
 {
-   uint32_t i;
-   if (d->flags & VB_INDEXED) {
-      i = get_edge(b, src, dst, ctx);
-      if (i == VB_NIL)
+   if (d->version != 0)
+      vrec_at(&b->rec, d->open)[VREC_NEXT] = r;
+   vrec_at(&b->rec, r)[VREC_OWED] -= version;
+   d->open = r;
+   d->version = version;
+}
+
+/* Pay the records' uses to the edges and keep only the open records. */
+static vcg_status compact_records(vcg_builder *b)
+{
+   vrec_flush(&b->rec, b->e);
+   vrec_pool fresh = VREC_POOL_INIT;
+   for (uint32_t i = 0; i < b->nv; i++) {
+      vb_vertex *v = &b->v[i];
+      if (v->open == VB_NIL)
+         continue;
+      v->open = vrec_copy(&fresh, &b->rec, v->open);
+      if (v->open == VREC_NIL) {
+         vrec_free(&fresh);
          return VCG_ENOMEM;
-      if (b->e[i].link != VB_OUT)
-         return VCG_EINPUT;
-   } else {
-      for (uint32_t k = d->open; k != VB_NIL; k = b->e[k].link)
-         if (b->e[k].src == src)
-            return VCG_EINPUT;
-      if (grow((void **)&b->e, &b->cape, b->ne + 1, sizeof *b->e,
-               VB_MAX_EDGES) != 0)
-         return VCG_ENOMEM;
-      i = b->ne++;
-      b->e[i] = (vcg_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0,
-                            .link = VB_OUT };
+      }
    }
-   b->e[i].link = d->open;
-   d->open = i;
+   vrec_free(&b->rec);
+   b->rec = fresh;
    return VCG_OK;
 }
 
-/* Enter d's edges (all on its open record, which is its only one so far)
- * into the index. */
+/* Enter the edges of d's records into the index. Called when a vertex
+ * gets its second distinct record: most vertices get one record in a
+ * whole run (the tool sends one only when the sources change), so the
+ * edges of a first record are appended without the index, checked for
+ * repeats among themselves, and the builder touches the index once per
+ * changed record, not once per edge of the graph. */
 static vcg_status index_open(vcg_builder *b, vb_vertex *d)
 {
-   for (uint32_t k = d->open; k != VB_NIL; k = b->e[k].link) {
-      if (vcg_index_reserve(&b->eidx, edge_hash_at, b) != 0)
-         return VCG_ENOMEM;
-      const vcg_edge *e = &b->e[k];
-      uint32_t pos = vcg_index_first(&b->eidx, edge_hash(e->src, e->dst,
-                                                         e->ctx));
-      while (b->eidx.slot[pos] != VCG_INDEX_EMPTY)
-         pos = vcg_index_next(&b->eidx, pos);
-      vcg_index_put(&b->eidx, pos, k);
-   }
+   uint32_t r = d->open;
+   do {
+      uint32_t n = vrec_at(&b->rec, r)[VREC_N];
+      const uint32_t *edges = vrec_edges(&b->rec, r);
+      for (uint32_t k = 0; k < (n ? n : 1); k++) {
+         if (vcg_index_reserve(&b->eidx, edge_hash_at, b) != 0)
+            return VCG_ENOMEM;
+         const vcg_edge *e = &b->e[edges[k]];
+         uint32_t pos = vcg_index_first(&b->eidx, edge_hash(e->src, e->dst,
+                                                            e->ctx));
+         while (b->eidx.slot[pos] != VCG_INDEX_EMPTY)
+            pos = vcg_index_next(&b->eidx, pos);
+         vcg_index_put(&b->eidx, pos, edges[k]);
+      }
+      r = vrec_at(&b->rec, r)[VREC_RING];
+   } while (r != d->open);
    d->flags |= VB_INDEXED;
+   return VCG_OK;
+}
+
+/* The edge (src, dst, ctx) for source k of a new record of d whose first
+ * k edges are `edges`, or VB_NIL if out of memory; *dup is set if the
+ * record names src already. */
+static uint32_t record_edge(vcg_builder *b, const vb_vertex *d, uint32_t src,
+                            uint32_t dst, uint32_t ctx,
+                            const uint32_t *edges, uint32_t k, int *dup)
+{
+   *dup = 0;
+   if (d->flags & VB_INDEXED) {
+      uint32_t i = get_edge(b, src, dst, ctx);
+      if (i != VB_NIL) {
+         *dup = b->e[i].link == VB_TAKEN;
+         b->e[i].link = VB_TAKEN;
+      }
+      return i;
+   }
+   for (uint32_t j = 0; j < k; j++)
+      if (b->e[edges[j]].src == src) {
+         *dup = 1;
+         return edges[j];
+      }
+   if (grow((void **)&b->e, &b->cape, b->ne + 1, sizeof *b->e,
+            VB_MAX_EDGES) != 0)
+      return VB_NIL;
+   uint32_t i = b->ne++;
+   b->e[i] = (vcg_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0,
+                         .link = VB_FREE };
+   return i;
+}
+
+/* A new record of vertex dst (d) from a SOURCES record p; its name in
+ * *out. */
+static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
+                             uint32_t *out, char *err, size_t errlen)
+{
+   unsigned long long rno = (unsigned long long)b->records;
+   vb_vertex *d = &b->v[dst];
+   uint32_t dst_id = cle_u32(p + 1), ctx = cle_u32(p + 9);
+   uint16_t n = cle_u16(p + 13);
+   const uint8_t *ids = p + VB_SOURCES_LEN;
+   if (d->version == 0 && n > VB_PAIRWISE_MAX)
+      d->flags |= VB_INDEXED;
+   if (d->version != 0 && !(d->flags & VB_INDEXED) &&
+       index_open(b, d) != VCG_OK)
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory for edges (%u edges)", b->ne);
+   uint64_t limit = VB_REC_BASE + (uint64_t)VB_REC_PER_EDGE * b->ne;
+   if (b->rec.len + vrec_words(n) > limit && compact_records(b) != VCG_OK)
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory for records (%u edges)", b->ne);
+   uint32_t r = vrec_new(&b->rec, d->version ? d->open : VREC_NIL, ctx, n);
+   if (r == VREC_NIL)
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory for records (%u edges)", b->ne);
+   uint32_t *src_ids = vrec_ids(&b->rec, r), *edges = vrec_edges(&b->rec, r);
+   int dup = 0;
+   if (n == 0) {
+      edges[0] = record_edge(b, d, VB_CONST, dst, ctx, edges, 0, &dup);
+      if (edges[0] == VB_NIL)
+         return fail(b, VCG_ENOMEM, err, errlen,
+                     "out of memory for edges (%u edges)", b->ne);
+   }
+   for (uint32_t k = 0; k < n; k++) {
+      uint32_t src_id = cle_u32(ids + 4 * (size_t)k);
+      uint32_t src = find_vertex(b, src_id);
+      if (src == VB_NIL)
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF record %llu: SOURCES of vertex %u names unknown "
+                     "source vertex %u", rno, dst_id, src_id);
+      src_ids[k] = src_id;
+      edges[k] = record_edge(b, d, src, dst, ctx, edges, k, &dup);
+      if (edges[k] == VB_NIL)
+         return fail(b, VCG_ENOMEM, err, errlen,
+                     "out of memory for edges (%u edges)", b->ne);
+      if (dup)
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF record %llu: SOURCES of vertex %u names source %u "
+                     "twice", rno, dst_id, src_id);
+   }
+   for (uint32_t k = 0; k < (n ? n : 1u); k++)
+      b->e[edges[k]].link = VB_FREE;
+   *out = r;
    return VCG_OK;
 }
 
@@ -294,47 +385,30 @@ static vcg_status on_vertex(vcg_builder *b, const uint8_t *p, char *err,
 static vcg_status on_sources(vcg_builder *b, const uint8_t *p, char *err,
                              size_t errlen)
 {
-   unsigned long long r = (unsigned long long)b->records;
+   unsigned long long rno = (unsigned long long)b->records;
    uint32_t dst_id = cle_u32(p + 1), version = cle_u32(p + 5);
    uint32_t ctx = cle_u32(p + 9);
    uint16_t n = cle_u16(p + 13);
    uint32_t dst = find_vertex(b, dst_id);
    if (dst == VB_NIL)
       return fail(b, VCG_EINPUT, err, errlen,
-                  "VF record %llu: SOURCES names unknown vertex %u", r,
+                  "VF record %llu: SOURCES names unknown vertex %u", rno,
                   dst_id);
    vb_vertex *d = &b->v[dst];
    if (version <= d->version)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES of vertex %u at version %u, not "
-                  "after version %u", r, dst_id, version, d->version);
-   if (d->version == 0 && n > VB_PAIRWISE_MAX)
-      d->flags |= VB_INDEXED;
-   if (d->version != 0 && !(d->flags & VB_INDEXED) &&
-       index_open(b, d) != VCG_OK)
-      return fail(b, VCG_ENOMEM, err, errlen,
-                  "out of memory for edges (%u edges)", b->ne);
-   close_record(b, d, version);
-   d->version = version;
-   if (n == 0 && open_edge(b, d, VB_CONST, dst, ctx) != VCG_OK)
-      return fail(b, VCG_ENOMEM, err, errlen,
-                  "out of memory for edges (%u edges)", b->ne);
-   for (uint32_t k = 0; k < n; k++) {
-      uint32_t src_id = cle_u32(p + VB_SOURCES_LEN + 4 * (size_t)k);
-      uint32_t src = find_vertex(b, src_id);
-      if (src == VB_NIL)
-         return fail(b, VCG_EINPUT, err, errlen,
-                     "VF record %llu: SOURCES of vertex %u names unknown "
-                     "source vertex %u", r, dst_id, src_id);
-      vcg_status st = open_edge(b, d, src, dst, ctx);
-      if (st == VCG_ENOMEM)
-         return fail(b, st, err, errlen,
-                     "out of memory for edges (%u edges)", b->ne);
+                  "after version %u", rno, dst_id, version, d->version);
+   uint32_t r = d->version ? vrec_find(&b->rec, d->open, ctx, n,
+                                       p + VB_SOURCES_LEN)
+                           : VREC_NIL;
+   if (r == VREC_NIL) {
+      vcg_status st = new_record(b, dst, p, &r, err, errlen);
       if (st != VCG_OK)
-         return fail(b, st, err, errlen,
-                     "VF record %llu: SOURCES of vertex %u names source %u "
-                     "twice", r, dst_id, src_id);
+         return st;
    }
+   close_record(b, d, version);
+   open_record(b, d, r, version);
    return VCG_OK;
 }
 
@@ -467,6 +541,8 @@ vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
    for (uint32_t i = 0; i < b->nv; i++)
       if (!(b->v[i].flags & VB_LISTED))
          close_record(b, &b->v[i], (uint64_t)b->v[i].version + 1);
+   vrec_flush(&b->rec, b->e);
+   vrec_free(&b->rec);
    b->word_size = word;
    b->state = VB_ENDED;
    return VCG_OK;

@@ -4,14 +4,17 @@
  * VF_END frame (105); docs/VCG.md defines both. The builder ingests them
  * incrementally and keeps memory proportional to the graph, not to the
  * stream: one 40-byte record per vertex, one 20-byte record per distinct
- * (src, dst, ctx) edge (arrays grow by a quarter), and a 4-byte hash slot
- * per entry (tables at most 3/4 full). A SOURCES record adds its uses to
- * the edges it names, so a loop that repeats one computation a million
- * times costs nothing more.
+ * (src, dst, ctx) edge (arrays grow by a quarter), a 4-byte hash slot
+ * per entry (tables at most 3/4 full), and each vertex's distinct SOURCES
+ * records (vcg_records.h: 4 + 8 bytes per source), compacted to the open
+ * ones when they pass 32 bytes per edge. A SOURCES record adds its uses
+ * to the edges it names, so a loop that repeats one computation a million
+ * times costs nothing more, and a repeated record is recognised without
+ * looking up its sources or edges.
  *
  * The uses of a SOURCES record are known only when the next record for
- * the same dst (or VF_END) arrives, so each dst keeps its open record as a
- * linked list through its edges; closing the record walks that list.
+ * the same dst (or VF_END) arrives: each dst keeps its open record, whose
+ * closing settles them.
  *
  * Every input is checked: a malformed stream yields a status and a
  * one-line message, never a crash; after an error the builder refuses

@@ -1,0 +1,81 @@
+/* vcg_records.h: the distinct SOURCES records of each vertex.
+ *
+ * A time step repeats the records of the step before: a vertex gets the
+ * same sources in the same order, one record per change of sources (a
+ * force accumulated over 16 neighbours gets 16 records per step). The
+ * builder keeps each distinct record once, with the edges it names and the
+ * uses it owes them, and remembers which record followed it last time. A
+ * repeated record is recognised by comparing its ids with that one: no
+ * lookup of its sources, no hash probe of its edges. The uses reach the
+ * edges when the pool is flushed (at VF_END, and before it is compacted).
+ *
+ * A record is a run of u32 words in one pool:
+ *   next    the record that followed it last time, or VREC_NIL
+ *   ring    the next record of the same vertex (a circular list)
+ *   ctx     the context of its versions
+ *   n       sources
+ *   owed    uses owed to each of its edges, modulo 2^32: the sum over
+ *           its openings of (closing version - opening version)
+ *   ids     n tool ids of the sources, in the order sent
+ *   edges   max(n, 1) edge indices (n = 0: the constant's edge)
+ * A record's offset in the pool is its name; compaction renames. */
+#ifndef VCG_RECORDS_H
+#define VCG_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vcg_build.h"
+
+#define VREC_NIL 0xFFFFFFFFu
+
+enum { VREC_NEXT, VREC_RING, VREC_CTX, VREC_N, VREC_OWED, VREC_HEAD };
+
+typedef struct vrec_pool {
+   uint32_t *w;
+   size_t len, cap;   /* words used and allocated */
+} vrec_pool;
+
+#define VREC_POOL_INIT { NULL, 0, 0 }
+
+static inline uint32_t *vrec_at(const vrec_pool *p, uint32_t r)
+{
+   return p->w + r;
+}
+
+static inline uint32_t *vrec_ids(const vrec_pool *p, uint32_t r)
+{
+   return p->w + r + VREC_HEAD;
+}
+
+static inline uint32_t *vrec_edges(const vrec_pool *p, uint32_t r)
+{
+   return p->w + r + VREC_HEAD + p->w[r + VREC_N];
+}
+
+static inline size_t vrec_words(uint32_t n)
+{
+   return VREC_HEAD + (size_t)n + (n ? n : 1);
+}
+
+/* The record of `open`'s vertex with context ctx and the n sources ids
+ * (little-endian u32s, as sent): first the one that followed `open` last
+ * time, then `open` and its ring. VREC_NIL if there is none. */
+uint32_t vrec_find(const vrec_pool *p, uint32_t open, uint32_t ctx,
+                   uint32_t n, const uint8_t *ids);
+
+/* A new record with n sources in the ring of `ring` (VREC_NIL: a ring of
+ * its own), its ids and edges for the caller to fill. VREC_NIL if out of
+ * memory or if the pool would pass 2^32 words. */
+uint32_t vrec_new(vrec_pool *p, uint32_t ring, uint32_t ctx, uint32_t n);
+
+/* Add each record's owed uses to its edges and clear them. */
+void vrec_flush(vrec_pool *p, vcg_edge *e);
+
+/* Copy record r of `from` to `to` as a ring of its own with no
+ * successor; its new name, or VREC_NIL if out of memory. */
+uint32_t vrec_copy(vrec_pool *to, const vrec_pool *from, uint32_t r);
+
+void vrec_free(vrec_pool *p);
+
+#endif /* VCG_RECORDS_H */
