@@ -37,11 +37,15 @@ static ULong  n_collections, n_unions, n_nodes;
 
 /* Register intermediates: (site, hash of the sources) -> index. */
 static CatsMap reg_map;
+/* A link can have two successors at its site: the same sources combine
+   in two orders (the pair (i, j) and then (j, i) of a symmetric force)
+   and so follow two different links. */
+#define REG_NEXT 2
 typedef struct {
    UInt  ver, sig, loc;
-   UInt  next;                /* index + 1 of the one the same site made
-                                 next, last time; 0 if none yet */
-   ULong next_h;              /* and its hash */
+   UInt  next[REG_NEXT];      /* index + 1 of the ones the same site made
+                                 next, the latest first; 0 if none */
+   ULong next_h[REG_NEXT];    /* and their hashes */
 } RegVertex;
 static XArray* reg_vs;        /* of RegVertex */
 
@@ -235,7 +239,7 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h)
                                             m[i] & ~VF_REG_BIT))->loc;
             break;
          }
-      RegVertex fresh = { 0, 0, loc, 0, 0 };
+      RegVertex fresh = { 0, 0, loc, { 0, 0 }, { 0, 0 } };
       VG_(addToXA)(reg_vs, &fresh);
       *slot = (UWord)VG_(sizeXA)(reg_vs);
    }
@@ -252,14 +256,18 @@ static UInt materialise(VfSite* site, UInt p)
    RegVertex* prev = site->last_reg
                      ? VG_(indexXA)(reg_vs, site->last_reg - 1) : NULL;
    UInt k;
-   if (prev != NULL && prev->next != 0 && prev->next_h == h) {
-      k = prev->next - 1;
+   if (prev != NULL && prev->next[0] != 0 && prev->next_h[0] == h) {
+      k = prev->next[0] - 1;
+   } else if (prev != NULL && prev->next[1] != 0 && prev->next_h[1] == h) {
+      k = prev->next[1] - 1;
    } else {
       k = find_or_add(site, p, h);
       if (prev != NULL) {
          prev = VG_(indexXA)(reg_vs, site->last_reg - 1);
-         prev->next = k + 1;
-         prev->next_h = h;
+         prev->next[1] = prev->next[0];
+         prev->next_h[1] = prev->next_h[0];
+         prev->next[0] = k + 1;
+         prev->next_h[0] = h;
       }
    }
    site->last_reg = k + 1;
