@@ -334,22 +334,21 @@ UInt CATS_(vf_atoms_value)(VfSite* site, UInt* in)
 static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
 {
    UInt m[5 * VF_SET_CAP], n = 0, i, j, k;
-   UWord cd = (UWord)in[2] | ((UWord)in[3] << 32);
-   /* The common case, two values (c = a + b). */
-   if (cd == 0 && !((in[0] | in[1]) & VF_SET_BIT)) {
-      UInt x = in[0] & VF_ID_MASK, y = in[1] & VF_ID_MASK;
-      if (x == 0 || y == 0 || x == y) {
-         x |= y;
-         return x ? VF_ONE_BIT | x : 0;
-      }
-      m[0] = x;
-      m[1] = y;
-      return new_set(VF_NO_SET, m, 2);
+   UInt nsets = ((in[0] >> 31) + (in[1] >> 31)) + ((in[2] >> 31)
+                                                   + (in[3] >> 31));
+   /* The common case, single values only (c = a + b, a 5-point
+      stencil's partial sums): which of them are there and distinct
+      varies from call to call, so it is found without branches. */
+   if (nsets == 0) {
+      UInt x[4] = { in[0] & VF_ID_MASK, in[1] & VF_ID_MASK,
+                    in[2] & VF_ID_MASK, in[3] & VF_ID_MASK };
+      n = CATS_(vf_distinct4)(x, m);
+      if (n < 2)
+         return n ? VF_ONE_BIT | m[0] : 0;
+      return new_set(VF_NO_SET, m, n);
    }
    /* An accumulator (s += a * b): one set and single values, which
       are new to it, and it has room for them. */
-   UInt nsets = ((in[0] >> 31) + (in[1] >> 31)) + ((in[2] >> 31)
-                                                   + (in[3] >> 31));
    if (nsets == 1) {
       UInt b = (in[0] & VF_SET_BIT) ? 0 : (in[1] & VF_SET_BIT) ? 1
                : (in[2] & VF_SET_BIT) ? 2 : 3;
