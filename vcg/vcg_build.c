@@ -692,6 +692,10 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
    }
    free(map);
    free(order);
+   /* The slack of the growing array goes before the sort needs memory. */
+   vcg_edge *fit = realloc(b->e, ((size_t)ne + 1) * sizeof *b->e);
+   if (fit)
+      b->e = fit;
    if (ne > 1 && sort_edges(b->e, ne) != 0) {
       free(out);
       return fail(b, VCG_ENOMEM, err, errlen,

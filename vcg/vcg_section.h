@@ -13,4 +13,10 @@
  * with what was appended so far; the caller frees it). */
 int vcg_section_write(const vcg_graph *g, cbuf *out);
 
+/* The section payload for g made in g's own edge array, which is grown to
+ * hold it: out (empty) takes the payload and g keeps its vertices only.
+ * The helper's peak is then the section, not the section and the edges.
+ * 0, or -1 if out of memory or too large (g and out are then unchanged). */
+int vcg_section_take(vcg_graph *g, cbuf *out);
+
 #endif /* VCG_SECTION_H */

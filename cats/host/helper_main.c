@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -418,7 +419,7 @@ static int build_vcg(hlp_session *s, char *msg, size_t msglen)
       snprintf(msg, msglen, "%s", err);
       return -1;
    }
-   int rc = vcg_section_write(&g, &s->sec[CATS_SEC_VCG]);
+   int rc = vcg_section_take(&g, &s->sec[CATS_SEC_VCG]);
    vcg_graph_free(&g);
    if (rc != 0) {
       snprintf(msg, msglen, "value communication graph too large or out of "
@@ -476,14 +477,18 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
       ws[n] = (ctw_section){ t, s->sec[t].data, s->sec[t].len };
       n++;
    }
-   /* The reader's own decode layer: a file we write is one it accepts. */
+   /* The reader's own decode layer: a file we write is one it accepts.
+    * Only the projection needs the decoded trace; a check alone does not
+    * hold a second copy of the graph. */
    char err[CTR_ERRLEN];
    ctr_trace *tr = NULL;
-   if (ctr_decode(rs, n, &tr, err, sizeof err) != CTR_OK) {
+   int project_now = s->projecting && !s->seen[CATS_SEC_PROJECT];
+   if ((project_now ? ctr_decode(rs, n, &tr, err, sizeof err)
+                    : ctr_check(rs, n, err, sizeof err)) != CTR_OK) {
       snprintf(msg, msglen, "invalid trace data: %s", err);
       return -1;
    }
-   if (s->projecting && !s->seen[CATS_SEC_PROJECT]) {
+   if (project_now) {
       project(s, tr);
       if (s->seen[CATS_SEC_PROJECT]) {
          rs[n] = (ctr_section){ CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
@@ -579,6 +584,12 @@ int main(int argc, char **argv)
     * wake-ups each, not one per 64 KiB. Best effort: stdin may not be a
     * pipe, and a smaller pipe only costs time. */
    (void)fcntl(STDIN_FILENO, HLP_SETPIPE_SZ, 1 << 20);
+   /* Large blocks (the graph's arrays, the sort's temporaries) are
+    * mapped and unmapped, never kept in the heap after they are freed:
+    * glibc's threshold otherwise rises to 32 MiB after the first large
+    * free, and the end of the run would hold the freed sort arrays while
+    * it makes the section. */
+   mallopt(M_MMAP_THRESHOLD, 1 << 20);
    hlp_session *s = calloc(1, sizeof *s);
    if (!s) {
       diag("out of memory");

@@ -345,8 +345,8 @@ static ctr_status parse_events(ctr_trace *t, const ctr_section *s, char *err,
 typedef ctr_status (*parse_fn)(ctr_trace *, const ctr_section *, char *,
                                size_t);
 
-ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
-                      char *err, size_t errlen)
+static ctr_status decode(const ctr_section *secs, size_t n, int keep_edges,
+                         ctr_trace **out, char *err, size_t errlen)
 {
    *out = NULL;
    const ctr_section *by_type[NSEC] = { NULL };
@@ -392,7 +392,8 @@ ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
       }
    }
    if (by_type[CATS_SEC_VCG]) {
-      ctr_status st = ctr_parse_vcg(t, by_type[CATS_SEC_VCG], err, errlen);
+      ctr_status st = ctr_parse_vcg(t, by_type[CATS_SEC_VCG], keep_edges,
+                                    err, errlen);
       if (st != CTR_OK) {
          ctr_free(t);
          return st;
@@ -422,6 +423,21 @@ ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
    }
    *out = t;
    return CTR_OK;
+}
+
+ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
+                      char *err, size_t errlen)
+{
+   return decode(secs, n, 1, out, err, errlen);
+}
+
+ctr_status ctr_check(const ctr_section *secs, size_t n, char *err,
+                     size_t errlen)
+{
+   ctr_trace *t;
+   ctr_status st = decode(secs, n, 0, &t, err, errlen);
+   ctr_free(t);
+   return st;
 }
 
 void ctr_free(ctr_trace *t)

@@ -76,11 +76,12 @@ static ctr_status parse_vertex(ctr_trace *t, const uint8_t *p, uint32_t i,
    return CTR_OK;
 }
 
+/* Edge i into *e; q is edge i - 1 (NULL for the first). */
 static ctr_status parse_edge(ctr_trace *t, const uint8_t *p, uint32_t i,
+                             ctr_vcg_edge *e, const ctr_vcg_edge *q,
                              char *err, size_t errlen)
 {
    const ctr_vcg *g = &t->vcg;
-   ctr_vcg_edge *e = &g->edges[i];
    e->src = cle_u32(p);
    e->dst = cle_u32(p + 4);
    e->ctx = cle_u32(p + 8);
@@ -100,8 +101,7 @@ static ctr_status parse_edge(ctr_trace *t, const uint8_t *p, uint32_t i,
                       "VCG edge %u: uses %llu, versions %llu (need 1 <= "
                       "versions <= uses)", i, (unsigned long long)e->uses,
                       (unsigned long long)e->versions);
-   if (i > 0) {
-      const ctr_vcg_edge *q = &g->edges[i - 1];
+   if (q) {
       int after = q->src != e->src   ? q->src < e->src
                   : q->dst != e->dst ? q->dst < e->dst
                                      : q->ctx < e->ctx;
@@ -113,8 +113,8 @@ static ctr_status parse_edge(ctr_trace *t, const uint8_t *p, uint32_t i,
    return CTR_OK;
 }
 
-ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, char *err,
-                         size_t errlen)
+ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, int keep_edges,
+                         char *err, size_t errlen)
 {
    ctr_vcg *g = &t->vcg;
    if (s->size < CATS_VCG_HEADER_SIZE)
@@ -135,8 +135,11 @@ ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, char *err,
       return ctr_fail(err, errlen, CTR_EVALUE,
                       "VCG: word size %u is not a power of two", word);
    g->vertices = calloc(nv ? nv : 1, sizeof *g->vertices);
-   g->edges = calloc(ne ? ne : 1, sizeof *g->edges);
-   if (!g->vertices || !g->edges)
+   /* Checking needs only the edge before. */
+   ctr_vcg_edge window[2];
+   if (keep_edges)
+      g->edges = calloc(ne ? ne : 1, sizeof *g->edges);
+   if (!g->vertices || (keep_edges && !g->edges))
       return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (VCG)");
    g->word_size = word;
    g->nvertices = nv;
@@ -149,7 +152,11 @@ ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, char *err,
          return st;
    }
    for (uint32_t i = 0; i < ne; i++, p += CTR_VCG_EDGE_RECORD) {
-      ctr_status st = parse_edge(t, p, i, err, errlen);
+      ctr_vcg_edge *e = keep_edges ? &g->edges[i] : &window[i & 1];
+      const ctr_vcg_edge *q = i == 0        ? NULL
+                              : keep_edges ? &g->edges[i - 1]
+                                           : &window[(i - 1) & 1];
+      ctr_status st = parse_edge(t, p, i, e, q, err, errlen);
       if (st != CTR_OK)
          return st;
    }

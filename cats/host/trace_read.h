@@ -229,6 +229,12 @@ ctr_status ctr_open_mem(const void *buf, size_t len, ctr_trace **out,
 ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
                       char *err, size_t errlen);
 
+/* Validate raw section payloads as ctr_decode does, without keeping the
+ * decoded trace: the helper checks a trace before writing it without
+ * holding a second copy of its graph's edges. */
+ctr_status ctr_check(const ctr_section *secs, size_t n, char *err,
+                     size_t errlen);
+
 void ctr_free(ctr_trace *t);
 
 /* String by id; "" for CATS_NONE or an id out of range. */

@@ -553,6 +553,10 @@ static ctr_status decode_with(const cbuf *vcg, ctr_trace **t, char *err)
       secs[i] = (ctr_section){ s.type[i], s.sec[i].data, s.sec[i].len };
    secs[SYN_NSEC] = (ctr_section){ CATS_SEC_VCG, vcg->data, vcg->len };
    ctr_status st = ctr_decode(secs, SYN_NSEC + 1, t, err, CTR_ERRLEN);
+   /* The check without a decoded trace (the helper's) agrees. */
+   char cerr[CTR_ERRLEN] = "";
+   CHECK_EQ(ctr_check(secs, SYN_NSEC + 1, cerr, sizeof cerr), st);
+   CHECK(strcmp(cerr, st == CTR_OK ? "" : err) == 0);
    syn_free(&s);
    return st;
 }
@@ -566,6 +570,15 @@ static int example_section(cbuf *sec)
            build(&vf, &end, &g, err, sizeof err) != VCG_OK;
    if (!r) {
       r = vcg_section_write(&g, sec);
+      /* Made in place in the graph's edges (the helper's way): the same
+       * bytes. */
+      cbuf taken = CBUF_INIT;
+      CHECK(g.nedges > 0);
+      CHECK_EQ(vcg_section_take(&g, &taken), 0);
+      CHECK(taken.len == sec->len &&
+            memcmp(taken.data, sec->data, sec->len) == 0);
+      CHECK(g.edges == NULL && g.nedges == 0);
+      cbuf_free(&taken);
       vcg_graph_free(&g);
    }
    cbuf_free(&vf);
