@@ -138,7 +138,27 @@ void CATS_(vf_collect_now)(void)
 /* One node adding m[0..n), n <= VF_NODE_CAP. (Copies are loops: the
    tool's memcpy is a call, and these are a few words on the path of
    every union.) */
-static inline UInt new_node(UInt parent, const UInt* m, UInt n)
+typedef struct {
+   ULong sum, lo, hi;   /* what sources add to a set's hash and filter */
+} VfAdd;
+
+static inline VfAdd added(const UInt* m, UInt n)
+{
+   VfAdd a = { 0, 0, 0 };
+   UInt k;
+   for (k = 0; k < n; k++) {
+      ULong h = CATS_(vf_mix)(m[k]), l, u;
+      CATS_(vf_bloom_mask)(h, &l, &u);
+      a.sum += h;
+      a.lo |= l;
+      a.hi |= u;
+   }
+   return a;
+}
+
+/* A node adding m[0..n) whose hash and filter bits are a (the
+   accumulator's path has them from its membership test). */
+static inline UInt node_of(UInt parent, const UInt* m, UInt n, VfAdd a)
 {
    UInt k;
    while (cursor < cap && marks[cursor])
@@ -151,30 +171,28 @@ static inline UInt new_node(UInt parent, const UInt* m, UInt n)
    UInt i = cursor++;
    n_nodes++;
    VfSet* s = &CATS_(vf_sets)[i];
-   ULong sum = 0, lo = 0, hi = 0;
    UInt total = n;
    if (parent != VF_NO_SET) {
       const VfSet* ps = &CATS_(vf_sets)[parent];
-      sum = ps->sum;
-      lo = ps->bloom[0];
-      hi = ps->bloom[1];
+      a.sum += ps->sum;
+      a.lo |= ps->bloom[0];
+      a.hi |= ps->bloom[1];
       total += ps->total;
    }
-   for (k = 0; k < n; k++) {
-      ULong h = CATS_(vf_mix)(m[k]), l, u;
-      CATS_(vf_bloom_mask)(h, &l, &u);
-      sum += h;
-      lo |= l;
-      hi |= u;
+   for (k = 0; k < n; k++)
       s->m[k] = m[k];
-   }
    s->parent = parent;
    s->total = total;
    s->n = n;
-   s->sum = sum;
-   s->bloom[0] = lo;
-   s->bloom[1] = hi;
+   s->sum = a.sum;
+   s->bloom[0] = a.lo;
+   s->bloom[1] = a.hi;
    return i;
+}
+
+static inline UInt new_node(UInt parent, const UInt* m, UInt n)
+{
+   return node_of(parent, m, n, added(m, n));
 }
 
 /* The set that extends 'parent' by m[0..n). */
@@ -203,21 +221,31 @@ UInt CATS_(vf_members)(UInt p, UInt* out)
    return n;
 }
 
-/* Whether x is a source of the set with index i. */
-static inline Bool in_set(UInt i, UInt x)
+/* Whether the filter of set s may hold a source with bits (lo, hi). */
+static inline Bool may_hold(const VfSet* s, ULong lo, ULong hi)
+{
+   return (s->bloom[0] & lo) == lo && (s->bloom[1] & hi) == hi;
+}
+
+/* Whether x is one of the sources stored in set i's nodes. */
+static inline Bool in_nodes(UInt i, UInt x)
 {
    UInt k;
-   ULong lo, hi;
-   const VfSet* s = &CATS_(vf_sets)[i];
-   CATS_(vf_bloom_mask)(CATS_(vf_mix)(x), &lo, &hi);
-   if ((s->bloom[0] & lo) != lo || (s->bloom[1] & hi) != hi)
-      return False;
    for (; i != VF_NO_SET; i = CATS_(vf_sets)[i].parent)
       for (k = 0; k < CATS_(vf_sets)[i].n; k++)
          if (CATS_(vf_sets)[i].m[k] == x)
             return True;
    return False;
 }
+
+/* Whether x is a source of the set with index i. */
+static inline Bool in_set(UInt i, UInt x)
+{
+   ULong lo, hi;
+   CATS_(vf_bloom_mask)(CATS_(vf_mix)(x), &lo, &hi);
+   return may_hold(&CATS_(vf_sets)[i], lo, hi) && in_nodes(i, x);
+}
+
 
 /* A register intermediate is the same vertex whenever the same site
    combines the same sources: the k-th link of a reduction's chain at
@@ -366,11 +394,23 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
       for (i = 0; i < 4; i++)
          x[i] = i == b ? 0 : in[i] & VF_ID_MASK;
       n = CATS_(vf_distinct4)(x, m);
-      Bool fresh = True;
-      for (i = 0; i < n; i++)
-         fresh &= !in_set(si, m[i]);
-      if (fresh && n > 0 && CATS_(vf_sets)[si].total + n <= VF_SET_CAP)
-         return new_set(si, m, n);
+      const VfSet* acc = &CATS_(vf_sets)[si];
+      if (n > 0 && acc->total + n <= VF_SET_CAP) {
+         /* The hashes of the membership test are the new node's. */
+         VfAdd a = { 0, 0, 0 };
+         Bool fresh = True;
+         for (i = 0; i < n; i++) {
+            ULong h = CATS_(vf_mix)(m[i]), l, u;
+            CATS_(vf_bloom_mask)(h, &l, &u);
+            if (may_hold(acc, l, u))
+               fresh &= !in_nodes(si, m[i]);
+            a.sum += h;
+            a.lo |= l;
+            a.hi |= u;
+         }
+         if (fresh)
+            return VF_SET_BIT | node_of(si, m, n, a);
+      }
       n = 0;
    }
    /* The largest input set is extended by what the others add. */
