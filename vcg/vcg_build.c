@@ -168,6 +168,20 @@ static uint32_t find_vertex(const vcg_builder *b, uint32_t id)
    return vim_get(&b->vidx, id);
 }
 
+/* A new edge (src, dst, ctx) with no uses, not indexed; VB_NIL if out of
+ * memory. */
+static uint32_t append_edge(vcg_builder *b, uint32_t src, uint32_t dst,
+                            uint32_t ctx)
+{
+   if (grow((void **)&b->e, &b->cape, b->ne + 1, sizeof *b->e,
+            VB_MAX_EDGES) != 0)
+      return VB_NIL;
+   uint32_t i = b->ne++;
+   b->e[i] = (vcg_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0,
+                         .link = VB_FREE };
+   return i;
+}
+
 /* Index of edge (src, dst, ctx), created with no uses if new; VB_NIL if
  * out of memory. */
 static uint32_t get_edge(vcg_builder *b, uint32_t src, uint32_t dst,
@@ -184,13 +198,9 @@ static uint32_t get_edge(vcg_builder *b, uint32_t src, uint32_t dst,
       if (e->src == src && e->dst == dst && e->ctx == ctx)
          return i;
    }
-   if (grow((void **)&b->e, &b->cape, b->ne + 1, sizeof *b->e,
-            VB_MAX_EDGES) != 0)
-      return VB_NIL;
-   uint32_t i = b->ne++;
-   b->e[i] = (vcg_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0,
-                         .link = VB_FREE };
-   vcg_index_put(&b->eidx, pos, i);
+   uint32_t i = append_edge(b, src, dst, ctx);
+   if (i != VB_NIL)
+      vcg_index_put(&b->eidx, pos, i);
    return i;
 }
 
@@ -291,13 +301,7 @@ static uint32_t record_edge(vcg_builder *b, const vb_vertex *d, uint32_t src,
          *dup = 1;
          return edges[j];
       }
-   if (grow((void **)&b->e, &b->cape, b->ne + 1, sizeof *b->e,
-            VB_MAX_EDGES) != 0)
-      return VB_NIL;
-   uint32_t i = b->ne++;
-   b->e[i] = (vcg_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0,
-                         .link = VB_FREE };
-   return i;
+   return append_edge(b, src, dst, ctx);
 }
 
 /* A new record of vertex dst (d) from a SOURCES record p; its name in
