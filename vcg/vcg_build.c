@@ -264,7 +264,7 @@ static vcg_status index_open(vcg_builder *b, vb_vertex *d)
    do {
       uint32_t n = vrec_at(&b->rec, r)[VREC_N];
       const uint32_t *edges = vrec_edges(&b->rec, r);
-      for (uint32_t k = 0; k < (n ? n : 1); k++) {
+      for (uint32_t k = 0; k < vrec_nedges(n); k++) {
          if (vcg_index_reserve(&b->eidx, edge_hash_at, b) != 0)
             return VCG_ENOMEM;
          const vcg_edge *e = &b->e[edges[k]];
@@ -353,7 +353,7 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
                      "VF record %llu: SOURCES of vertex %u names source %u "
                      "twice", rno, dst_id, src_id);
    }
-   for (uint32_t k = 0; k < (n ? n : 1u); k++)
+   for (uint32_t k = 0; k < vrec_nedges(n); k++)
       b->e[edges[k]].link = VB_FREE;
    *out = r;
    return VCG_OK;
@@ -608,8 +608,8 @@ static uint32_t *vertex_order(const vcg_builder *b)
 
 /* Sort the finished edges by (src, dst, ctx): by ctx first, then stably
  * by (src, dst). The edges are permuted in place, following the cycles of
- * the order, so that sorting needs 12 bytes per edge, not 32: the end of
- * the run is the builder's peak. 0, or -1 if out of memory. */
+ * the order, so that sorting needs no second copy of them: the end of the
+ * run is the builder's peak. 0, or -1 if out of memory. */
 static int sort_edges(vcg_edge *e, uint32_t n)
 {
    uint64_t *key = malloc(((size_t)n + 1) * sizeof *key);

@@ -82,7 +82,7 @@ void vrec_flush(vrec_pool *p, vcg_edge *e)
       uint32_t n = h[VREC_N], owed = h[VREC_OWED];
       if (owed) {
          const uint32_t *edges = vrec_edges(p, (uint32_t)r);
-         for (uint32_t k = 0; k < (n ? n : 1); k++)
+         for (uint32_t k = 0; k < vrec_nedges(n); k++)
             e[edges[k]].uses += owed;
          h[VREC_OWED] = 0;
       }

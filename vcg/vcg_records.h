@@ -53,9 +53,15 @@ static inline uint32_t *vrec_edges(const vrec_pool *p, uint32_t r)
    return p->w + r + VREC_HEAD + p->w[r + VREC_N];
 }
 
+/* Edges of a record with n sources: a constant (n = 0) has one. */
+static inline uint32_t vrec_nedges(uint32_t n)
+{
+   return n ? n : 1;
+}
+
 static inline size_t vrec_words(uint32_t n)
 {
-   return VREC_HEAD + (size_t)n + (n ? n : 1);
+   return VREC_HEAD + (size_t)n + vrec_nedges(n);
 }
 
 /* The record of `open`'s vertex with context ctx and the n sources ids

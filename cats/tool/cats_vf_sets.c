@@ -135,29 +135,24 @@ void CATS_(vf_collect_now)(void)
    CATS_(vf_collect_due) = 0;
 }
 
-/* One node adding m[0..n), n <= VF_NODE_CAP. (Copies are loops: the
-   tool's memcpy is a call, and these are a few words on the path of
-   every union.) */
 typedef struct {
    ULong sum, lo, hi;   /* what sources add to a set's hash and filter */
 } VfAdd;
 
-static inline VfAdd added(const UInt* m, UInt n)
+/* Adds source x to a; (l, u) are its filter bits. */
+static inline void add_source(VfAdd* a, UInt x, ULong* l, ULong* u)
 {
-   VfAdd a = { 0, 0, 0 };
-   UInt k;
-   for (k = 0; k < n; k++) {
-      ULong h = CATS_(vf_mix)(m[k]), l, u;
-      CATS_(vf_bloom_mask)(h, &l, &u);
-      a.sum += h;
-      a.lo |= l;
-      a.hi |= u;
-   }
-   return a;
+   ULong h = CATS_(vf_mix)(x);
+   CATS_(vf_bloom_mask)(h, l, u);
+   a->sum += h;
+   a->lo |= *l;
+   a->hi |= *u;
 }
 
-/* A node adding m[0..n) whose hash and filter bits are a (the
-   accumulator's path has them from its membership test). */
+/* One node adding m[0..n), n <= VF_NODE_CAP, whose hash and filter bits
+   are a (the accumulator's path has them from its membership test).
+   (Copies are loops: the tool's memcpy is a call, and these are a few
+   words on the path of every union.) */
 static inline UInt node_of(UInt parent, const UInt* m, UInt n, VfAdd a)
 {
    UInt k;
@@ -192,7 +187,12 @@ static inline UInt node_of(UInt parent, const UInt* m, UInt n, VfAdd a)
 
 static inline UInt new_node(UInt parent, const UInt* m, UInt n)
 {
-   return node_of(parent, m, n, added(m, n));
+   VfAdd a = { 0, 0, 0 };
+   ULong l, u;
+   UInt k;
+   for (k = 0; k < n; k++)
+      add_source(&a, m[k], &l, &u);
+   return node_of(parent, m, n, a);
 }
 
 /* The set that extends 'parent' by m[0..n). */
@@ -246,7 +246,6 @@ static inline Bool in_set(UInt i, UInt x)
    return may_hold(&CATS_(vf_sets)[i], lo, hi) && in_nodes(i, x);
 }
 
-
 /* A register intermediate is the same vertex whenever the same site
    combines the same sources: the k-th link of a reduction's chain at
    every time step. It is the set P (of at least two sources) as one
@@ -283,17 +282,21 @@ static UInt materialise(VfSite* site, UInt p)
       a table of every link. */
    RegVertex* prev = site->last_reg
                      ? VG_(indexXA)(reg_vs, site->last_reg - 1) : NULL;
-   UInt k;
-   if (prev != NULL && prev->next[0] != 0 && prev->next_h[0] == h) {
-      k = prev->next[0] - 1;
-   } else if (prev != NULL && prev->next[1] != 0 && prev->next_h[1] == h) {
-      k = prev->next[1] - 1;
+   UInt k, j = 0;
+   while (prev != NULL && j < REG_NEXT
+          && !(prev->next[j] != 0 && prev->next_h[j] == h))
+      j++;
+   if (prev != NULL && j < REG_NEXT) {
+      k = prev->next[j] - 1;
    } else {
       k = find_or_add(site, p, h);
       if (prev != NULL) {
+         /* The latest first; the oldest is forgotten. */
          prev = VG_(indexXA)(reg_vs, site->last_reg - 1);
-         prev->next[1] = prev->next[0];
-         prev->next_h[1] = prev->next_h[0];
+         for (j = REG_NEXT - 1; j > 0; j--) {
+            prev->next[j] = prev->next[j - 1];
+            prev->next_h[j] = prev->next_h[j - 1];
+         }
          prev->next[0] = k + 1;
          prev->next_h[0] = h;
       }
@@ -400,13 +403,10 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
          VfAdd a = { 0, 0, 0 };
          Bool fresh = True;
          for (i = 0; i < n; i++) {
-            ULong h = CATS_(vf_mix)(m[i]), l, u;
-            CATS_(vf_bloom_mask)(h, &l, &u);
+            ULong l, u;
+            add_source(&a, m[i], &l, &u);
             if (may_hold(acc, l, u))
                fresh &= !in_nodes(si, m[i]);
-            a.sum += h;
-            a.lo |= l;
-            a.hi |= u;
          }
          if (fresh)
             return VF_SET_BIT | node_of(si, m, n, a);
