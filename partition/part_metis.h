@@ -22,11 +22,15 @@ enum pm_method {
    PM_NMETHODS
 };
 
+/* Whether METIS is asked for contiguous parts (only ever when the graph
+ * is connected): auto asks unless the graph is dense (pm_graph_dense). */
+enum pm_contig { PM_CONTIG_NO = 0, PM_CONTIG_YES, PM_CONTIG_AUTO };
+
 typedef struct pm_options {
    int method;             /* enum pm_method */
    int seed;               /* METIS_OPTION_SEED: same seed, same parts */
    int ufactor;            /* allowed imbalance in 1/1000 (30 = 3%) */
-   int contig;             /* ask for contiguous parts when connected */
+   int contig;             /* enum pm_contig */
    int tries;              /* partitionings to keep the best of; 0: by size */
 } pm_options;
 
@@ -44,6 +48,17 @@ void pm_graph_free(pm_graph *m);
 uint32_t pm_graph_vertices(const pm_graph *m);
 uint64_t pm_graph_edges(const pm_graph *m);
 int pm_graph_connected(const pm_graph *m);
+
+/* Whether the graph is so dense that METIS's contiguity enforcement and
+ * its volume objective, whose refinement walks each moved vertex's
+ * neighbours' neighbours, would take minutes: a dense matrix product's
+ * graph, where every element of a row meets every element of a column.
+ * The work is estimated as V * d^2 = 4E^2/V for average degree d. */
+int pm_graph_dense(const pm_graph *m);
+
+/* The methods PM_BEST tries, into methods[3]; returns how many: k-way,
+ * k-way volume (not for a dense graph) and recursive bisection. */
+int pm_best_methods(const pm_graph *m, int *methods);
 
 typedef struct pm_result {
    uint64_t cut;           /* edge cut in original uses */

@@ -20,7 +20,7 @@ void pp_defaults(pp_options *o)
    o->metis.method = PM_BEST;
    o->metis.seed = 1;
    o->metis.ufactor = 30;
-   o->metis.contig = 1;
+   o->metis.contig = PM_CONTIG_AUTO;
    o->metis.tries = 0;
    o->cost.alpha = 1e-6;     /* 1 us per message */
    o->cost.beta = 1e-10;     /* 10 GB/s */
@@ -122,10 +122,13 @@ int pp_set_option(pp_options *o, const char *name, const char *value,
       return 0;
    }
    if (strcmp(name, "contig") == 0) {
-      if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
-         goto bad;
-      o->metis.contig = strcmp(value, "yes") == 0;
-      return 0;
+      static const char *const c[] = { "no", "yes", "auto" };
+      for (int i = 0; i < 3; i++)
+         if (strcmp(value, c[i]) == 0) {
+            o->metis.contig = i;
+            return 0;
+         }
+      goto bad;
    }
    if (strcmp(name, "alpha") == 0 || strcmp(name, "beta") == 0) {
       if (parse_double(value, 0, 1e3, &d) != 0)
@@ -173,10 +176,9 @@ static int project_one(const ctr_trace *t, const pg_graph *g,
                        const uint8_t *scope, uint64_t iterations,
                        pc_result *best, char *err, size_t errlen)
 {
-   static const int all[] = { PM_KWAY, PM_VOLUME, PM_RB };
-   int one = o->metis.method;
-   const int *methods = o->metis.method == PM_BEST ? all : &one;
-   int nmethods = o->metis.method == PM_BEST ? 3 : 1;
+   int methods[3] = { o->metis.method };
+   int nmethods = o->metis.method == PM_BEST ? pm_best_methods(m, methods)
+                                             : 1;
    memset(best, 0, sizeof *best);
    for (int i = 0; i < nmethods; i++) {
       pm_options mo = o->metis;

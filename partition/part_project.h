@@ -59,7 +59,7 @@ int pp_parse_ranks(const char *s, pp_options *o, char *err, size_t errlen);
 /* Set one option by name, as the tool and `cats project` spell it:
  * ranks=LIST, per=NAME|FILE:LINE|run, singleton-threshold=X (0..1],
  * partitioner=kway|rb|best, seed=N, tries=N (1-100), imbalance=X (allowed load ratio,
- * >= 1.001), contig=yes|no, alpha=SECONDS, beta=SECONDS_PER_BYTE.
+ * >= 1.001), contig=yes|no|auto, alpha=SECONDS, beta=SECONDS_PER_BYTE.
  * Returns 1 when the name is not a projection option, 0 when set, -1 with
  * a message for a bad value. `per` keeps a pointer to value. */
 int pp_set_option(pp_options *o, const char *name, const char *value,

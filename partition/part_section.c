@@ -141,7 +141,7 @@ int psec_read(const uint8_t *data, size_t len, pp_projection *p, char *err,
    if (nres > PP_MAX_RANKS || flags > 1 || nlen >= PR_NAMELEN ||
        o->metis.method < 0 || o->metis.method >= PM_NMETHODS ||
        o->metis.tries < 0 || o->metis.tries > 100 ||
-       (unsigned)o->metis.contig > 1 || !(o->threshold > 0 && o->threshold <= 1))
+       (unsigned)o->metis.contig > PM_CONTIG_AUTO || !(o->threshold > 0 && o->threshold <= 1))
       return fail(p, err, errlen, "bad header");
    const uint8_t *name = take(&r, nlen);
    if (!name)

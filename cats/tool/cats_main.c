@@ -33,7 +33,7 @@ Bool  CATS_(exec_called) = False;
    they are only checked, so that a typo fails at start-up rather than
    after a long run. */
 typedef enum { PO_RANKS, PO_TEXT, PO_FRACTION, PO_UINT, PO_TRIES, PO_RATIO,
-               PO_YESNO, PO_SECONDS, PO_PARTITIONER } ProjOptKind;
+               PO_CONTIG, PO_SECONDS, PO_PARTITIONER } ProjOptKind;
 
 static const struct {
    const HChar* name;
@@ -46,7 +46,7 @@ static const struct {
    { "--seed", PO_UINT },
    { "--tries", PO_TRIES },
    { "--imbalance", PO_RATIO },
-   { "--contig", PO_YESNO },
+   { "--contig", PO_CONTIG },
    { "--alpha", PO_SECONDS },
    { "--beta", PO_SECONDS },
 };
@@ -92,10 +92,12 @@ static Bool proj_value_ok(ProjOptKind kind, const HChar* v)
    case PO_TRIES:    return number_in(v, 1, 100) &&
                             VG_(strspn)(v, "0123456789") == VG_(strlen)(v);
    case PO_RATIO:    return number_in(v, 1.001, 10.0);
-   case PO_YESNO:    return VG_STREQ(v, "yes") || VG_STREQ(v, "no");
+   case PO_CONTIG:   return VG_STREQ(v, "yes") || VG_STREQ(v, "no")
+                            || VG_STREQ(v, "auto");
    case PO_SECONDS:  return number_in(v, 0, 1e3);
    case PO_PARTITIONER:
-      return VG_STREQ(v, "kway") || VG_STREQ(v, "rb") || VG_STREQ(v, "best");
+      return VG_STREQ(v, "kway") || VG_STREQ(v, "rb") || VG_STREQ(v, "best")
+             || VG_STREQ(v, "volume");
    }
    return False;
 }
@@ -180,13 +182,15 @@ static void print_usage(void)
 "                              region or loop [the outermost loop with most\n"
 "                              of the work]; run: the whole run\n"
 "    --singleton-threshold=<x> singleton score threshold [0.9]\n"
-"    --partitioner=kway|rb|best  METIS k-way, recursive bisection, or both\n"
-"                              keeping the smaller cut [kway]\n"
+"    --partitioner=best|kway|volume|rb  METIS k-way (cut), k-way\n"
+"                              (volume), recursive bisection, or each,\n"
+"                              keeping the fewest projected bytes [best]\n"
 "    --seed=<n>                METIS seed [1]\n"
 "    --tries=<n>               partitionings METIS keeps the best of [8 for\n"
 "                              small graphs, down to 1 for large ones]\n"
 "    --imbalance=<x>           allowed load imbalance [1.03]\n"
-"    --contig=yes|no           ask METIS for contiguous parts [yes]\n"
+"    --contig=yes|no|auto      ask METIS for contiguous parts; auto:\n"
+"                              unless the graph is dense [auto]\n"
 "    --alpha=<s> --beta=<s>    latency per message, seconds per byte of the\n"
 "                              cost model [1e-6, 1e-10]\n"
    );

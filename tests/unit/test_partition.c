@@ -208,6 +208,62 @@ static void grid_in_four(void)
    pg_free(&g);
 }
 
+/* Contiguity is asked for (auto) on a sparse connected graph, and best
+ * tries all three methods there; on a dense one (a complete graph of
+ * 700 vertices: 4E^2/V = 3.4e8) neither contiguity nor the volume
+ * objective, which would take minutes on a matrix product's graph. */
+static void dense_graph_skips_contig(void)
+{
+   static tgraph t;
+   grid(&t, 8);
+   pg_graph g;
+   CHECK(pg_build(&t.vcg, NULL, &g) == 0);
+   uint8_t none[700] = { 0 };
+   pm_graph *m = pm_graph_build(&g, none, NULL);
+   CHECK(m != NULL && !pm_graph_dense(m));
+   int methods[3];
+   CHECK_EQ(pm_best_methods(m, methods), 3);
+   CHECK_EQ(methods[1], PM_VOLUME);
+   pm_options o = { PM_KWAY, 1, 30, PM_CONTIG_AUTO, 0 };
+   uint32_t part[700];
+   pm_result r;
+   char err[256];
+   CHECK(pm_partition(m, 4, &o, part, &r, err, sizeof err) == 0);
+   CHECK_EQ(r.contiguous, 1);
+   pm_graph_free(m);
+   pg_free(&g);
+
+   const uint32_t nv = 700;
+   ctr_vcg_vertex *v = calloc(nv, sizeof *v);
+   ctr_vcg_edge *e = calloc((size_t)nv * (nv - 1), sizeof *e);
+   CHECK(v != NULL && e != NULL);
+   uint64_t ne = 0;
+   for (uint32_t i = 0; i < nv; i++) {
+      v[i] = (ctr_vcg_vertex){ 1, 0, 8 * i, 8, CATS_NONE, CATS_NONE, 1, 1 };
+      for (uint32_t j = 0; j < nv; j++)
+         if (j != i)
+            e[ne++] = (ctr_vcg_edge){ i, j, CATS_NONE, 1, 1 };
+   }
+   ctr_vcg dense = { 8, nv, v, ne, e };
+   CHECK(pg_build(&dense, NULL, &g) == 0);
+   m = pm_graph_build(&g, none, NULL);
+   CHECK(m != NULL && pm_graph_connected(m) && pm_graph_dense(m));
+   CHECK_EQ(pm_best_methods(m, methods), 2);
+   CHECK_EQ(methods[0], PM_KWAY);
+   CHECK_EQ(methods[1], PM_RB);
+   CHECK(pm_partition(m, 4, &o, part, &r, err, sizeof err) == 0);
+   CHECK_EQ(r.contiguous, 0);
+   uint32_t count[4] = { 0 };
+   for (uint32_t i = 0; i < nv; i++)
+      count[part[i] < 4 ? part[i] : 0]++;
+   for (int p = 0; p < 4; p++)
+      CHECK(count[p] > 0 && count[p] <= 181);   /* 175 + 3% */
+   pm_graph_free(m);
+   pg_free(&g);
+   free(v);
+   free(e);
+}
+
 /* One source read by two sinks on another rank crosses once per version. */
 static void redundancy_pruned(void)
 {
@@ -335,6 +391,10 @@ static void options(void)
    CHECK(pp_set_option(&o, "singleton-threshold", "1.5", err, sizeof err) == -1);
    CHECK(pp_set_option(&o, "partitioner", "best", err, sizeof err) == 0);
    CHECK_EQ(o.metis.method, PM_BEST);
+   CHECK_EQ(o.metis.contig, PM_CONTIG_AUTO);
+   CHECK(pp_set_option(&o, "contig", "no", err, sizeof err) == 0);
+   CHECK_EQ(o.metis.contig, PM_CONTIG_NO);
+   CHECK(pp_set_option(&o, "contig", "maybe", err, sizeof err) == -1);
    CHECK(pp_set_option(&o, "bogus", "1", err, sizeof err) == 1);
 }
 
@@ -346,6 +406,7 @@ int main(void)
    RUN(scores);
    RUN(intermediate_chain_is_one_group);
    RUN(grid_in_four);
+   RUN(dense_graph_skips_contig);
    RUN(redundancy_pruned);
    RUN(broadcast_singleton_costed);
    RUN(section_round_trip);
