@@ -12,9 +12,9 @@
 
 #define PROJECT_USAGE                                                       \
    "cats project FILE [--ranks=2,4,8] [--per=NAME|FILE:LINE|run] "          \
-   "[--singleton-threshold=0.9] [--partitioner=best|kway|volume|rb] [--seed=N] "   \
-   "[--tries=N] "                                                         \
-   "[--imbalance=1.03] [--contig=yes|no|auto] [--alpha=S] [--beta=S/B] "         \
+   "[--singleton-threshold=0.9] [--partitioner=best|kway|volume|rb] "       \
+   "[--seed=N] [--tries=N] [--imbalance=1.03] [--contig=auto|yes|no] "      \
+   "[--alpha=S] [--beta=S/B] "                                              \
    "[--json OUT] [--csv PREFIX] [--parts PREFIX] [--singletons] [--stored]"
 
 /* Projection options in the order of pp_set_option's names. */
