@@ -11,12 +11,12 @@
 
    - a store passes each lane's provenance to the store hook;
    - a PUT to a data register writes each lane's provenance to the
-     shadow register (at offset + total_sizeB, memcheck's layout);
+     shadow register's four slots (put_lane);
 
-   and there a lane that is a copy of one atom costs nothing, one that
-   is computed costs a call to CATS_(vf_union) (shared when the same
-   set of atoms is needed twice, and skipped inline when the single
-   atom is already a set or nothing).
+   and there a lane that is a copy of one atom costs nothing, and one
+   that is computed costs a call to CATS_(vf_union) only if more than
+   four of its atoms hold a value at run time (a union made once is
+   shared when the same set of atoms is needed again).
 
    Provenance follows data only. Addresses, conditions (the flags
    thunk, ITE guards) and the stack pointer are not sources: a thin
@@ -47,6 +47,8 @@ struct _VfSB {
    VfSite* site;            /* of the current instruction */
    UInt   ncache;
    struct { Deps d; IRTemp t; } cache[CACHE];
+   UInt   nslots;           /* lanes of more than four atoms as slots */
+   struct { Deps d; IRTemp s[4]; } slots[CACHE];
    /* What this superblock last PUT to, or read from, each
       data-register unit (of 8 bytes), so that reading it (again) costs
       no shadow GET: the deps put are known, and may be the atoms of a
@@ -488,115 +490,119 @@ static IRTemp ite32(VfSB* v, IRExpr* c, IRTemp a, IRTemp b)
    return assign(v, Ity_I32, IRExpr_ITE(c, IRExpr_RdTmp(a), IRExpr_RdTmp(b)));
 }
 
-/* A shadow register unit is 8 bytes: (lo, hi). hi == 0: the unit
-   holds lo. Otherwise it holds a value computed from lo and hi, whose
-   union is made only if it is read: a computed register that is
-   overwritten before it is read (the product in s += a[k] * b[k])
-   costs no call. Stores take lanes in a like form (lane_atoms).
+/* A shadow register unit is four provenance slots: (s0, s1) in the
+   first shadow area (at offset + total_sizeB, memcheck's layout) and
+   (s2, s3) in the second (+ 2 * total_sizeB). s1 = s2 = s3 = 0: the
+   unit holds s0. Otherwise it holds a value computed from the non-zero
+   slots, whose union is made only if it is read: a computed register
+   that is overwritten before it is read (the product in s += a[k] *
+   b[k], the partial sums of a stencil) costs no call. Stores take
+   lanes in the same form.
 
-   Reads a unit: lo, or, if hi is set, the union of the two, made now
-   and written back, so that a value read many times (a
-   norm read by every element) is one set, made once. */
+   Reads a unit: s0, or the union of the slots, made now and written
+   back, so that a value read many times (a norm read by every element)
+   is one set, made once. */
 static IRTemp shadow_get(VfSB* v, Int unit)
 {
-   Int off = (unit & ~7) + v->shadow;
-   IRTemp u = assign(v, Ity_I64, IRExpr_Get(off, Ity_I64));
-   IRTemp lo = assign(v, Ity_I32, IRExpr_Unop(Iop_64to32, IRExpr_RdTmp(u)));
-   IRTemp hi = assign(v, Ity_I32, IRExpr_Unop(Iop_64HIto32, IRExpr_RdTmp(u)));
-   IRTemp set = assign(v, Ity_I1, IRExpr_Binop(Iop_CmpNE32, IRExpr_RdTmp(hi),
+   Int off = unit & ~7;
+   IRTemp u = assign(v, Ity_I64, IRExpr_Get(off + v->shadow, Ity_I64));
+   IRTemp w = assign(v, Ity_I64, IRExpr_Get(off + 2 * v->shadow, Ity_I64));
+   IRTemp s0 = assign(v, Ity_I32, IRExpr_Unop(Iop_64to32, IRExpr_RdTmp(u)));
+   IRTemp s1 = assign(v, Ity_I32, IRExpr_Unop(Iop_64HIto32, IRExpr_RdTmp(u)));
+   IRTemp s2 = assign(v, Ity_I32, IRExpr_Unop(Iop_64to32, IRExpr_RdTmp(w)));
+   IRTemp s3 = assign(v, Ity_I32, IRExpr_Unop(Iop_64HIto32, IRExpr_RdTmp(w)));
+   IRTemp rest = assign(v, Ity_I32, IRExpr_Binop(
+      Iop_Or32, IRExpr_RdTmp(s1), IRExpr_RdTmp(assign(v, Ity_I32,
+         IRExpr_Binop(Iop_Or32, IRExpr_RdTmp(s2), IRExpr_RdTmp(s3))))));
+   IRTemp set = assign(v, Ity_I1, IRExpr_Binop(Iop_CmpNE32,
+                                               IRExpr_RdTmp(rest),
                                                IRExpr_Const(IRConst_U32(0))));
-   IRExpr* p[4] = { IRExpr_RdTmp(lo), IRExpr_RdTmp(hi),
-                    p_expr(IRTemp_INVALID), p_expr(IRTemp_INVALID) };
+   IRExpr* p[4] = { IRExpr_RdTmp(s0), IRExpr_RdTmp(s1), IRExpr_RdTmp(s2),
+                    IRExpr_RdTmp(s3) };
    IRTemp un = call_union(v, p, IRExpr_RdTmp(set));
-   IRTemp r = ite32(v, IRExpr_RdTmp(set), un, lo);
-   IRTemp w = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64,
-                                              p_expr(IRTemp_INVALID),
-                                              IRExpr_RdTmp(r)));
-   emit(v, IRStmt_Put(off, IRExpr_RdTmp(w)));
+   IRTemp r = ite32(v, IRExpr_RdTmp(set), un, s0);
+   emit(v, IRStmt_Put(off + v->shadow, IRExpr_RdTmp(assign(
+      v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p_expr(IRTemp_INVALID),
+                               IRExpr_RdTmp(r))))));
+   emit(v, IRStmt_Put(off + 2 * v->shadow, IRExpr_Const(IRConst_U64(0))));
    return r;
 }
 
-/* A value computed from up to four atoms as a pair, inline when at most
-   two of them hold a value at run time (the others are constants, like
-   the 3.0 of a triad): then lo and hi are those two, or lo is the one
-   (as "computed from it") and hi 0. Three or more take a union. */
-static IRTemp compact_pair(VfSB* v, const Deps* d)
+/* A lane's provenance as four slots, without a call where four suffice.
+   The first three atoms go to s0..s2 as they are (s0 marked as
+   computed from its atom, which matters only if it is the one
+   non-zero slot); of the rest, at most one may hold a value at run
+   time (the others are constants, like the 0.25 of a stencil held in a
+   register), and it goes to s3. More than that takes a union. */
+static void lane_slots(VfSB* v, const Deps* d, IRTemp* s)
 {
-   IRTemp x[4], zero = assign(v, Ity_I32, p_expr(IRTemp_INVALID));
-   IRExpr* set[4];
    UInt i;
-   for (i = 0; i < 4; i++) {
-      x[i] = i < d->n ? d->a[i] : zero;
-      set[i] = i < d->n ? nz(v, x[i]) : IRExpr_Const(IRConst_U1(False));
+   IRTemp zero = assign(v, Ity_I32, p_expr(IRTemp_INVALID));
+   for (i = 0; i < 4; i++)
+      s[i] = zero;
+   IRTemp c = d->n >= 2 || d->computed ? cached(v, d) : IRTemp_INVALID;
+   if (d->n == 0)
+      return;
+   if ((!d->computed && d->n == 1) || c != IRTemp_INVALID) {
+      s[0] = c != IRTemp_INVALID ? c : d->a[0];
+      return;
    }
-   IRTemp count = assign(v, Ity_I32, IRExpr_Const(IRConst_U32(0)));
-   for (i = 0; i < d->n; i++)
+   s[0] = computed_from(v, d->a[0]);
+   for (i = 1; i < d->n && i < 4; i++)
+      s[i] = d->a[i];
+   if (d->n <= 4)
+      return;
+   for (i = 0; i < v->nslots; i++)
+      if (same_deps(&v->slots[i].d, d)) {
+         VG_(memcpy)(s, v->slots[i].s, sizeof v->slots[i].s);
+         return;
+      }
+   /* The tail: the first atom that holds a value, and how many do. */
+   IRTemp count = zero, first = zero;
+   for (i = d->n; i-- > 3;) {
+      IRExpr* set = nz(v, d->a[i]);
+      first = ite32(v, set, d->a[i], first);
       count = assign(v, Ity_I32, IRExpr_Binop(
          Iop_Add32, IRExpr_RdTmp(count),
-         IRExpr_RdTmp(assign(v, Ity_I32, IRExpr_Unop(Iop_1Uto32, set[i])))));
-   /* The first and the last atom that hold a value. */
-   IRTemp first = x[d->n - 1], last = x[0];
-   for (i = d->n - 1; i-- > 0;)
-      first = ite32(v, set[i], x[i], first);
-   for (i = 1; i < d->n; i++)
-      last = ite32(v, set[i], x[i], last);
-   IRExpr* two = IRExpr_Binop(Iop_CmpEQ32, IRExpr_RdTmp(count),
-                              IRExpr_Const(IRConst_U32(2)));
-   IRTemp hi = ite32(v, IRExpr_RdTmp(assign(v, Ity_I1, two)), last, zero);
-   IRTemp one = assign(v, Ity_I1, IRExpr_Binop(
-      Iop_CmpEQ32, IRExpr_RdTmp(count), IRExpr_Const(IRConst_U32(1))));
-   IRTemp lo = ite32(v, IRExpr_RdTmp(one), computed_from(v, first), first);
-   if (d->n > 2) {
-      IRTemp many = assign(v, Ity_I1, IRExpr_Binop(
-         Iop_CmpLT32U, IRExpr_Const(IRConst_U32(2)), IRExpr_RdTmp(count)));
-      IRExpr* p[4];
-      for (i = 0; i < 4; i++)
-         p[i] = IRExpr_RdTmp(x[i]);
-      IRTemp u = call_union(v, p, IRExpr_RdTmp(many));
-      lo = ite32(v, IRExpr_RdTmp(many), u, lo);
-      hi = ite32(v, IRExpr_RdTmp(many), zero, hi);
+         IRExpr_RdTmp(assign(v, Ity_I32, IRExpr_Unop(Iop_1Uto32, set)))));
    }
-   return assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, IRExpr_RdTmp(hi),
-                                          IRExpr_RdTmp(lo)));
-}
-
-/* A lane's provenance as a pair (lo, hi), without a call where two
-   atoms suffice. */
-static IRTemp lane_pair(VfSB* v, const Deps* d)
-{
-   if (d->computed && d->n >= 2 && d->n <= 4 && cached(v, d) == IRTemp_INVALID)
-      return compact_pair(v, d);
-   return assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64,
-                                          p_expr(IRTemp_INVALID),
-                                          p_expr(materialise(v, d))));
-}
-
-/* A lane as four provenances (ab, cd), for the store hook: up to four
-   atoms need no call. */
-static void lane_atoms(VfSB* v, const Deps* d, IRTemp* abcd)
-{
-   IRExpr* x[4];
-   UInt i;
+   s[3] = first;
+   IRTemp many = assign(v, Ity_I1, IRExpr_Binop(
+      Iop_CmpLT32U, IRExpr_Const(IRConst_U32(1)), IRExpr_RdTmp(count)));
+   /* All of them, four at a time: the first union's result is the
+      second's first input. */
+   IRExpr* p[4];
    for (i = 0; i < 4; i++)
-      x[i] = p_expr(IRTemp_INVALID);
-   if (d->computed && d->n >= 1 && d->n <= 4 && cached(v, d) == IRTemp_INVALID) {
-      x[0] = IRExpr_RdTmp(computed_from(v, d->a[0]));
-      for (i = 1; i < d->n; i++)
-         x[i] = IRExpr_RdTmp(d->a[i]);
-   } else {
-      x[0] = p_expr(materialise(v, d));
-   }
-   abcd[0] = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, x[1], x[0]));
-   abcd[1] = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, x[3], x[2]));
+      p[i] = IRExpr_RdTmp(d->a[i]);
+   IRTemp u = call_union(v, p, IRExpr_RdTmp(many));
+   p[0] = IRExpr_RdTmp(u);
+   for (i = 1; i < 4; i++)
+      p[i] = 4 + i - 1 < d->n ? IRExpr_RdTmp(d->a[4 + i - 1])
+                              : p_expr(IRTemp_INVALID);
+   u = call_union(v, p, IRExpr_RdTmp(many));
+   s[0] = ite32(v, IRExpr_RdTmp(many), u, s[0]);
+   for (i = 1; i < 4; i++)
+      s[i] = ite32(v, IRExpr_RdTmp(many), zero, s[i]);
+   UInt k = v->nslots < CACHE ? v->nslots++ : (UInt)(s[0] % CACHE);
+   v->slots[k].d = *d;
+   VG_(memcpy)(v->slots[k].s, s, sizeof v->slots[k].s);
 }
 
 static void put_lane(VfSB* v, Int unit, const Deps* d)
 {
    UInt u = (UInt)unit / 8;
+   IRTemp s[4];
    v->put[u] = *d;
    v->put_valid[u] = 1;
-   emit(v, IRStmt_Put((unit & ~7) + v->shadow,
-                      IRExpr_RdTmp(lane_pair(v, d))));
+   lane_slots(v, d, s);
+   IRTemp s01 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64,
+                                                IRExpr_RdTmp(s[1]),
+                                                IRExpr_RdTmp(s[0])));
+   IRTemp s23 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64,
+                                                IRExpr_RdTmp(s[3]),
+                                                IRExpr_RdTmp(s[2])));
+   emit(v, IRStmt_Put((unit & ~7) + v->shadow, IRExpr_RdTmp(s01)));
+   emit(v, IRStmt_Put((unit & ~7) + 2 * v->shadow, IRExpr_RdTmp(s23)));
 }
 
 /* Splits a hook's result (lanes 0 and 1 in r, 2 and 3 in
@@ -645,7 +651,12 @@ static IRDirty* store_call(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
       IRTemp x[4];
       for (l = 0; l < 2; l++) {
          Deps d = l < n ? arg_lane(v, data, l) : NO_DEPS;
-         lane_atoms(v, &d, &x[2 * l]);
+         IRTemp sl[4];
+         lane_slots(v, &d, sl);
+         x[2 * l] = assign(v, Ity_I64, IRExpr_Binop(
+            Iop_32HLto64, IRExpr_RdTmp(sl[1]), IRExpr_RdTmp(sl[0])));
+         x[2 * l + 1] = assign(v, Ity_I64, IRExpr_Binop(
+            Iop_32HLto64, IRExpr_RdTmp(sl[3]), IRExpr_RdTmp(sl[2])));
       }
       s->vf = site_of(v);
       return unsafeIRDirty_1_N(
@@ -781,6 +792,7 @@ VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
    v->ip = 0;
    v->site = NULL;
    v->ncache = 0;
+   v->nslots = 0;
    v->put = VG_(malloc)("cats.vf.put", N_UNITS * sizeof(Deps));
    v->put_valid = VG_(calloc)("cats.vf.putv", N_UNITS, 1);
    return v;

@@ -77,13 +77,16 @@ static inline void mark_p(UChar* marks, UInt p)
 static void mark_registers(UChar* marks, ThreadId tid)
 {
    static UChar area[sizeof(VexGuestAMD64State)];
-   Int lo = OFF(guest_RAX), hi = OFF(guest_YMM16) + 32, off;
-   VG_(get_shadow_regs_area)(tid, area, 1, lo, hi - lo);
-   /* Both halves of each unit (cats_vf_instr.c, shadow_put). */
-   for (off = 0; off + 4 <= hi - lo; off += 4) {
-      UInt p;
-      VG_(memcpy)(&p, area + off, 4);
-      mark_p(marks, p);
+   Int lo = OFF(guest_RAX), hi = OFF(guest_YMM16) + 32, off, area_no;
+   /* Every slot of each unit, in both shadow areas (cats_vf_instr.c,
+      put_lane). */
+   for (area_no = 1; area_no <= 2; area_no++) {
+      VG_(get_shadow_regs_area)(tid, area, area_no, lo, hi - lo);
+      for (off = 0; off + 4 <= hi - lo; off += 4) {
+         UInt p;
+         VG_(memcpy)(&p, area + off, 4);
+         mark_p(marks, p);
+      }
    }
 }
 
