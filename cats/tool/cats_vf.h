@@ -6,6 +6,23 @@
 #ifndef CATS_VF_H
 #define CATS_VF_H
 
+#include "libvex_guest_amd64.h"
+
+/* Guest state that carries program data: the integer registers but the
+   stack pointer, and the vector registers; in units of 8 bytes. */
+#define VF_N_UNITS (sizeof(VexGuestAMD64State) / 8)
+#define VF_OFF(f) ((Int)__builtin_offsetof(VexGuestAMD64State, f))
+static inline Bool CATS_(vf_data_reg)(Int off)
+{
+   if (off >= VF_OFF(guest_RAX) && off < VF_OFF(guest_R15) + 8)
+      return off < VF_OFF(guest_RSP) || off >= VF_OFF(guest_RSP) + 8;
+   return off >= VF_OFF(guest_YMM0) && off < VF_OFF(guest_YMM16) + 32;
+}
+
+/* Registers that only update themselves (cats_vf_scan.c): self[t] = 1
+   for each GET temporary t of the superblock that reads one. */
+void CATS_(vf_find_self_updates)(IRSB* sbIn, UChar* self);
+
 #define VF_SM_BITS 16                     /* a secondary map: 64 KiB */
 #define VF_SM_SPAN ((Addr)1 << VF_SM_BITS)
 #define VF_PM_SIZE ((UWord)1 << 22)       /* primary: below 2^38 */

@@ -25,8 +25,8 @@
    data across 64-bit lanes are listed, the rest mix everything. */
 
 #include "cats_tool.h"
+#include "cats_vf.h"
 #include "pub_tool_machine.h"
-#include "libvex_guest_amd64.h"
 
 #define MAX_ATOMS 6
 #define CACHE     16
@@ -53,26 +53,14 @@ struct _VfSB {
       data-register unit (of 8 bytes), so that reading it (again) costs
       no shadow GET: the deps put are known, and may be the atoms of a
       computation that the GET would see as one union. */
-   Deps*  put;              /* N_UNITS */
-   UChar* put_valid;        /* N_UNITS */
-   /* Registers that only update themselves (find_self_updates): which
+   Deps*  put;              /* VF_N_UNITS */
+   UChar* put_valid;        /* VF_N_UNITS */
+   /* Registers that only update themselves (cats_vf_scan.c): which
       GET temporaries read one, and per unit the shadow word read. */
    UChar* self_get;         /* n_temps */
-   IRTemp* self_word;       /* N_UNITS */
+   IRTemp* self_word;       /* VF_N_UNITS */
 };
 
-#define N_UNITS (sizeof(VexGuestAMD64State) / 8)
-
-#define OFF(f) ((Int)__builtin_offsetof(VexGuestAMD64State, f))
-
-/* Guest state that carries program data: the integer registers but the
-   stack pointer, and the vector registers. */
-static Bool data_reg(Int off)
-{
-   if (off >= OFF(guest_RAX) && off < OFF(guest_R15) + 8)
-      return off < OFF(guest_RSP) || off >= OFF(guest_RSP) + 8;
-   return off >= OFF(guest_YMM0) && off < OFF(guest_YMM16) + 32;
-}
 
 static UInt lanes_of_type(IRType ty)
 {
@@ -611,7 +599,7 @@ static void put_lane(VfSB* v, Int unit, const Deps* d)
       /* Its own value, or computed from it: slots 1-3 are what they
          were (a lazy value stays the same lazy value), slot 0 becomes
          computed from itself. Nothing else reaches it
-         (find_self_updates). */
+         (cats_vf_scan.c). */
       tl_assert(d->n == 1 && v->put_valid[u]);
       v->put[u] = *d;
       if (!d->computed)
@@ -741,7 +729,7 @@ static void wr_tmp(VfSB* v, IRTemp t, IRExpr* e)
    case Iex_Get:
       for (l = 0; l < lanes; l++) {
          Int unit = e->Iex.Get.offset + 8 * (Int)l;
-         if (!data_reg(unit))
+         if (!CATS_(vf_data_reg)(unit))
             continue;
          if (v->put_valid[unit / 8]) {
             out[l] = v->put[unit / 8];
@@ -750,7 +738,7 @@ static void wr_tmp(VfSB* v, IRTemp t, IRExpr* e)
          out[l].n = 1;
          out[l].computed = False;
          out[l].a[0] = v->self_get[t] ? self_read(v, unit)
-                                      : shadow_get(v, unit);
+                                       : shadow_get(v, unit);
          v->put[unit / 8] = out[l];
          v->put_valid[unit / 8] = 1;
       }
@@ -810,188 +798,6 @@ static void wr_tmp(VfSB* v, IRTemp t, IRExpr* e)
 }
 
 /*------------------------------------------------------------*/
-/*--- Registers that only update themselves                ---*/
-/*------------------------------------------------------------*/
-
-/* A pointer or a counter register (p += 8, i++) is read and written
-   back in every iteration, but its value reaches no data: only
-   addresses, conditions and itself. Its provenance then only needs to
-   become "computed from what it was", which the shadow word can do by
-   itself: no union, however lazy the register's value (put_lane).
-   Finds the GETs of such registers: integer GETs of a whole unit, read
-   before the superblock writes the unit, whose value flows (through
-   operations, not loads) only into addresses, conditions and PUTs to
-   that unit computed from it alone, in a superblock where nothing else
-   is PUT to the unit and no helper of the guest's may write it. */
-
-#define SELF_MAX   63
-#define SELF_OTHER (1ULL << 63)   /* data from loads and other registers */
-
-typedef struct {
-   ULong* mask;             /* per temporary: candidates it carries */
-   ULong  escaped;
-   UInt   n;
-   Int    unit[SELF_MAX];   /* offset of each candidate's unit */
-   IRTemp tmp[SELF_MAX];
-   ULong  unit_mask[N_UNITS];  /* what a GET of the unit now reads */
-   UChar  unit_seen[N_UNITS];
-} SelfScan;
-
-static ULong self_mask(const SelfScan* sc, IRExpr* e)
-{
-   if (e == NULL || e->tag == Iex_Const)
-      return 0;
-   return e->tag == Iex_RdTmp ? sc->mask[e->Iex.RdTmp.tmp] : SELF_OTHER;
-}
-
-static ULong self_get(SelfScan* sc, IRExpr* e, IRType ty)
-{
-   Int off = e->Iex.Get.offset, u = off / 8;
-   if (!data_reg(off))
-      return 0;
-   if (sc->unit_seen[u])
-      return sc->unit_mask[u];   /* the superblock's deps of the unit */
-   sc->unit_seen[u] = 1;
-   sc->unit_mask[u] = SELF_OTHER;
-   if ((ty == Ity_I64 || ty == Ity_I32) && (off & 7) == 0
-       && sc->n < SELF_MAX) {
-      sc->unit[sc->n] = off;
-      sc->unit_mask[u] = 1ULL << sc->n;
-      sc->n++;
-   }
-   return sc->unit_mask[u];
-}
-
-static ULong self_expr(SelfScan* sc, IRExpr* e, IRType ty)
-{
-   ULong m = 0;
-   Int i;
-   switch (e->tag) {
-   case Iex_Get:
-      return self_get(sc, e, ty);
-   case Iex_RdTmp: case Iex_Const:
-      return self_mask(sc, e);
-   case Iex_Load:
-      return SELF_OTHER;
-   case Iex_Unop:
-      return self_mask(sc, e->Iex.Unop.arg);
-   case Iex_Binop:
-      return self_mask(sc, e->Iex.Binop.arg1)
-             | self_mask(sc, e->Iex.Binop.arg2);
-   case Iex_Triop:
-      return self_mask(sc, e->Iex.Triop.details->arg1)
-             | self_mask(sc, e->Iex.Triop.details->arg2)
-             | self_mask(sc, e->Iex.Triop.details->arg3);
-   case Iex_Qop:
-      return self_mask(sc, e->Iex.Qop.details->arg1)
-             | self_mask(sc, e->Iex.Qop.details->arg2)
-             | self_mask(sc, e->Iex.Qop.details->arg3)
-             | self_mask(sc, e->Iex.Qop.details->arg4);
-   case Iex_CCall:
-      for (i = 0; e->Iex.CCall.args[i] != NULL; i++)
-         m |= self_mask(sc, e->Iex.CCall.args[i]);
-      return m;
-   case Iex_ITE:
-      /* Its arms are materialised (wr_tmp): they count as data. */
-      sc->escaped |= self_mask(sc, e->Iex.ITE.iftrue)
-                     | self_mask(sc, e->Iex.ITE.iffalse);
-      return SELF_OTHER;
-   default:
-      return SELF_OTHER;
-   }
-}
-
-static void self_put(SelfScan* sc, Int off, IRExpr* data)
-{
-   ULong m = self_mask(sc, data);
-   UInt i, u = (UInt)off / 8;
-   if (!data_reg(off))
-      return;
-   for (i = 0; i < sc->n; i++) {
-      Bool same_unit = sc->unit[i] / 8 == (Int)u;
-      Bool alone = m == (1ULL << i) && sc->unit[i] == off;
-      if ((m & (1ULL << i)) && !alone)
-         sc->escaped |= 1ULL << i;
-      if (same_unit && !alone)
-         sc->escaped |= 1ULL << i;   /* overwritten by something else */
-   }
-   sc->unit_seen[u] = 1;
-   sc->unit_mask[u] = m;
-}
-
-static void find_self_updates(VfSB* v, IRSB* sbIn)
-{
-   SelfScan* sc = VG_(calloc)("cats.vf.self", 1, sizeof(SelfScan));
-   Int i, k;
-   sc->mask = VG_(calloc)("cats.vf.selfm", v->n_temps + 1, sizeof(ULong));
-   for (i = 0; i < sbIn->stmts_used; i++) {
-      IRStmt* st = sbIn->stmts[i];
-      switch (st->tag) {
-      case Ist_WrTmp: {
-         IRTemp t = st->Ist.WrTmp.tmp;
-         IRExpr* e = st->Ist.WrTmp.data;
-         ULong m = self_expr(sc, e, typeOfIRTemp(sbIn->tyenv, t));
-         sc->mask[t] = m;
-         if (e->tag == Iex_Get)
-            for (k = 0; k < (Int)sc->n; k++)
-               if (m == (1ULL << k) && sc->tmp[k] == 0
-                   && sc->unit[k] == e->Iex.Get.offset)
-                  sc->tmp[k] = t + 1;   /* + 1: 0 is none */
-         break;
-      }
-      case Ist_Put:
-         self_put(sc, st->Ist.Put.offset, st->Ist.Put.data);
-         break;
-      case Ist_Store:
-         sc->escaped |= self_mask(sc, st->Ist.Store.data);
-         break;
-      case Ist_StoreG:
-         sc->escaped |= self_mask(sc, st->Ist.StoreG.details->data);
-         break;
-      case Ist_LoadG:
-         sc->escaped |= self_mask(sc, st->Ist.LoadG.details->alt);
-         sc->mask[st->Ist.LoadG.details->dst] = SELF_OTHER;
-         break;
-      case Ist_CAS: {
-         IRCAS* c = st->Ist.CAS.details;
-         sc->escaped |= self_mask(sc, c->expdLo) | self_mask(sc, c->expdHi)
-                        | self_mask(sc, c->dataLo) | self_mask(sc, c->dataHi);
-         sc->mask[c->oldLo] = SELF_OTHER;
-         if (c->oldHi != IRTemp_INVALID)
-            sc->mask[c->oldHi] = SELF_OTHER;
-         break;
-      }
-      case Ist_LLSC:
-         sc->escaped |= self_mask(sc, st->Ist.LLSC.storedata);
-         sc->mask[st->Ist.LLSC.result] = SELF_OTHER;
-         break;
-      case Ist_Dirty: {
-         IRDirty* d = st->Ist.Dirty.details;
-         for (k = 0; d->args[k] != NULL; k++)
-            if (!is_IRExpr_VECRET_or_GSPTR(d->args[k]))
-               sc->escaped |= self_mask(sc, d->args[k]);
-         if (d->tmp != IRTemp_INVALID)
-            sc->mask[d->tmp] = SELF_OTHER;
-         /* It may write registers (dirty_writes): the unit is no
-            longer the register's own. */
-         sc->escaped = ~0ULL;
-         break;
-      }
-      case Ist_PutI:
-         sc->escaped |= self_mask(sc, st->Ist.PutI.details->data);
-         break;
-      default:
-         break;
-      }
-   }
-   for (k = 0; k < (Int)sc->n; k++)
-      if (!(sc->escaped & (1ULL << k)) && sc->tmp[k] != 0)
-         v->self_get[sc->tmp[k] - 1] = 1;
-   VG_(free)(sc->mask);
-   VG_(free)(sc);
-}
-
-/*------------------------------------------------------------*/
 /*--- Statements                                           ---*/
 /*------------------------------------------------------------*/
 
@@ -1008,13 +814,13 @@ VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
    v->site = NULL;
    v->ncache = 0;
    v->nslots = 0;
-   v->put = VG_(malloc)("cats.vf.put", N_UNITS * sizeof(Deps));
-   v->put_valid = VG_(calloc)("cats.vf.putv", N_UNITS, 1);
+   v->put = VG_(malloc)("cats.vf.put", VF_N_UNITS * sizeof(Deps));
+   v->put_valid = VG_(calloc)("cats.vf.putv", VF_N_UNITS, 1);
    v->self_get = VG_(calloc)("cats.vf.selfg", v->n_temps + 1, 1);
-   v->self_word = VG_(malloc)("cats.vf.selfw", N_UNITS * sizeof(IRTemp));
-   for (UInt u = 0; u < N_UNITS; u++)
+   v->self_word = VG_(malloc)("cats.vf.selfw", VF_N_UNITS * sizeof(IRTemp));
+   for (UInt u = 0; u < VF_N_UNITS; u++)
       v->self_word[u] = IRTemp_INVALID;
-   find_self_updates(v, sbIn);
+   CATS_(vf_find_self_updates)(sbIn, v->self_get);
    return v;
 }
 
@@ -1054,7 +860,7 @@ static void dirty_writes(VfSB* v, IRDirty* d)
       for (r = 0; r <= d->fxState[i].nRepeats; r++) {
          Int off = d->fxState[i].offset + r * d->fxState[i].repeatLen, u;
          for (u = off & ~7; u < off + d->fxState[i].size; u += 8)
-            if (data_reg(u))
+            if (CATS_(vf_data_reg)(u))
                put_lane(v, u, &NO_DEPS);
       }
    }
@@ -1129,7 +935,7 @@ Bool CATS_(vf_instrument_stmt)(VfSB* v, IRStmt* st, Addr ip)
       UInt l, n = arg_lanes(v, data);
       for (l = 0; l < n; l++) {
          Int unit = st->Ist.Put.offset + 8 * (Int)l;
-         if (!data_reg(unit))
+         if (!CATS_(vf_data_reg)(unit))
             continue;
          Deps d = arg_lane(v, data, l);
          put_lane(v, unit, &d);
