@@ -179,6 +179,20 @@ static UInt load_lane(const Site* s, Block* b, Bool carrier, Addr a,
 VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a)
 {
    trace_access(s, a);
+   /* Words that hold a value already (all but a value's first read):
+      one shadow lookup for both lanes of a 16-byte load. */
+   UInt sh = CATS_(vf_wshift);
+   Addr in_map = a & (VF_SM_SPAN - 1);
+   VfSecMap* m = CATS_(vf_map)(a);
+   UInt q0 = m->p[in_map >> sh];
+   if (s->size <= 8) {
+      if (LIKELY(q0 != 0))
+         return q0;
+   } else if (s->size == 16 && in_map + 16 <= VF_SM_SPAN) {
+      UInt q1 = m->p[(in_map + 8) >> sh];
+      if (LIKELY((q0 != 0) & (q1 != 0)))
+         return q0 | ((ULong)q1 << 32);
+   }
    Block* b = block_of(s, a);
    Bool carrier = is_carrier(b, a);
    UInt n = lanes_of(s->size), len = s->size < 8 ? s->size : 8;
@@ -234,14 +248,19 @@ static inline void store_words(VfSecMap* map, UInt w, Addr a, UInt len,
       *CATS_(vf_p_slot)(x) = v;
 }
 
+/* The shadow map of 'a' and its word there. */
+static inline VfSecMap* map_word(Addr a, UInt* w)
+{
+   *w = (UInt)((a & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
+   return CATS_(vf_map)(a);
+}
+
 /* Returns what the stored register holds from now on: the new value,
    when the store created one. */
-static UInt store_lane(const Site* s, Block* b, Bool carrier, Addr a,
-                       UInt len, UInt p)
+static UInt store_lane(const Site* s, Block* b, Bool carrier,
+                       VfSecMap* map, UInt w, Addr a, UInt len, UInt p)
 {
    UInt v = p;
-   VfSecMap* map = CATS_(vf_map)(a);
-   UInt w = (UInt)((a & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
    if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT))))
       v = store_version(s, b, map, w, a, len, p, NULL, 0);
    /* A stored constant stays a constant in the register: the same
@@ -251,26 +270,39 @@ static UInt store_lane(const Site* s, Block* b, Bool carrier, Addr a,
    return p == 0 ? 0 : v;
 }
 
+static UInt store_lane_at(const Site* s, Block* b, Bool carrier, Addr a,
+                          UInt len, UInt p)
+{
+   UInt w;
+   VfSecMap* m = map_word(a, &w);
+   return store_lane(s, b, carrier, m, w, a, len, p);
+}
+
 /* A lane given as four provenances. Single values stored to a vertex
    (c = a + b, the common case) need no set: their ids are the
    version's sources. */
-static UInt store_atoms(const Site* s, Block* b, Bool carrier, Addr a,
-                        UInt len, ULong ab, ULong cd)
+static UInt store_atoms(const Site* s, Block* b, Bool carrier,
+                        VfSecMap* map, UInt w, Addr a, UInt len, ULong ab,
+                        ULong cd)
 {
    UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
    UInt m[4], n = 0;
    if ((in[1] | cd) == 0)
-      return store_lane(s, b, carrier, a, len, in[0]);
+      return store_lane(s, b, carrier, map, w, a, len, in[0]);
    if (carrier || ((in[0] | in[1] | in[2] | in[3]) & VF_SET_BIT))
-      return store_lane(s, b, carrier, a, len,
+      return store_lane(s, b, carrier, map, w, a, len,
                         CATS_(vf_atoms_value)(s->vf, in));
-   UInt x[4] = { in[0] & VF_ID_MASK, in[1] & VF_ID_MASK,
-                 in[2] & VF_ID_MASK, in[3] & VF_ID_MASK };
-   n = CATS_(vf_distinct4)(x, m);
+   m[0] = in[0] & VF_ID_MASK;
+   m[1] = in[1] & VF_ID_MASK;
+   if (cd == 0 && m[0] != 0 && m[1] != 0 && m[0] != m[1]) {
+      n = 2;   /* c = a + b: a site stores it at every iteration */
+   } else {
+      UInt x[4] = { m[0], m[1], in[2] & VF_ID_MASK, in[3] & VF_ID_MASK };
+      n = CATS_(vf_distinct4)(x, m);
+   }
    if (n < 2)
-      return store_lane(s, b, carrier, a, len, n ? VF_ONE_BIT | m[0] : 0);
-   VfSecMap* map = CATS_(vf_map)(a);
-   UInt w = (UInt)((a & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
+      return store_lane(s, b, carrier, map, w, a, len,
+                        n ? VF_ONE_BIT | m[0] : 0);
    UInt v = store_version(s, b, map, w, a, len, 0, m, n);
    store_words(map, w, a, len, v);
    return v;
@@ -283,10 +315,13 @@ ULong CATS_(vf_store_atoms)(Site* s, Addr a, ULong ab0, ULong cd0,
    Block* b = block_of(s, a);
    Bool carrier = is_carrier(b, a);
    UInt len = s->size < 8 ? s->size : 8;
-   UInt v0 = store_atoms(s, b, carrier, a, len, ab0, cd0);
+   UInt w;
+   VfSecMap* m = map_word(a, &w);
+   UInt v0 = store_atoms(s, b, carrier, m, w, a, len, ab0, cd0);
    if (s->size <= 8)
       return v0;
-   UInt v1 = store_atoms(s, b, carrier, a + 8, len, ab1, cd1);
+   m = map_word(a + 8, &w);
+   UInt v1 = store_atoms(s, b, carrier, m, w, a + 8, len, ab1, cd1);
    return v0 | ((ULong)v1 << 32);
 }
 
@@ -299,15 +334,15 @@ VG_REGPARM(3) ULong CATS_(vf_store)(Site* s, Addr a, ULong p01, ULong p23)
    Block* b = block_of(s, a);
    Bool carrier = is_carrier(b, a);
    UInt n = lanes_of(s->size), len = s->size < 8 ? s->size : 8;
-   UInt v0 = store_lane(s, b, carrier, a, len, (UInt)p01);
+   UInt v0 = store_lane_at(s, b, carrier, a, len, (UInt)p01);
    if (n == 1)
       return v0;
-   UInt v1 = store_lane(s, b, carrier, a + 8, len, (UInt)(p01 >> 32));
+   UInt v1 = store_lane_at(s, b, carrier, a + 8, len, (UInt)(p01 >> 32));
    if (n > 2) {
-      CATS_(vf_lane_hi)[0] = store_lane(s, b, carrier, a + 16, len,
-                                        (UInt)p23);
-      CATS_(vf_lane_hi)[1] = store_lane(s, b, carrier, a + 24, len,
-                                        (UInt)(p23 >> 32));
+      CATS_(vf_lane_hi)[0] = store_lane_at(s, b, carrier, a + 16, len,
+                                           (UInt)p23);
+      CATS_(vf_lane_hi)[1] = store_lane_at(s, b, carrier, a + 24, len,
+                                           (UInt)(p23 >> 32));
    }
    return v0 | ((ULong)v1 << 32);
 }

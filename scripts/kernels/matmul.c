@@ -5,7 +5,7 @@
 
 int main(int argc, char **argv)
 {
-   int n = 96, reps = argc > 1 ? atoi(argv[1]) : 300;
+   int n = 96, reps = argc > 1 ? atoi(argv[1]) : 600;
    double *a = malloc((size_t)n * n * sizeof(double));
    double *b = malloc((size_t)n * n * sizeof(double));
    double *c = malloc((size_t)n * n * sizeof(double));

@@ -27,7 +27,7 @@ __attribute__((noinline)) static void accumulate(std::vector<Particle> &ps, std:
 
 int main(int argc, char **argv)
 {
-   int steps = argc > 1 ? std::atoi(argv[1]) : 80;
+   int steps = argc > 1 ? std::atoi(argv[1]) : 160;
    std::vector<Particle> ps(20000);
    for (std::size_t i = 0; i < ps.size(); i++)
       ps[i] = Particle{ double(i % 97), double(i % 89), double(i % 83), 0, 0, 0 };

@@ -4,7 +4,7 @@
 
 int main(int argc, char **argv)
 {
-   int n = 20000, nnz_row = 9, reps = argc > 1 ? atoi(argv[1]) : 900;
+   int n = 20000, nnz_row = 9, reps = argc > 1 ? atoi(argv[1]) : 1800;
    int *rowptr = malloc((n + 1) * sizeof(int));
    int *col = malloc((size_t)n * nnz_row * sizeof(int));
    double *val = malloc((size_t)n * nnz_row * sizeof(double));

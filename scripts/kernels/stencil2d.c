@@ -4,7 +4,7 @@
 
 int main(int argc, char **argv)
 {
-   int n = 256, steps = argc > 1 ? atoi(argv[1]) : 2240;
+   int n = 256, steps = argc > 1 ? atoi(argv[1]) : 4480;
    double *u = calloc((size_t)n * n, sizeof(double));
    double *v = calloc((size_t)n * n, sizeof(double));
    u[(n / 2) * n + n / 2] = 1e6;
