@@ -209,7 +209,8 @@ VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a)
 
 /* The word's new version, computed from P's sources, or from m[0..n)
    (distinct vertex ids) when P is 0 and n > 0. Returns the vertex. */
-static UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w,
+static inline __attribute__((always_inline))
+UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w,
                           Addr a, UInt len, UInt p, const UInt* m, UInt n)
 {
    UInt sh = CATS_(vf_wshift);
@@ -281,7 +282,8 @@ static UInt store_lane_at(const Site* s, Block* b, Bool carrier, Addr a,
 /* A lane given as four provenances. Single values stored to a vertex
    (c = a + b, the common case) need no set: their ids are the
    version's sources. */
-static UInt store_atoms(const Site* s, Block* b, Bool carrier,
+static inline __attribute__((always_inline))
+UInt store_atoms(const Site* s, Block* b, Bool carrier,
                         VfSecMap* map, UInt w, Addr a, UInt len, ULong ab,
                         ULong cd)
 {
