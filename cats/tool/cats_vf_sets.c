@@ -224,10 +224,12 @@ UInt CATS_(vf_members)(UInt p, UInt* out)
    return n;
 }
 
-/* Whether the filter of set s may hold a source with bits (lo, hi). */
+/* Whether the filter of set s may hold a source with bits (lo, hi).
+   One test, not two: the first half alone passes about half of the
+   time, a branch mispredicted on every other union. */
 static inline Bool may_hold(const VfSet* s, ULong lo, ULong hi)
 {
-   return (s->bloom[0] & lo) == lo && (s->bloom[1] & hi) == hi;
+   return ((~s->bloom[0] & lo) | (~s->bloom[1] & hi)) == 0;
 }
 
 /* Whether x is one of the sources stored in set i's nodes. */
