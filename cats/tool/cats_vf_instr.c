@@ -491,33 +491,61 @@ static IRTemp ite32(VfSB* v, IRExpr* c, IRTemp a, IRTemp b)
    b[k], the partial sums of a stencil) costs no call. Stores take
    lanes in the same form.
 
-   Reads a unit: s0, or the union of the slots, made now and written
-   back, so that a value read many times (a norm read by every element)
-   is one set, made once. */
-static IRTemp shadow_get(VfSB* v, Int unit)
+   Reads the lanes 'mask' of the register at 'off', one atom each into
+   out[]: each lane's s0, after one call that makes the union of every
+   lane that needs one and writes it back (CATS_(vf_union_reg)), so that
+   a value read many times (a norm read by every element) is one set,
+   made once. One call per register, not per lane: a guarded call costs
+   the code around it even when it does not run. */
+static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
 {
-   Int off = unit & ~7;
-   IRTemp u = assign(v, Ity_I64, IRExpr_Get(off + v->shadow, Ity_I64));
-   IRTemp w = assign(v, Ity_I64, IRExpr_Get(off + 2 * v->shadow, Ity_I64));
-   IRTemp s0 = assign(v, Ity_I32, IRExpr_Unop(Iop_64to32, IRExpr_RdTmp(u)));
-   IRTemp s1 = assign(v, Ity_I32, IRExpr_Unop(Iop_64HIto32, IRExpr_RdTmp(u)));
-   IRTemp s2 = assign(v, Ity_I32, IRExpr_Unop(Iop_64to32, IRExpr_RdTmp(w)));
-   IRTemp s3 = assign(v, Ity_I32, IRExpr_Unop(Iop_64HIto32, IRExpr_RdTmp(w)));
-   IRTemp rest = assign(v, Ity_I32, IRExpr_Binop(
-      Iop_Or32, IRExpr_RdTmp(s1), IRExpr_RdTmp(assign(v, Ity_I32,
-         IRExpr_Binop(Iop_Or32, IRExpr_RdTmp(s2), IRExpr_RdTmp(s3))))));
-   IRTemp set = assign(v, Ity_I1, IRExpr_Binop(Iop_CmpNE32,
-                                               IRExpr_RdTmp(rest),
-                                               IRExpr_Const(IRConst_U32(0))));
-   IRExpr* p[4] = { IRExpr_RdTmp(s0), IRExpr_RdTmp(s1), IRExpr_RdTmp(s2),
-                    IRExpr_RdTmp(s3) };
-   IRTemp un = call_union(v, p, IRExpr_RdTmp(set));
-   IRTemp r = ite32(v, IRExpr_RdTmp(set), un, s0);
-   emit(v, IRStmt_Put(off + v->shadow, IRExpr_RdTmp(assign(
-      v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p_expr(IRTemp_INVALID),
-                               IRExpr_RdTmp(r))))));
-   emit(v, IRStmt_Put(off + 2 * v->shadow, IRExpr_Const(IRConst_U64(0))));
-   return r;
+   UInt l, first = VF_MAX_LANES, last = 0;
+   IRTemp lazy = IRTemp_INVALID;
+   for (l = 0; l < VF_MAX_LANES; l++) {
+      if (!(mask & (1u << l)))
+         continue;
+      Int at = (off + 8 * (Int)l) & ~7;
+      IRTemp u = assign(v, Ity_I64, IRExpr_Get(at + v->shadow, Ity_I64));
+      IRTemp w = assign(v, Ity_I64, IRExpr_Get(at + 2 * v->shadow,
+                                               Ity_I64));
+      IRTemp hi = assign(v, Ity_I64, IRExpr_Binop(
+         Iop_Shr64, IRExpr_RdTmp(u), IRExpr_Const(IRConst_U8(32))));
+      IRTemp rest = assign(v, Ity_I64, IRExpr_Binop(
+         Iop_Or64, IRExpr_RdTmp(w), IRExpr_RdTmp(hi)));
+      lazy = lazy == IRTemp_INVALID ? rest
+             : assign(v, Ity_I64, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(lazy),
+                                               IRExpr_RdTmp(rest)));
+      first = l < first ? l : first;
+      last = l;
+   }
+   Int base = ((off + 8 * (Int)first) & ~7);
+   Int span = 8 * (Int)(last - first + 1);
+   IRTemp any = assign(v, Ity_I1, IRExpr_Binop(
+      Iop_CmpNE64, IRExpr_RdTmp(lazy), IRExpr_Const(IRConst_U64(0))));
+   IRDirty* di = unsafeIRDirty_0_N(
+      0, "cats_vf_union_reg", VG_(fnptr_to_fnentry)(CATS_(vf_union_reg)),
+      mkIRExprVec_5(IRExpr_GSPTR(), mkIRExpr_HWord((HWord)site_of(v)),
+                    mkIRExpr_HWord((HWord)(base + v->shadow)),
+                    mkIRExpr_HWord((HWord)v->shadow),
+                    mkIRExpr_HWord((HWord)(mask >> first))));
+   di->guard = IRExpr_RdTmp(any);
+   di->nFxState = 2;
+   di->fxState[0].fx = Ifx_Modify;
+   di->fxState[0].offset = base + v->shadow;
+   di->fxState[0].size = span;
+   di->fxState[0].nRepeats = 0;
+   di->fxState[0].repeatLen = 0;
+   di->fxState[1] = di->fxState[0];
+   di->fxState[1].offset = base + 2 * v->shadow;
+   emit(v, IRStmt_Dirty(di));
+   for (l = first; l <= last; l++) {
+      if (!(mask & (1u << l)))
+         continue;
+      Int at = (off + 8 * (Int)l) & ~7;
+      out[l] = NO_DEPS;
+      out[l].n = 1;
+      out[l].a[0] = assign(v, Ity_I32, IRExpr_Get(at + v->shadow, Ity_I32));
+   }
 }
 
 /* A lane's provenance as four slots, without a call where four suffice.
@@ -726,23 +754,33 @@ static void wr_tmp(VfSB* v, IRTemp t, IRExpr* e)
    IRType ty = typeOfIRTemp(v->tyenv, t);
    UInt l, lanes = lanes_of_type(ty);
    switch (e->tag) {
-   case Iex_Get:
+   case Iex_Get: {
+      UInt need = 0;
       for (l = 0; l < lanes; l++) {
          Int unit = e->Iex.Get.offset + 8 * (Int)l;
          if (!CATS_(vf_data_reg)(unit))
             continue;
          if (v->put_valid[unit / 8]) {
             out[l] = v->put[unit / 8];
-            continue;
+         } else if (v->self_get[t]) {
+            out[l].n = 1;
+            out[l].computed = False;
+            out[l].a[0] = self_read(v, unit);
+         } else {
+            need |= 1u << l;
          }
-         out[l].n = 1;
-         out[l].computed = False;
-         out[l].a[0] = v->self_get[t] ? self_read(v, unit)
-                                       : shadow_get(v, unit);
-         v->put[unit / 8] = out[l];
-         v->put_valid[unit / 8] = 1;
+      }
+      if (need != 0)
+         shadow_get_lanes(v, e->Iex.Get.offset, need, out);
+      for (l = 0; l < lanes; l++) {
+         Int unit = e->Iex.Get.offset + 8 * (Int)l;
+         if (CATS_(vf_data_reg)(unit) && !v->put_valid[unit / 8]) {
+            v->put[unit / 8] = out[l];
+            v->put_valid[unit / 8] = 1;
+         }
       }
       return;
+   }
    case Iex_RdTmp:
       for (l = 0; l < lanes; l++)
          out[l] = arg_lane(v, e, l);

@@ -359,6 +359,25 @@ VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
    return union_of(site, in, True);
 }
 
+void CATS_(vf_union_reg)(UChar* gst, VfSite* site, UWord at, UWord area,
+                         UWord mask)
+{
+   UWord second = at + area;
+   UInt l;
+   for (l = 0; mask != 0; l++, mask >>= 1) {
+      if (!(mask & 1))
+         continue;
+      UInt* u = (UInt*)(gst + at + 8 * l);
+      UInt* w = (UInt*)(gst + second + 8 * l);
+      if ((u[1] | w[0] | w[1]) == 0)
+         continue;
+      UInt in[4] = { u[0], u[1], w[0], w[1] };
+      n_unions++;
+      u[0] = union_of(site, in, True);
+      u[1] = w[0] = w[1] = 0;
+   }
+}
+
 UInt CATS_(vf_atoms_value)(VfSite* site, UInt* in)
 {
    if ((in[1] | in[2] | in[3]) == 0)
