@@ -208,10 +208,12 @@ VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a)
 }
 
 /* The word's new version, computed from P's sources, or from m[0..n)
-   (distinct vertex ids) when P is 0 and n > 0. Returns the vertex. */
+   (distinct vertex ids) when P is 0 and n > 0. Returns the vertex.
+   Inline, as store_atoms is: called, they took nine arguments, some on
+   the stack, twice per stored lane. */
 static inline __attribute__((always_inline))
-UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w,
-                          Addr a, UInt len, UInt p, const UInt* m, UInt n)
+UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w, Addr a,
+                   UInt len, UInt p, const UInt* m, UInt n)
 {
    UInt sh = CATS_(vf_wshift);
    if (UNLIKELY(map->seq == 0))
@@ -283,9 +285,8 @@ static UInt store_lane_at(const Site* s, Block* b, Bool carrier, Addr a,
    (c = a + b, the common case) need no set: their ids are the
    version's sources. */
 static inline __attribute__((always_inline))
-UInt store_atoms(const Site* s, Block* b, Bool carrier,
-                        VfSecMap* map, UInt w, Addr a, UInt len, ULong ab,
-                        ULong cd)
+UInt store_atoms(const Site* s, Block* b, Bool carrier, VfSecMap* map,
+                 UInt w, Addr a, UInt len, ULong ab, ULong cd)
 {
    UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
    UInt m[4], n = 0;
