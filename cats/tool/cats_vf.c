@@ -146,10 +146,10 @@ static inline UInt lanes_of(UInt size)
    return size <= 8 ? 1 : size / 8;
 }
 
-static UInt load_lane(const Site* s, Block* b, Bool carrier, Addr a,
-                      UInt len)
+/* The provenance of the word at 'a', whose shadow slot is 'slot'. */
+static UInt load_lane(const Site* s, Block* b, Bool carrier, UInt* slot,
+                      Addr a, UInt len)
 {
-   UInt* slot = CATS_(vf_p_slot)(a);
    UInt p = *slot;
    if (LIKELY(p != 0) || carrier)
       return p;
@@ -179,30 +179,31 @@ static UInt load_lane(const Site* s, Block* b, Bool carrier, Addr a,
 VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a)
 {
    trace_access(s, a);
-   /* Words that hold a value already (all but a value's first read):
-      one shadow lookup for both lanes of a 16-byte load. */
-   UInt sh = CATS_(vf_wshift);
-   Addr in_map = a & (VF_SM_SPAN - 1);
-   VfSecMap* m = CATS_(vf_map)(a);
-   UInt q0 = m->p[in_map >> sh];
+   /* Words that hold a value already (all but a value's first read)
+      return at once, without the container and carrier checks. */
+   UInt* slot0 = CATS_(vf_p_slot)(a);
+   UInt* slot1 = s->size < 16 ? NULL
+                 : (a & (VF_SM_SPAN - 1)) + 8 < VF_SM_SPAN
+                 ? slot0 + (8 >> CATS_(vf_wshift))   /* the same map */
+                 : CATS_(vf_p_slot)(a + 8);
    if (s->size <= 8) {
-      if (LIKELY(q0 != 0))
-         return q0;
-   } else if (s->size == 16 && in_map + 16 <= VF_SM_SPAN) {
-      UInt q1 = m->p[(in_map + 8) >> sh];
-      if (LIKELY((q0 != 0) & (q1 != 0)))
-         return q0 | ((ULong)q1 << 32);
+      if (LIKELY(*slot0 != 0))
+         return *slot0;
+   } else if (s->size == 16 && LIKELY((*slot0 != 0) & (*slot1 != 0))) {
+      return *slot0 | ((ULong)*slot1 << 32);
    }
    Block* b = block_of(s, a);
    Bool carrier = is_carrier(b, a);
    UInt n = lanes_of(s->size), len = s->size < 8 ? s->size : 8;
-   UInt p0 = load_lane(s, b, carrier, a, len);
+   UInt p0 = load_lane(s, b, carrier, slot0, a, len);
    if (n == 1)
       return p0;
-   UInt p1 = load_lane(s, b, carrier, a + 8, len);
+   UInt p1 = load_lane(s, b, carrier, slot1, a + 8, len);
    if (n > 2) {
-      CATS_(vf_lane_hi)[0] = load_lane(s, b, carrier, a + 16, len);
-      CATS_(vf_lane_hi)[1] = load_lane(s, b, carrier, a + 24, len);
+      CATS_(vf_lane_hi)[0] = load_lane(s, b, carrier,
+                                       CATS_(vf_p_slot)(a + 16), a + 16, len);
+      CATS_(vf_lane_hi)[1] = load_lane(s, b, carrier,
+                                       CATS_(vf_p_slot)(a + 24), a + 24, len);
    }
    return p0 | ((ULong)p1 << 32);
 }

@@ -497,6 +497,12 @@ static IRTemp ite32(VfSB* v, IRExpr* c, IRTemp a, IRTemp b)
    a value read many times (a norm read by every element) is one set,
    made once. One call per register, not per lane: a guarded call costs
    the code around it even when it does not run. */
+/* The shadow unit (8-byte aligned) of lane l of a register read at off. */
+static inline Int lane_unit(Int off, UInt l)
+{
+   return (off + 8 * (Int)l) & ~7;
+}
+
 static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
 {
    UInt l, first = VF_MAX_LANES, last = 0;
@@ -504,7 +510,7 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
    for (l = 0; l < VF_MAX_LANES; l++) {
       if (!(mask & (1u << l)))
          continue;
-      Int at = (off + 8 * (Int)l) & ~7;
+      Int at = lane_unit(off, l);
       IRTemp u = assign(v, Ity_I64, IRExpr_Get(at + v->shadow, Ity_I64));
       IRTemp w = assign(v, Ity_I64, IRExpr_Get(at + 2 * v->shadow,
                                                Ity_I64));
@@ -515,10 +521,11 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
       lazy = lazy == IRTemp_INVALID ? rest
              : assign(v, Ity_I64, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(lazy),
                                                IRExpr_RdTmp(rest)));
-      first = l < first ? l : first;
+      if (first == VF_MAX_LANES)
+         first = l;
       last = l;
    }
-   Int base = ((off + 8 * (Int)first) & ~7);
+   Int base = lane_unit(off, first);
    Int span = 8 * (Int)(last - first + 1);
    IRTemp any = assign(v, Ity_I1, IRExpr_Binop(
       Iop_CmpNE64, IRExpr_RdTmp(lazy), IRExpr_Const(IRConst_U64(0))));
@@ -541,10 +548,10 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
    for (l = first; l <= last; l++) {
       if (!(mask & (1u << l)))
          continue;
-      Int at = (off + 8 * (Int)l) & ~7;
       out[l] = NO_DEPS;
       out[l].n = 1;
-      out[l].a[0] = assign(v, Ity_I32, IRExpr_Get(at + v->shadow, Ity_I32));
+      out[l].a[0] = assign(v, Ity_I32, IRExpr_Get(lane_unit(off, l)
+                                                  + v->shadow, Ity_I32));
    }
 }
 
