@@ -62,46 +62,44 @@ static inline UInt* CATS_(vf_p_slot)(Addr a)
 /*--- Source sets and version signatures                   ---*/
 /*------------------------------------------------------------*/
 
-#define VF_NODE_CAP 7
-
-/* A set is a node that adds n sources to the set it extends (parent),
-   so that an accumulator (s += x, one union per iteration) costs one
-   small node, not a copy of everything summed so far. The sources of a
-   set and its ancestors are distinct and at most VF_SET_CAP. 'sum' and
-   'bloom' cover the node and its ancestors: the hash of the sources
-   without walking them, and a filter that answers most membership
-   tests without a walk. */
+/* A set is a node of at most VF_SET_CAP distinct sources and a count:
+   P names the node and how many of its first sources are the set's (a
+   view). A node only grows. The newest view of a node (its count is the
+   node's fill) extends in place when there is room, so an accumulator
+   (s += x, one union per iteration) writes its new sources and nothing
+   else, and older views still see their prefix. 'sum' is the hash of
+   the newest view, m[0..fill), without walking it. Membership is a
+   scan of the whole node, four sources per vector compare, masked to
+   the view: no branch depends on where a source is. */
+#define VF_VIEW_BITS 4
 typedef struct {
-   ULong sum;                 /* of vf_mix over the sources */
-   ULong bloom[2];            /* two bits of 128 per source */
-   UInt  total;               /* sources of the node and its ancestors */
-   UInt  parent;              /* set extended, or VF_NO_SET */
-   UInt  n;
-   UInt  m[VF_NODE_CAP];      /* unordered */
-} VfSet;                      /* 64 bytes: a cache line */
-
-#define VF_NO_SET 0xFFFFFFFFu
+   UInt  m[VF_SET_CAP];       /* unordered; first, for vector loads */
+   ULong sum;                 /* of vf_mix over m[0..fill) */
+   UInt  fill;
+} VfSet;
 
 extern VfSet* CATS_(vf_sets);
+
+/* A set's P: its node, and how many of the node's sources it has. */
+static inline UInt CATS_(vf_set_node)(UInt p)
+{
+   return (p & ~VF_SET_BIT) >> VF_VIEW_BITS;
+}
+
+static inline UInt CATS_(vf_set_count)(UInt p)
+{
+   return (p & ((1u << VF_VIEW_BITS) - 1)) + 1;
+}
+
+static inline UInt CATS_(vf_set_p)(UInt node, UInt count)
+{
+   return VF_SET_BIT | (node << VF_VIEW_BITS) | (count - 1);
+}
 
 static inline ULong CATS_(vf_mix)(UInt x)
 {
    ULong h = x * 0x9E3779B97F4A7C15ULL;
    return h ^ (h >> 29);
-}
-
-/* A source's two bits in a set's 128-bit filter (lo, hi): with 16
-   sources, one test in twenty is a false positive. Kept in registers,
-   not an indexed array, which would go through memory. */
-static inline void CATS_(vf_bloom_mask)(ULong h, ULong* lo, ULong* hi)
-{
-   UInt b1 = (UInt)(h >> 57), b2 = (UInt)(h >> 50) & 127;
-   ULong m1 = 1ULL << (b1 & 63), m2 = 1ULL << (b2 & 63);
-   /* Masks, not branches: the bits are random, branches on them would
-      be mispredicted half of the time. */
-   ULong up1 = -(ULong)(b1 >> 6), up2 = -(ULong)(b2 >> 6);
-   *lo = (m1 & ~up1) | (m2 & ~up2);
-   *hi = (m1 & up1) | (m2 & up2);
 }
 
 /* The hash of P's sources, independent of their order (sets are
@@ -112,8 +110,14 @@ static inline ULong CATS_(vf_prov_hash)(UInt p)
       return 0;
    if (!(p & VF_SET_BIT))
       return 1 + CATS_(vf_mix)(p & VF_ID_MASK);
-   const VfSet* s = &CATS_(vf_sets)[p & ~VF_SET_BIT];
-   return s->total + s->sum;
+   const VfSet* s = &CATS_(vf_sets)[CATS_(vf_set_node)(p)];
+   UInt c = CATS_(vf_set_count)(p), k;
+   if (c == s->fill)
+      return c + s->sum;
+   ULong h = c;
+   for (k = 0; k < c; k++)
+      h += CATS_(vf_mix)(s->m[k]);
+   return h;
 }
 
 /* The distinct non-zero ids among x[0..4) into m; returns how many.

@@ -3,12 +3,17 @@
 /*--------------------------------------------------------------------*/
 /* A computed value that has not been stored yet (in a register, an IR
    temporary or stack memory) carries the set of vertices it was
-   computed from. Sets are immutable and short-lived: a union makes a
-   new one, and those that no register or stack word refers to any more
-   are collected when the pool is nearly full, at the start of the next
+   computed from. Sets never change and are short-lived: a union makes
+   a new one, and the nodes that no register or stack word refers to any
+   more are collected when the pool is nearly full, at the start of the next
    superblock (CATS_(vf_collect_now), a safe point: no IR temporary
    holds a set there), marking from every thread's shadow registers and
    live stack. A superblock that fills the pool grows it.
+
+   A set is a view of a node (cats_vf.h): a union that adds to the
+   newest view of a node writes the new sources into the node after it,
+   which older views do not see; one that adds to an older view copies
+   it first.
 
    A set never holds more than VF_SET_CAP sources: a union that would
    exceed it is materialised as a register-intermediate vertex, which
@@ -22,7 +27,8 @@
 #include "pub_tool_threadstate.h"
 #include "libvex_guest_amd64.h"
 
-#define FIRST_CAP   (1u << 13) /* nodes: 512 KiB, an L2 cache */
+#define FIRST_CAP   (1u << 13) /* nodes: 768 KiB, about an L2 cache */
+#define MAX_CAP     (1u << (31 - VF_VIEW_BITS))
 
 /* Sets are handed out by a cursor that skips the ones the last
    collection found live (marks[i]); when it reaches the end, a new
@@ -59,16 +65,14 @@ void CATS_(vf_sets_init)(void)
                        sizeof(RegVertex));
 }
 
-/* Marks a set and the ones it extends. */
+/* Marks the node of a set. */
 static inline void mark_p(UChar* marks, UInt p)
 {
    if (!(p & VF_SET_BIT))
       return;
-   UInt i = p & ~VF_SET_BIT;
-   while (i < cap && !marks[i]) {
+   UInt i = CATS_(vf_set_node)(p);
+   if (i < cap)
       marks[i] = 1;
-      i = CATS_(vf_sets)[i].parent;
-   }
 }
 
 /* Shadow units of the registers that carry data (cats_vf_instr.c). */
@@ -92,7 +96,7 @@ static void mark_registers(UChar* marks, ThreadId tid)
 
 static void grow(void)
 {
-   if (cap >= (VF_SET_BIT >> 1))
+   if (cap >= MAX_CAP)
       VG_(tool_panic)("cats: value flow: too many live source sets");
    cap *= 2;
    CATS_(vf_sets) = VG_(realloc)("cats.vf.sets", CATS_(vf_sets),
@@ -138,27 +142,19 @@ void CATS_(vf_collect_now)(void)
    CATS_(vf_collect_due) = 0;
 }
 
-typedef struct {
-   ULong sum, lo, hi;   /* what sources add to a set's hash and filter */
-} VfAdd;
-
-/* Adds source x to a; (l, u) are its filter bits. */
-static inline void add_source(VfAdd* a, UInt x, ULong* l, ULong* u)
+/* The hash that sources m[0..n) add to a set. */
+static inline ULong sources_sum(const UInt* m, UInt n)
 {
-   ULong h = CATS_(vf_mix)(x);
-   CATS_(vf_bloom_mask)(h, l, u);
-   a->sum += h;
-   a->lo |= *l;
-   a->hi |= *u;
+   ULong h = 0;
+   UInt k;
+   for (k = 0; k < n; k++)
+      h += CATS_(vf_mix)(m[k]);
+   return h;
 }
 
-/* One node adding m[0..n), n <= VF_NODE_CAP, whose hash and filter bits
-   are a (the accumulator's path has them from its membership test).
-   (Copies are loops: the tool's memcpy is a call, and these are a few
-   words on the path of every union.) */
-static inline UInt node_of(UInt parent, const UInt* m, UInt n, VfAdd a)
+/* A free node. The table may move: no VfSet pointer survives a call. */
+static inline UInt alloc_node(void)
 {
-   UInt k;
    while (cursor < cap && marks[cursor])
       cursor++;
    if (UNLIKELY(cursor >= cap - cap / 8)) {
@@ -166,47 +162,51 @@ static inline UInt node_of(UInt parent, const UInt* m, UInt n, VfAdd a)
       if (cursor == cap)
          grow();                   /* this one needs more */
    }
-   UInt i = cursor++;
    n_nodes++;
-   VfSet* s = &CATS_(vf_sets)[i];
-   UInt total = n;
-   if (parent != VF_NO_SET) {
-      const VfSet* ps = &CATS_(vf_sets)[parent];
-      a.sum += ps->sum;
-      a.lo |= ps->bloom[0];
-      a.hi |= ps->bloom[1];
-      total += ps->total;
-   }
-   for (k = 0; k < n; k++)
-      s->m[k] = m[k];
-   s->parent = parent;
-   s->total = total;
-   s->n = n;
-   s->sum = a.sum;
-   s->bloom[0] = a.lo;
-   s->bloom[1] = a.hi;
-   return i;
+   return cursor++;
 }
 
-static inline UInt new_node(UInt parent, const UInt* m, UInt n)
+/* Writes m[0..n) after the first c sources of node s. (Copies are
+   loops: the tool's memcpy is a call, and these are a few words on the
+   path of every union.) */
+static inline __attribute__((always_inline))
+void append(VfSet* s, UInt c, const UInt* m, UInt n)
 {
-   VfAdd a = { 0, 0, 0 };
-   ULong l, u;
    UInt k;
    for (k = 0; k < n; k++)
-      add_source(&a, m[k], &l, &u);
-   return node_of(parent, m, n, a);
+      s->m[c + k] = m[k];
+   s->fill = c + n;
+   s->sum += sources_sum(m, n);
 }
 
-/* The set that extends 'parent' by m[0..n). */
-static inline UInt new_set(UInt parent, const UInt* m, UInt n)
+/* The set of the distinct sources m[0..n), 1 <= n <= VF_SET_CAP. */
+static UInt new_set(const UInt* m, UInt n)
 {
-   while (n > VF_NODE_CAP) {
-      parent = new_node(parent, m, VF_NODE_CAP);
-      m += VF_NODE_CAP;
-      n -= VF_NODE_CAP;
+   UInt i = alloc_node();
+   VfSet* s = &CATS_(vf_sets)[i];
+   s->sum = 0;
+   append(s, 0, m, n);
+   return CATS_(vf_set_p)(i, n);
+}
+
+/* The set p extended by m[0..n), sources not in p; the result has at
+   most VF_SET_CAP. In place if p is its node's newest view, else in a
+   copy. */
+static inline __attribute__((always_inline))
+UInt extend(UInt p, const UInt* m, UInt n)
+{
+   UInt i = CATS_(vf_set_node)(p), c = CATS_(vf_set_count)(p);
+   VfSet* s = &CATS_(vf_sets)[i];
+   if (LIKELY(c == s->fill)) {
+      append(s, c, m, n);
+      return CATS_(vf_set_p)(i, c + n);
    }
-   return VF_SET_BIT | new_node(parent, m, n);
+   UInt all[VF_SET_CAP], k;
+   for (k = 0; k < c; k++)
+      all[k] = s->m[k];
+   for (k = 0; k < n; k++)
+      all[c + k] = m[k];
+   return new_set(all, c + n);
 }
 
 UInt CATS_(vf_members)(UInt p, UInt* out)
@@ -217,38 +217,50 @@ UInt CATS_(vf_members)(UInt p, UInt* out)
       out[0] = p & VF_ID_MASK;
       return 1;
    }
-   UInt i = p & ~VF_SET_BIT, n = 0, k;
-   for (; i != VF_NO_SET; i = CATS_(vf_sets)[i].parent)
-      for (k = 0; k < CATS_(vf_sets)[i].n; k++)
-         out[n++] = CATS_(vf_sets)[i].m[k];
+   const VfSet* s = &CATS_(vf_sets)[CATS_(vf_set_node)(p)];
+   UInt n = CATS_(vf_set_count)(p), k;
+   for (k = 0; k < n; k++)
+      out[k] = s->m[k];
    return n;
 }
 
-/* Whether the filter of set s may hold a source with bits (lo, hi).
-   One test, not two: the first half alone passes about half of the
-   time, a branch mispredicted on every other union. */
-static inline Bool may_hold(const VfSet* s, ULong lo, ULong hi)
+/* Membership in a view: the node's sources as four vectors of four, and
+   which of them belong to the view. (GCC's vector extension; the tool
+   has no intrinsics headers.) */
+typedef Int VfVec __attribute__((vector_size(16)));
+typedef Int VfVecU __attribute__((vector_size(16), aligned(4)));
+typedef struct {
+   VfVec m[4], in[4];
+} VfView;
+
+static inline __attribute__((always_inline))
+void view_of(UInt p, VfView* v)
 {
-   return ((~s->bloom[0] & lo) | (~s->bloom[1] & hi)) == 0;
+   static const VfVec lane[4] = { { 0, 1, 2, 3 }, { 4, 5, 6, 7 },
+                                  { 8, 9, 10, 11 }, { 12, 13, 14, 15 } };
+   const VfVecU* m = (const VfVecU*)CATS_(vf_sets)[CATS_(vf_set_node)(p)].m;
+   Int c = (Int)CATS_(vf_set_count)(p);
+   VfVec cv = { c, c, c, c };
+   UInt j;
+   for (j = 0; j < 4; j++) {
+      v->m[j] = m[j];
+      v->in[j] = lane[j] < cv;
+   }
 }
 
-/* Whether x is one of the sources stored in set i's nodes. */
-static inline Bool in_nodes(UInt i, UInt x)
+static inline Bool any_lane(VfVec v)
 {
-   UInt k;
-   for (; i != VF_NO_SET; i = CATS_(vf_sets)[i].parent)
-      for (k = 0; k < CATS_(vf_sets)[i].n; k++)
-         if (CATS_(vf_sets)[i].m[k] == x)
-            return True;
-   return False;
+   return __builtin_ia32_pmovmskb128((__attribute__((vector_size(16))) char)v)
+          != 0;
 }
 
-/* Whether x is a source of the set with index i. */
-static inline Bool in_set(UInt i, UInt x)
+static inline __attribute__((always_inline))
+Bool in_view(const VfView* v, UInt x)
 {
-   ULong lo, hi;
-   CATS_(vf_bloom_mask)(CATS_(vf_mix)(x), &lo, &hi);
-   return may_hold(&CATS_(vf_sets)[i], lo, hi) && in_nodes(i, x);
+   VfVec xv = { (Int)x, (Int)x, (Int)x, (Int)x };
+   VfVec hit = ((v->m[0] == xv) & v->in[0]) | ((v->m[1] == xv) & v->in[1])
+               | ((v->m[2] == xv) & v->in[2]) | ((v->m[3] == xv) & v->in[3]);
+   return any_lane(hit);
 }
 
 /* A register intermediate is the same vertex whenever the same site
@@ -352,11 +364,60 @@ static UInt shared_set(VfSite* site, UInt p)
    of their sources (a copied value is its own source). */
 static UInt union_of(VfSite* site, UInt* in, Bool check_shared);
 
+/* The union of an accumulator (s += a * b, one per iteration), the
+   commonest: one set, not seen at this site before, and single values
+   new to it that fit. Kept apart from union_of, small and without
+   branches on the data, so that it stays in registers; 0 when it does
+   not apply. */
+static inline __attribute__((always_inline))
+UInt accumulate(VfSite* site, const UInt* in)
+{
+   UInt nsets = ((in[0] >> 31) + (in[1] >> 31)) + ((in[2] >> 31)
+                                                   + (in[3] >> 31));
+   if (nsets != 1)
+      return 0;
+   UInt b = (in[0] & VF_SET_BIT) ? 0 : (in[1] & VF_SET_BIT) ? 1
+            : (in[2] & VF_SET_BIT) ? 2 : 3;
+   UInt p = in[b];
+   if (p == site->last_base && site->epoch == n_collections + 1)
+      return 0;   /* seen again: union_of shares it */
+   UInt x[4], m[4], i;
+   for (i = 0; i < 4; i++)
+      x[i] = i == b ? 0 : in[i] & VF_ID_MASK;
+   UInt n = CATS_(vf_distinct4)(x, m);
+   if (n == 0 || CATS_(vf_set_count)(p) + n > VF_SET_CAP)
+      return 0;
+   /* m[0..3) hold the new values, repeated or 0 past n, which match
+      nothing in a view. */
+   VfView v;
+   view_of(p, &v);
+   VfVec a = { (Int)m[0], (Int)m[0], (Int)m[0], (Int)m[0] };
+   VfVec c = { (Int)m[1], (Int)m[1], (Int)m[1], (Int)m[1] };
+   VfVec d = { (Int)m[2], (Int)m[2], (Int)m[2], (Int)m[2] };
+   VfVec hit = { 0, 0, 0, 0 };
+   for (i = 0; i < 4; i++)
+      hit |= ((v.m[i] == a) | (v.m[i] == c) | (v.m[i] == d)) & v.in[i];
+   if (any_lane(hit))
+      return 0;
+   site->last_base = p;
+   site->epoch = n_collections + 1;
+   site->shared_id = 0;
+   return extend(p, m, n);
+}
+
+/* Both paths. */
+static inline __attribute__((always_inline))
+UInt union4(VfSite* site, UInt* in)
+{
+   n_unions++;
+   UInt r = accumulate(site, in);
+   return r != 0 ? r : union_of(site, in, True);
+}
+
 VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
 {
    UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
-   n_unions++;
-   return union_of(site, in, True);
+   return union4(site, in);
 }
 
 void CATS_(vf_union_reg)(UChar* gst, VfSite* site, UWord at, UWord area,
@@ -372,8 +433,7 @@ void CATS_(vf_union_reg)(UChar* gst, VfSite* site, UWord at, UWord area,
       if ((u[1] | w[0] | w[1]) == 0)
          continue;
       UInt in[4] = { u[0], u[1], w[0], w[1] };
-      n_unions++;
-      u[0] = union_of(site, in, True);
+      u[0] = union4(site, in);
       u[1] = w[0] = w[1] = 0;
    }
 }
@@ -382,8 +442,7 @@ UInt CATS_(vf_atoms_value)(VfSite* site, UInt* in)
 {
    if ((in[1] | in[2] | in[3]) == 0)
       return in[0];
-   n_unions++;
-   return union_of(site, in, True);
+   return union4(site, in);
 }
 
 static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
@@ -400,62 +459,30 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
       n = CATS_(vf_distinct4)(x, m);
       if (n < 2)
          return n ? VF_ONE_BIT | m[0] : 0;
-      return new_set(VF_NO_SET, m, n);
+      return new_set(m, n);
    }
-   /* An accumulator (s += a * b): one set and single values, which
-      are new to it, and it has room for them. */
-   if (nsets == 1) {
-      UInt b = (in[0] & VF_SET_BIT) ? 0 : (in[1] & VF_SET_BIT) ? 1
-               : (in[2] & VF_SET_BIT) ? 2 : 3;
-      if (check_shared) {
-         UInt q = shared_set(site, in[b]);
-         if (q != in[b]) {
-            in[b] = q;
-            return union_of(site, in, False);
-         }
-         check_shared = False;   /* done: the path below must not
-                                    count this appearance again */
-      }
-      UInt si = in[b] & ~VF_SET_BIT;
-      UInt x[4];
-      for (i = 0; i < 4; i++)
-         x[i] = i == b ? 0 : in[i] & VF_ID_MASK;
-      n = CATS_(vf_distinct4)(x, m);
-      const VfSet* acc = &CATS_(vf_sets)[si];
-      if (n > 0 && acc->total + n <= VF_SET_CAP) {
-         /* The hashes of the membership test are the new node's. */
-         VfAdd a = { 0, 0, 0 };
-         Bool fresh = True;
-         for (i = 0; i < n; i++) {
-            ULong l, u;
-            add_source(&a, m[i], &l, &u);
-            if (may_hold(acc, l, u))
-               fresh &= !in_nodes(si, m[i]);
-         }
-         if (fresh)
-            return VF_SET_BIT | node_of(si, m, n, a);
-      }
-      n = 0;
-   }
-   /* The largest input set is extended by what the others add. */
+   /* An accumulator whose union accumulate() could not make, or
+      several sets: the largest input set is extended by what the others
+      add (there is one: nsets > 0). */
    Int base = -1;
    for (i = 0; i < 4; i++)
       if ((in[i] & VF_SET_BIT)
-          && (base < 0 || CATS_(vf_sets)[in[i] & ~VF_SET_BIT].total
-                          > CATS_(vf_sets)[in[base] & ~VF_SET_BIT].total))
+          && (base < 0 || CATS_(vf_set_count)(in[i])
+                          > CATS_(vf_set_count)(in[base])))
          base = (Int)i;
-   if (base >= 0 && check_shared) {
+   if (check_shared) {
       UInt q = shared_set(site, in[base]);
       if (q != in[base]) {
          in[base] = q;
          return union_of(site, in, False);
       }
    }
-   UInt bi = base >= 0 ? in[base] & ~VF_SET_BIT : VF_NO_SET;
-   UInt btotal = base >= 0 ? CATS_(vf_sets)[bi].total : 0;
+   UInt cur = in[base], btotal = CATS_(vf_set_count)(cur);
+   VfView base_view;
+   view_of(cur, &base_view);
    for (i = 0; i < 4; i++) {
       UInt p = in[i];
-      if (p == 0 || (Int)i == base || (base >= 0 && p == in[base]))
+      if (p == 0 || (Int)i == base || p == in[base])
          continue;
       UInt add[VF_SET_CAP], cnt;
       if (!(p & VF_SET_BIT)) {
@@ -468,16 +495,12 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
          UInt x = add[j];
          for (k = 0; k < n && m[k] != x; k++)
             ;
-         if (k == n && (bi == VF_NO_SET || !in_set(bi, x)))
+         if (k == n && !in_view(&base_view, x))
             m[n++] = x;
       }
    }
-   if (base >= 0 && n == 0)
-      return in[base];   /* nothing new: the accumulator itself */
-   if (btotal + n == 0)
-      return 0;
-   if (btotal + n == 1)
-      return VF_ONE_BIT | m[0];
+   if (n == 0)
+      return cur;   /* nothing new: the accumulator itself */
    /* A full set becomes one intermediate when one more source arrives,
       a reduction's next link: the base is filled up to VF_SET_CAP
       sources first, so that every link holds exactly that many however
@@ -485,7 +508,8 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
    UInt pos = 0, link = 0;
    while (btotal + (n - pos) > VF_SET_CAP) {
       UInt need = VF_SET_CAP - btotal;
-      UInt full = need == 0 ? VF_SET_BIT | bi : new_set(bi, m + pos, need);
+      UInt full = need == 0 ? cur
+                  : extend(cur, m + pos, need);
       link = share(site, full) & VF_ID_MASK;
       pos += need;
       /* The link may be one of the sources still to add (the same
@@ -495,10 +519,10 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
             m[j--] = m[--n];
       if (pos == n)
          return VF_ONE_BIT | link;
-      bi = new_set(VF_NO_SET, &link, 1) & ~VF_SET_BIT;
+      cur = new_set(&link, 1);
       btotal = 1;
    }
-   return new_set(bi, m + pos, n - pos);
+   return extend(cur, m + pos, n - pos);
 }
 
 void CATS_(vf_sets_stats)(void)
