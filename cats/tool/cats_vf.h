@@ -73,7 +73,8 @@ static inline UInt* CATS_(vf_p_slot)(Addr a)
    the view: no branch depends on where a source is. */
 #define VF_VIEW_BITS 4
 typedef struct {
-   UInt  m[VF_SET_CAP];       /* unordered; first, for vector loads */
+   UInt  m[VF_SET_CAP + 1];   /* unordered; first, for vector loads; a
+                                 spare slot for accumulate() */
    ULong sum;                 /* of vf_mix over m[0..fill) */
    UInt  fill;
 } VfSet;

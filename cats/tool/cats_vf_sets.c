@@ -367,42 +367,54 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared);
 /* The union of an accumulator (s += a * b, one per iteration), the
    commonest: one set, not seen at this site before, and single values
    new to it that fit. Kept apart from union_of, small and without
-   branches on the data, so that it stays in registers; 0 when it does
-   not apply. */
+   branches on the data or stores at computed places before the last, so
+   that it stays in registers; 0 when it does not apply. */
 static inline __attribute__((always_inline))
 UInt accumulate(VfSite* site, const UInt* in)
 {
-   UInt nsets = ((in[0] >> 31) + (in[1] >> 31)) + ((in[2] >> 31)
-                                                   + (in[3] >> 31));
-   if (nsets != 1)
+   UInt s0 = in[0] >> 31, s1 = in[1] >> 31, s2 = in[2] >> 31,
+        s3 = in[3] >> 31;
+   if (s0 + s1 + s2 + s3 != 1)
       return 0;
-   UInt b = (in[0] & VF_SET_BIT) ? 0 : (in[1] & VF_SET_BIT) ? 1
-            : (in[2] & VF_SET_BIT) ? 2 : 3;
-   UInt p = in[b];
+   UInt p = (in[0] & -s0) | (in[1] & -s1) | (in[2] & -s2) | (in[3] & -s3);
    if (p == site->last_base && site->epoch == n_collections + 1)
       return 0;   /* seen again: union_of shares it */
-   UInt x[4], m[4], i;
-   for (i = 0; i < 4; i++)
-      x[i] = i == b ? 0 : in[i] & VF_ID_MASK;
-   UInt n = CATS_(vf_distinct4)(x, m);
-   if (n == 0 || CATS_(vf_set_count)(p) + n > VF_SET_CAP)
+   /* The three others, y, and which of them are new among themselves
+      (k: 0 or 1; an empty slot is 0, which is in no set). */
+   UInt x0 = in[0] & VF_ID_MASK, x1 = in[1] & VF_ID_MASK,
+        x2 = in[2] & VF_ID_MASK, x3 = in[3] & VF_ID_MASK;
+   UInt y0 = s0 ? x1 : x0, y1 = (s0 | s1) ? x2 : x1,
+        y2 = (s0 | s1 | s2) ? x3 : x2;
+   UInt k0 = y0 != 0, k1 = (y1 != 0) & (y1 != y0),
+        k2 = (y2 != 0) & (y2 != y0) & (y2 != y1);
+   UInt n = k0 + k1 + k2, c = CATS_(vf_set_count)(p);
+   UInt i = CATS_(vf_set_node)(p);
+   VfSet* s = &CATS_(vf_sets)[i];
+   if (n == 0 || c + n > VF_SET_CAP || c != s->fill)
       return 0;
-   /* m[0..3) hold the new values, repeated or 0 past n, which match
-      nothing in a view. */
    VfView v;
    view_of(p, &v);
-   VfVec a = { (Int)m[0], (Int)m[0], (Int)m[0], (Int)m[0] };
-   VfVec c = { (Int)m[1], (Int)m[1], (Int)m[1], (Int)m[1] };
-   VfVec d = { (Int)m[2], (Int)m[2], (Int)m[2], (Int)m[2] };
+   VfVec a = { (Int)y0, (Int)y0, (Int)y0, (Int)y0 };
+   VfVec b = { (Int)y1, (Int)y1, (Int)y1, (Int)y1 };
+   VfVec d = { (Int)y2, (Int)y2, (Int)y2, (Int)y2 };
    VfVec hit = { 0, 0, 0, 0 };
-   for (i = 0; i < 4; i++)
-      hit |= ((v.m[i] == a) | (v.m[i] == c) | (v.m[i] == d)) & v.in[i];
+   UInt j;
+   for (j = 0; j < 4; j++)
+      hit |= ((v.m[j] == a) | (v.m[j] == b) | (v.m[j] == d)) & v.in[j];
    if (any_lane(hit))
       return 0;
    site->last_base = p;
    site->epoch = n_collections + 1;
    site->shared_id = 0;
-   return extend(p, m, n);
+   /* In place: the newest view. A value not kept is overwritten by the
+      next or lies past the fill (the node's spare slot). */
+   s->m[c] = y0;
+   s->m[c + k0] = y1;
+   s->m[c + k0 + k1] = y2;
+   s->fill = c + n;
+   s->sum += (CATS_(vf_mix)(y0) & -(ULong)k0) + (CATS_(vf_mix)(y1) & -(ULong)k1)
+             + (CATS_(vf_mix)(y2) & -(ULong)k2);
+   return CATS_(vf_set_p)(i, c + n);
 }
 
 /* Both paths. */
