@@ -233,18 +233,19 @@ typedef struct {
    VfVec m[4], in[4];
 } VfView;
 
+static const VfVec view_lane[4] = { { 0, 1, 2, 3 }, { 4, 5, 6, 7 },
+                                    { 8, 9, 10, 11 }, { 12, 13, 14, 15 } };
+
 static inline __attribute__((always_inline))
 void view_of(UInt p, VfView* v)
 {
-   static const VfVec lane[4] = { { 0, 1, 2, 3 }, { 4, 5, 6, 7 },
-                                  { 8, 9, 10, 11 }, { 12, 13, 14, 15 } };
    const VfVecU* m = (const VfVecU*)CATS_(vf_sets)[CATS_(vf_set_node)(p)].m;
    Int c = (Int)CATS_(vf_set_count)(p);
    VfVec cv = { c, c, c, c };
    UInt j;
    for (j = 0; j < 4; j++) {
       v->m[j] = m[j];
-      v->in[j] = lane[j] < cv;
+      v->in[j] = view_lane[j] < cv;
    }
 }
 
@@ -392,15 +393,16 @@ UInt accumulate(VfSite* site, const UInt* in)
    VfSet* s = &CATS_(vf_sets)[i];
    if (n == 0 || c + n > VF_SET_CAP || c != s->fill)
       return 0;
-   VfView v;
-   view_of(p, &v);
+   const VfVecU* mv = (const VfVecU*)s->m;
    VfVec a = { (Int)y0, (Int)y0, (Int)y0, (Int)y0 };
    VfVec b = { (Int)y1, (Int)y1, (Int)y1, (Int)y1 };
    VfVec d = { (Int)y2, (Int)y2, (Int)y2, (Int)y2 };
-   VfVec hit = { 0, 0, 0, 0 };
-   UInt j;
-   for (j = 0; j < 4; j++)
-      hit |= ((v.m[j] == a) | (v.m[j] == b) | (v.m[j] == d)) & v.in[j];
+   VfVec cv = { (Int)c, (Int)c, (Int)c, (Int)c };
+   VfVec hit = { 0, 0, 0, 0 }, q;
+#  define SCAN(j) (q = mv[j], hit |= ((q == a) | (q == b) | (q == d)) \
+                                     & (view_lane[j] < cv))
+   SCAN(0); SCAN(1); SCAN(2); SCAN(3);
+#  undef SCAN
    if (any_lane(hit))
       return 0;
    site->last_base = p;
