@@ -65,10 +65,7 @@ static void flush(void)
    (sets are unordered): a sum of mixed ids. */
 ULong CATS_(vf_sources_hash)(const UInt* m, UInt n)
 {
-   ULong h = n, i;
-   for (i = 0; i < n; i++)
-      h += CATS_(vf_mix)(m[i]);
-   return h;
+   return n + CATS_(vf_mix_sum)(m, n);
 }
 
 void CATS_(vf_send_version)(UInt id, UInt v, UInt* sig, UInt s,

@@ -103,6 +103,16 @@ static inline ULong CATS_(vf_mix)(UInt x)
    return h ^ (h >> 29);
 }
 
+/* What sources m[0..n) add to a set's hash. */
+static inline ULong CATS_(vf_mix_sum)(const UInt* m, UInt n)
+{
+   ULong h = 0;
+   UInt k;
+   for (k = 0; k < n; k++)
+      h += CATS_(vf_mix)(m[k]);
+   return h;
+}
+
 /* The hash of P's sources, independent of their order (sets are
    unordered): equal to CATS_(vf_sources_hash) of vf_members(P). */
 static inline ULong CATS_(vf_prov_hash)(UInt p)
@@ -112,13 +122,8 @@ static inline ULong CATS_(vf_prov_hash)(UInt p)
    if (!(p & VF_SET_BIT))
       return 1 + CATS_(vf_mix)(p & VF_ID_MASK);
    const VfSet* s = &CATS_(vf_sets)[CATS_(vf_set_node)(p)];
-   UInt c = CATS_(vf_set_count)(p), k;
-   if (c == s->fill)
-      return c + s->sum;
-   ULong h = c;
-   for (k = 0; k < c; k++)
-      h += CATS_(vf_mix)(s->m[k]);
-   return h;
+   UInt c = CATS_(vf_set_count)(p);
+   return c + (c == s->fill ? s->sum : CATS_(vf_mix_sum)(s->m, c));
 }
 
 /* The distinct non-zero ids among x[0..4) into m; returns how many.

@@ -3,9 +3,9 @@
 /*--------------------------------------------------------------------*/
 /* A computed value that has not been stored yet (in a register, an IR
    temporary or stack memory) carries the set of vertices it was
-   computed from. Sets never change and are short-lived: a union makes
-   a new one, and the nodes that no register or stack word refers to any
-   more are collected when the pool is nearly full, at the start of the next
+   computed from. A set never changes and is short-lived: a union
+   makes a new one, and the nodes that no register or stack word refers
+   to any more are collected when the pool is nearly full, at the next
    superblock (CATS_(vf_collect_now), a safe point: no IR temporary
    holds a set there), marking from every thread's shadow registers and
    live stack. A superblock that fills the pool grows it.
@@ -27,7 +27,7 @@
 #include "pub_tool_threadstate.h"
 #include "libvex_guest_amd64.h"
 
-#define FIRST_CAP   (1u << 13) /* nodes: 768 KiB, about an L2 cache */
+#define FIRST_CAP   (1u << 13) /* nodes: 704 KiB, about an L2 cache */
 #define MAX_CAP     (1u << (31 - VF_VIEW_BITS))
 
 /* Sets are handed out by a cursor that skips the ones the last
@@ -142,16 +142,6 @@ void CATS_(vf_collect_now)(void)
    CATS_(vf_collect_due) = 0;
 }
 
-/* The hash that sources m[0..n) add to a set. */
-static inline ULong sources_sum(const UInt* m, UInt n)
-{
-   ULong h = 0;
-   UInt k;
-   for (k = 0; k < n; k++)
-      h += CATS_(vf_mix)(m[k]);
-   return h;
-}
-
 /* A free node. The table may move: no VfSet pointer survives a call. */
 static inline UInt alloc_node(void)
 {
@@ -176,7 +166,7 @@ void append(VfSet* s, UInt c, const UInt* m, UInt n)
    for (k = 0; k < n; k++)
       s->m[c + k] = m[k];
    s->fill = c + n;
-   s->sum += sources_sum(m, n);
+   s->sum += CATS_(vf_mix_sum)(m, n);
 }
 
 /* The set of the distinct sources m[0..n), 1 <= n <= VF_SET_CAP. */
@@ -224,44 +214,30 @@ UInt CATS_(vf_members)(UInt p, UInt* out)
    return n;
 }
 
-/* Membership in a view: the node's sources as four vectors of four, and
-   which of them belong to the view. (GCC's vector extension; the tool
-   has no intrinsics headers.) */
+/* Whether any of x, y, z is among the first c sources of node s: the
+   node's sources as four vectors of four, masked to the view, without a
+   branch on where a source is. 0 matches nothing in a view. (GCC's
+   vector extension; the tool has no intrinsics headers.) */
 typedef Int VfVec __attribute__((vector_size(16)));
 typedef Int VfVecU __attribute__((vector_size(16), aligned(4)));
-typedef struct {
-   VfVec m[4], in[4];
-} VfView;
-
-static const VfVec view_lane[4] = { { 0, 1, 2, 3 }, { 4, 5, 6, 7 },
-                                    { 8, 9, 10, 11 }, { 12, 13, 14, 15 } };
 
 static inline __attribute__((always_inline))
-void view_of(UInt p, VfView* v)
+Bool in_view(const VfSet* s, UInt c, UInt x, UInt y, UInt z)
 {
-   const VfVecU* m = (const VfVecU*)CATS_(vf_sets)[CATS_(vf_set_node)(p)].m;
-   Int c = (Int)CATS_(vf_set_count)(p);
-   VfVec cv = { c, c, c, c };
-   UInt j;
-   for (j = 0; j < 4; j++) {
-      v->m[j] = m[j];
-      v->in[j] = view_lane[j] < cv;
-   }
-}
-
-static inline Bool any_lane(VfVec v)
-{
-   return __builtin_ia32_pmovmskb128((__attribute__((vector_size(16))) char)v)
-          != 0;
-}
-
-static inline __attribute__((always_inline))
-Bool in_view(const VfView* v, UInt x)
-{
-   VfVec xv = { (Int)x, (Int)x, (Int)x, (Int)x };
-   VfVec hit = ((v->m[0] == xv) & v->in[0]) | ((v->m[1] == xv) & v->in[1])
-               | ((v->m[2] == xv) & v->in[2]) | ((v->m[3] == xv) & v->in[3]);
-   return any_lane(hit);
+   static const VfVec lane[4] = { { 0, 1, 2, 3 }, { 4, 5, 6, 7 },
+                                  { 8, 9, 10, 11 }, { 12, 13, 14, 15 } };
+   const VfVecU* mv = (const VfVecU*)s->m;
+   VfVec a = { (Int)x, (Int)x, (Int)x, (Int)x };
+   VfVec b = { (Int)y, (Int)y, (Int)y, (Int)y };
+   VfVec d = { (Int)z, (Int)z, (Int)z, (Int)z };
+   VfVec cv = { (Int)c, (Int)c, (Int)c, (Int)c };
+   VfVec hit = { 0, 0, 0, 0 }, q;
+#  define SCAN(j) (q = mv[j], hit |= ((q == a) | (q == b) | (q == d)) \
+                                     & (lane[j] < cv))
+   SCAN(0); SCAN(1); SCAN(2); SCAN(3);
+#  undef SCAN
+   return __builtin_ia32_pmovmskb128((__attribute__((vector_size(16))) char)
+                                     hit) != 0;
 }
 
 /* A register intermediate is the same vertex whenever the same site
@@ -393,17 +369,7 @@ UInt accumulate(VfSite* site, const UInt* in)
    VfSet* s = &CATS_(vf_sets)[i];
    if (n == 0 || c + n > VF_SET_CAP || c != s->fill)
       return 0;
-   const VfVecU* mv = (const VfVecU*)s->m;
-   VfVec a = { (Int)y0, (Int)y0, (Int)y0, (Int)y0 };
-   VfVec b = { (Int)y1, (Int)y1, (Int)y1, (Int)y1 };
-   VfVec d = { (Int)y2, (Int)y2, (Int)y2, (Int)y2 };
-   VfVec cv = { (Int)c, (Int)c, (Int)c, (Int)c };
-   VfVec hit = { 0, 0, 0, 0 }, q;
-#  define SCAN(j) (q = mv[j], hit |= ((q == a) | (q == b) | (q == d)) \
-                                     & (view_lane[j] < cv))
-   SCAN(0); SCAN(1); SCAN(2); SCAN(3);
-#  undef SCAN
-   if (any_lane(hit))
+   if (in_view(s, c, y0, y1, y2))
       return 0;
    site->last_base = p;
    site->epoch = n_collections + 1;
@@ -492,8 +458,7 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
       }
    }
    UInt cur = in[base], btotal = CATS_(vf_set_count)(cur);
-   VfView base_view;
-   view_of(cur, &base_view);
+   const VfSet* bs = &CATS_(vf_sets)[CATS_(vf_set_node)(cur)];
    for (i = 0; i < 4; i++) {
       UInt p = in[i];
       if (p == 0 || (Int)i == base || p == in[base])
@@ -509,7 +474,7 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
          UInt x = add[j];
          for (k = 0; k < n && m[k] != x; k++)
             ;
-         if (k == n && !in_view(&base_view, x))
+         if (k == n && !in_view(bs, btotal, x, x, x))
             m[n++] = x;
       }
    }
@@ -522,8 +487,7 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
    UInt pos = 0, link = 0;
    while (btotal + (n - pos) > VF_SET_CAP) {
       UInt need = VF_SET_CAP - btotal;
-      UInt full = need == 0 ? cur
-                  : extend(cur, m + pos, need);
+      UInt full = need == 0 ? cur : extend(cur, m + pos, need);
       link = share(site, full) & VF_ID_MASK;
       pos += need;
       /* The link may be one of the sources still to add (the same
