@@ -328,7 +328,7 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
    if (r == VREC_NIL)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for records (%u edges)", b->ne);
-   uint32_t *src_ids = vrec_ids(&b->rec, r), *edges = vrec_edges(&b->rec, r);
+   uint32_t *edges = vrec_edges(&b->rec, r);
    int dup = 0;
    if (n == 0) {
       edges[0] = record_edge(b, d, VB_CONST, dst, ctx, edges, 0, &dup);
@@ -338,13 +338,11 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
    }
    for (uint32_t k = 0; k < n; k++) {
       uint32_t src_id = cle_u32(ids + 4 * (size_t)k);
-      uint32_t src = find_vertex(b, src_id);
-      if (src == VB_NIL)
+      if (find_vertex(b, src_id) == VB_NIL)
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF record %llu: SOURCES of vertex %u names unknown "
                      "source vertex %u", rno, dst_id, src_id);
-      src_ids[k] = src_id;
-      edges[k] = record_edge(b, d, src, dst, ctx, edges, k, &dup);
+      edges[k] = record_edge(b, d, src_id, dst, ctx, edges, k, &dup);
       if (edges[k] == VB_NIL)
          return fail(b, VCG_ENOMEM, err, errlen,
                      "out of memory for edges (%u edges)", b->ne);
@@ -368,6 +366,10 @@ static vcg_status on_vertex(vcg_builder *b, const uint8_t *p, char *err,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: vertex %u has unknown kind %u",
                   (unsigned long long)b->records, id, kind);
+   if (id == VB_CONST)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: vertex id %u is reserved",
+                  (unsigned long long)b->records, id);
    if (find_vertex(b, id) != VB_NIL)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: vertex %u sent twice",
@@ -403,7 +405,7 @@ static vcg_status on_sources(vcg_builder *b, const uint8_t *p, char *err,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES of vertex %u at version %u, not "
                   "after version %u", rno, dst_id, version, d->version);
-   uint32_t r = d->version ? vrec_find(&b->rec, d->open, ctx, n,
+   uint32_t r = d->version ? vrec_find(&b->rec, b->e, d->open, ctx, n,
                                        p + VB_SOURCES_LEN)
                            : VREC_NIL;
    if (r == VREC_NIL) {
@@ -606,42 +608,110 @@ static uint32_t *vertex_order(const vcg_builder *b)
    return order;
 }
 
-/* Sort the finished edges by (src, dst, ctx): by ctx first, then stably
- * by (src, dst). The edges are permuted in place, following the cycles of
- * the order, so that sorting needs no second copy of them: the end of the
- * run is the builder's peak. 0, or -1 if out of memory. */
-static int sort_edges(vcg_edge *e, uint32_t n)
+/* Sorting the finished edges by (src, dst, ctx), keys that are unique,
+ * in place: at the end of a run on a large graph the edges are most of
+ * the builder's memory, and a sort through a (key, index) array cost 12
+ * more bytes per edge, the run's peak. An MSD radix sort on (src, dst),
+ * a byte at a time, with each bucket's elements swapped into place
+ * (American flag sort), is linear in the bytes the keys use; buckets of
+ * a few edges, and edges left with equal (src, dst), are finished by
+ * comparison. */
+static uint64_t edge_key(const vcg_edge *e)
 {
-   uint64_t *key = malloc(((size_t)n + 1) * sizeof *key);
-   uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
-   int bad = !key || !order;
-   for (uint32_t i = 0; !bad && i < n; i++) {
-      key[i] = e[i].ctx;
-      order[i] = i;
+   return (uint64_t)e->src << 32 | e->dst;
+}
+
+static int edge_less(const vcg_edge *a, const vcg_edge *b)
+{
+   uint64_t ka = edge_key(a), kb = edge_key(b);
+   return ka != kb ? ka < kb : a->ctx < b->ctx;
+}
+
+#define VB_SORT_SMALL 24u
+
+static void sift_down(vcg_edge *e, size_t root, size_t n)
+{
+   for (;;) {
+      size_t c = 2 * root + 1;
+      if (c >= n)
+         return;
+      if (c + 1 < n && edge_less(&e[c], &e[c + 1]))
+         c++;
+      if (!edge_less(&e[root], &e[c]))
+         return;
+      vcg_edge t = e[root];
+      e[root] = e[c];
+      e[c] = t;
+      root = c;
    }
-   bad = bad || vso_sort(key, order, n) != 0;
-   for (uint32_t i = 0; !bad && i < n; i++)
-      key[i] = (uint64_t)e[order[i]].src << 32 | e[order[i]].dst;
-   bad = bad || vso_sort(key, order, n) != 0;
-   free(key);
-   /* Edge i of the result is edge order[i]; a placed slot gets
-    * order[j] = j. */
-   for (uint32_t i = 0; !bad && i < n; i++) {
-      if (order[i] == i)
-         continue;
-      vcg_edge first = e[i];
-      uint32_t j = i;
-      while (order[j] != i) {
-         uint32_t k = order[j];
-         e[j] = e[k];
-         order[j] = j;
-         j = k;
+}
+
+/* Insertion sort for a few edges, heapsort (no worst case, no memory)
+ * for more. */
+static void sort_by_comparison(vcg_edge *e, size_t n)
+{
+   if (n <= VB_SORT_SMALL) {
+      for (size_t i = 1; i < n; i++) {
+         vcg_edge x = e[i];
+         size_t j = i;
+         for (; j > 0 && edge_less(&x, &e[j - 1]); j--)
+            e[j] = e[j - 1];
+         e[j] = x;
       }
-      e[j] = first;
-      order[j] = j;
+      return;
    }
-   free(order);
-   return bad ? -1 : 0;
+   for (size_t i = n / 2; i-- > 0;)
+      sift_down(e, i, n);
+   for (size_t i = n; i-- > 1;) {
+      vcg_edge t = e[0];
+      e[0] = e[i];
+      e[i] = t;
+      sift_down(e, 0, i);
+   }
+}
+
+/* Sort e[0..n), whose keys agree above bit shift + 8, by the byte at
+ * `shift` and below (shift < 0: the keys are equal). */
+static void sort_edges_from(vcg_edge *e, size_t n, int shift)
+{
+   if (n <= VB_SORT_SMALL || shift < 0) {
+      sort_by_comparison(e, n);
+      return;
+   }
+   size_t start[257] = { 0 }, next[256];
+   for (size_t i = 0; i < n; i++)
+      start[((edge_key(&e[i]) >> shift) & 0xFF) + 1]++;
+   for (int d = 0; d < 256; d++) {
+      start[d + 1] += start[d];
+      next[d] = start[d];
+   }
+   for (int d = 0; d < 256; d++) {
+      while (next[d] < start[d + 1]) {
+         vcg_edge x = e[next[d]];
+         unsigned k = (unsigned)((edge_key(&x) >> shift) & 0xFF);
+         while (k != (unsigned)d) {
+            vcg_edge t = e[next[k]];
+            e[next[k]++] = x;
+            x = t;
+            k = (unsigned)((edge_key(&x) >> shift) & 0xFF);
+         }
+         e[next[d]++] = x;
+      }
+   }
+   for (int d = 0; d < 256; d++)
+      if (start[d + 1] - start[d] > 1)
+         sort_edges_from(e + start[d], start[d + 1] - start[d], shift - 8);
+}
+
+static void sort_edges(vcg_edge *e, uint32_t n)
+{
+   uint64_t top = 0;
+   for (uint32_t i = 0; i < n; i++)
+      top |= edge_key(&e[i]);
+   int shift = 0;
+   while (shift + 8 < 64 && (top >> (shift + 8)) != 0)
+      shift += 8;
+   sort_edges_from(e, n, shift);
 }
 
 vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
@@ -652,6 +722,11 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
                   b->state == VB_STREAM ? "the graph is not complete "
                                           "without VF_END"
                                         : "no graph to finish");
+   /* While the graph was built an edge's src was its source's tool id
+    * (records compare through it); now its builder index. */
+   for (uint32_t i = 0; i < b->ne; i++)
+      if (b->e[i].src != VB_CONST)
+         b->e[i].src = find_vertex(b, b->e[i].src);
    /* The tables are done with; free them before the new arrays. */
    vim_free(&b->vidx);
    vcg_index_free(&b->eidx);
@@ -700,11 +775,7 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
    vcg_edge *fit = realloc(b->e, ((size_t)ne + 1) * sizeof *b->e);
    if (fit)
       b->e = fit;
-   if (ne > 1 && sort_edges(b->e, ne) != 0) {
-      free(out);
-      return fail(b, VCG_ENOMEM, err, errlen,
-                  "out of memory sorting the graph (%u edges)", ne);
-   }
+   sort_edges(b->e, ne);
    g->word_size = b->word_size;
    g->nvertices = b->nv;
    g->nedges = ne;

@@ -6,7 +6,7 @@
  * stream: one 40-byte record per vertex, one 20-byte record per distinct
  * (src, dst, ctx) edge (arrays grow by a quarter), a 4-byte hash slot
  * per entry (tables at most 3/4 full), and each vertex's distinct SOURCES
- * records (vcg_records.h: 4 + 8 bytes per source), compacted to the open
+ * records (vcg_records.h: 20 bytes and 4 per source), compacted to the open
  * ones when they pass 32 bytes per edge. A SOURCES record adds its uses
  * to the edges it names, so a loop that repeats one computation a million
  * times costs nothing more, and a repeated record is recognised without
@@ -55,7 +55,8 @@ typedef struct vcg_vertex {
  * it holds the source versions consumed. uses fit 32 bits: an edge's uses
  * are disjoint version ranges of its dst, whose count is a u32. */
 typedef struct vcg_edge {
-   uint32_t src, dst;   /* vertex indices */
+   uint32_t src, dst;   /* vertex indices (while the graph is built, src
+                           is the source's tool id) */
    uint32_t ctx;        /* context of the sink's versions, or CATS_NONE */
    uint32_t uses;       /* versions of dst computed from src, >= 1 */
    union {

@@ -12,28 +12,28 @@
  * A record missed this way is stored twice, which costs memory only. */
 #define VREC_RING_WALK 64
 
-static int same(const vrec_pool *p, uint32_t r, uint32_t ctx, uint32_t n,
-                const uint8_t *ids)
+static int same(const vrec_pool *p, const vcg_edge *e, uint32_t r,
+                uint32_t ctx, uint32_t n, const uint8_t *ids)
 {
    const uint32_t *h = vrec_at(p, r);
    if (h[VREC_CTX] != ctx || h[VREC_N] != n)
       return 0;
-   const uint32_t *m = h + VREC_HEAD;
+   const uint32_t *edges = h + VREC_HEAD;
    for (uint32_t k = 0; k < n; k++)
-      if (m[k] != cle_u32(ids + 4 * (size_t)k))
+      if (e[edges[k]].src != cle_u32(ids + 4 * (size_t)k))
          return 0;
    return 1;
 }
 
-uint32_t vrec_find(const vrec_pool *p, uint32_t open, uint32_t ctx,
-                   uint32_t n, const uint8_t *ids)
+uint32_t vrec_find(const vrec_pool *p, const vcg_edge *e, uint32_t open,
+                   uint32_t ctx, uint32_t n, const uint8_t *ids)
 {
    uint32_t next = vrec_at(p, open)[VREC_NEXT];
-   if (next != VREC_NIL && same(p, next, ctx, n, ids))
+   if (next != VREC_NIL && same(p, e, next, ctx, n, ids))
       return next;
    uint32_t r = open;
    for (int k = 0; k < VREC_RING_WALK; k++) {
-      if (r != next && same(p, r, ctx, n, ids))
+      if (r != next && same(p, e, r, ctx, n, ids))
          return r;
       r = vrec_at(p, r)[VREC_RING];
       if (r == open)

@@ -16,8 +16,11 @@
  *   n       sources
  *   owed    uses owed to each of its edges, modulo 2^32: the sum over
  *           its openings of (closing version - opening version)
- *   ids     n tool ids of the sources, in the order sent
- *   edges   max(n, 1) edge indices (n = 0: the constant's edge)
+ *   edges   max(n, 1) edge indices, source k's edge k (n = 0: the
+ *           constant's edge)
+ * The sources' ids are not kept: while the graph is built an edge's src
+ * is its source's tool id, so a record is compared through its edges,
+ * which its vertex's first time step appended together.
  * A record's offset in the pool is its name; compaction renames. */
 #ifndef VCG_RECORDS_H
 #define VCG_RECORDS_H
@@ -43,14 +46,9 @@ static inline uint32_t *vrec_at(const vrec_pool *p, uint32_t r)
    return p->w + r;
 }
 
-static inline uint32_t *vrec_ids(const vrec_pool *p, uint32_t r)
-{
-   return p->w + r + VREC_HEAD;
-}
-
 static inline uint32_t *vrec_edges(const vrec_pool *p, uint32_t r)
 {
-   return p->w + r + VREC_HEAD + p->w[r + VREC_N];
+   return p->w + r + VREC_HEAD;
 }
 
 /* Edges of a record with n sources: a constant (n = 0) has one. */
@@ -61,17 +59,18 @@ static inline uint32_t vrec_nedges(uint32_t n)
 
 static inline size_t vrec_words(uint32_t n)
 {
-   return VREC_HEAD + (size_t)n + vrec_nedges(n);
+   return VREC_HEAD + (size_t)vrec_nedges(n);
 }
 
 /* The record of `open`'s vertex with context ctx and the n sources ids
- * (little-endian u32s, as sent): first the one that followed `open` last
- * time, then `open` and its ring. VREC_NIL if there is none. */
-uint32_t vrec_find(const vrec_pool *p, uint32_t open, uint32_t ctx,
-                   uint32_t n, const uint8_t *ids);
+ * (little-endian u32s, as sent; e the edges, whose src is a tool id):
+ * first the one that followed `open` last time, then `open` and its ring.
+ * VREC_NIL if there is none. */
+uint32_t vrec_find(const vrec_pool *p, const vcg_edge *e, uint32_t open,
+                   uint32_t ctx, uint32_t n, const uint8_t *ids);
 
 /* A new record with n sources in the ring of `ring` (VREC_NIL: a ring of
- * its own), its ids and edges for the caller to fill. VREC_NIL if out of
+ * its own), its edges for the caller to fill. VREC_NIL if out of
  * memory or if the pool would pass 2^32 words. */
 uint32_t vrec_new(vrec_pool *p, uint32_t ring, uint32_t ctx, uint32_t n);
 

@@ -250,6 +250,43 @@ static void test_memory(void)
           per_edge);
    CHECK(per_vertex <= 64);
    CHECK(per_edge <= 48);
+
+   /* The finished graph: every edge once, sorted by (src, dst, ctx) in
+    * place, with a second context on every tenth vertex. */
+   s.len = 0;
+   for (uint32_t i = 0; i < n; i += 10)
+      vfs_sources(&s, TOOL_ID(i), 3, 7, 1,
+                  (const uint32_t[]){ TOOL_ID((i + 1) % n) });
+   CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
+   cbuf end = CBUF_INIT;
+   vfs_end(&end, 8, 1, (const uint32_t[]){ 0 }, 0, NULL, NULL, NULL);
+   CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
+   vcg_graph g;
+   CHECK_EQ(vcg_finish(b, &g, err, sizeof err), VCG_OK);
+   CHECK_EQ(g.nedges, 4 * n + n / 10);
+   uint32_t unsorted = 0, wrong = 0;
+   for (uint32_t k = 0; k < g.nedges; k++) {
+      const vcg_edge *e = &g.edges[k];
+      if (k > 0) {
+         const vcg_edge *p = &g.edges[k - 1];
+         unsorted += !(p->src < e->src ||
+                       (p->src == e->src &&
+                        (p->dst < e->dst ||
+                         (p->dst == e->dst && p->ctx < e->ctx))));
+      }
+      /* Vertex i (graph index i: one allocation, by offset) reads
+       * i + 1 + 977 k; records 1 and 2 use ctx 0, record 3 ctx 7. */
+      uint32_t d = (e->src + n - e->dst) % n;
+      int ok = e->ctx == 0 ? (d - 1) % 977 == 0 && (d - 1) / 977 < 4 &&
+                             e->uses == 2
+                           : e->ctx == 7 && d == 1 && e->dst % 10 == 0 &&
+                             e->uses == 1;
+      wrong += !ok;
+   }
+   CHECK_EQ(unsorted, 0);
+   CHECK_EQ(wrong, 0);
+   vcg_graph_free(&g);
+   cbuf_free(&end);
    vcg_builder_free(b);
    cbuf_free(&s);
 }
