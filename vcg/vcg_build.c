@@ -611,33 +611,42 @@ static uint32_t *vertex_order(const vcg_builder *b)
 /* Sorting the finished edges by (src, dst, ctx), keys that are unique,
  * in place: at the end of a run on a large graph the edges are most of
  * the builder's memory, and a sort through a (key, index) array cost 12
- * more bytes per edge, the run's peak. An MSD radix sort on (src, dst),
- * a byte at a time, with each bucket's elements swapped into place
- * (American flag sort), is linear in the bytes the keys use; buckets of
- * a few edges, and edges left with equal (src, dst), are finished by
- * comparison. */
-static uint64_t edge_key(const vcg_edge *e)
+ * more bytes per edge, the run's peak. An MSD radix sort on src * nv +
+ * dst (2 log2(nv) bits), up to 11 bits at a time, with each bucket's
+ * elements swapped into place (American flag sort), takes two or three
+ * passes over the edges; buckets of a few edges, and edges left with equal
+ * (src, dst), are finished by comparison. */
+typedef struct edge_sort {
+   vcg_edge *e;
+   uint64_t nv;
+} edge_sort;
+
+#define VB_SORT_BITS 11
+#define VB_SORT_BUCKETS (1u << VB_SORT_BITS)
+#define VB_SORT_SMALL 24u
+
+static uint64_t edge_key(const edge_sort *es, const vcg_edge *e)
 {
-   return (uint64_t)e->src << 32 | e->dst;
+   return e->src * es->nv + e->dst;
 }
 
-static int edge_less(const vcg_edge *a, const vcg_edge *b)
+static int edge_less(const edge_sort *es, const vcg_edge *a,
+                     const vcg_edge *b)
 {
-   uint64_t ka = edge_key(a), kb = edge_key(b);
+   uint64_t ka = edge_key(es, a), kb = edge_key(es, b);
    return ka != kb ? ka < kb : a->ctx < b->ctx;
 }
 
-#define VB_SORT_SMALL 24u
-
-static void sift_down(vcg_edge *e, size_t root, size_t n)
+static void sift_down(const edge_sort *es, vcg_edge *e, size_t root,
+                      size_t n)
 {
    for (;;) {
       size_t c = 2 * root + 1;
       if (c >= n)
          return;
-      if (c + 1 < n && edge_less(&e[c], &e[c + 1]))
+      if (c + 1 < n && edge_less(es, &e[c], &e[c + 1]))
          c++;
-      if (!edge_less(&e[root], &e[c]))
+      if (!edge_less(es, &e[root], &e[c]))
          return;
       vcg_edge t = e[root];
       e[root] = e[c];
@@ -648,70 +657,85 @@ static void sift_down(vcg_edge *e, size_t root, size_t n)
 
 /* Insertion sort for a few edges, heapsort (no worst case, no memory)
  * for more. */
-static void sort_by_comparison(vcg_edge *e, size_t n)
+static void sort_by_comparison(const edge_sort *es, vcg_edge *e, size_t n)
 {
    if (n <= VB_SORT_SMALL) {
       for (size_t i = 1; i < n; i++) {
          vcg_edge x = e[i];
          size_t j = i;
-         for (; j > 0 && edge_less(&x, &e[j - 1]); j--)
+         for (; j > 0 && edge_less(es, &x, &e[j - 1]); j--)
             e[j] = e[j - 1];
          e[j] = x;
       }
       return;
    }
    for (size_t i = n / 2; i-- > 0;)
-      sift_down(e, i, n);
+      sift_down(es, e, i, n);
    for (size_t i = n; i-- > 1;) {
       vcg_edge t = e[0];
       e[0] = e[i];
       e[i] = t;
-      sift_down(e, 0, i);
+      sift_down(es, e, 0, i);
    }
 }
 
-/* Sort e[0..n), whose keys agree above bit shift + 8, by the byte at
- * `shift` and below (shift < 0: the keys are equal). */
-static void sort_edges_from(vcg_edge *e, size_t n, int shift)
+/* Digit width for n edges: about n / 8 buckets, so that a bucket's
+ * counts cost less than its edges. */
+static unsigned digit_bits(size_t n)
 {
-   if (n <= VB_SORT_SMALL || shift < 0) {
-      sort_by_comparison(e, n);
+   unsigned bits = 4;
+   while (bits < VB_SORT_BITS && ((size_t)8 << bits) < n)
+      bits++;
+   return bits;
+}
+
+/* Sort e[0..n), whose keys agree at bit `hi` and above (hi = 0: they are
+ * equal). */
+static void sort_edges_from(const edge_sort *es, vcg_edge *e, size_t n,
+                            unsigned hi)
+{
+   if (n <= VB_SORT_SMALL || hi == 0) {
+      sort_by_comparison(es, e, n);
       return;
    }
-   size_t start[257] = { 0 }, next[256];
+   unsigned bits = digit_bits(n);
+   unsigned shift = hi > bits ? hi - bits : 0;
+   unsigned nb = 1u << bits;
+   const uint64_t mask = nb - 1;
+   size_t start[VB_SORT_BUCKETS + 1], next[VB_SORT_BUCKETS];
+   memset(start, 0, (nb + 1) * sizeof *start);
    for (size_t i = 0; i < n; i++)
-      start[((edge_key(&e[i]) >> shift) & 0xFF) + 1]++;
-   for (int d = 0; d < 256; d++) {
+      start[((edge_key(es, &e[i]) >> shift) & mask) + 1]++;
+   for (unsigned d = 0; d < nb; d++) {
       start[d + 1] += start[d];
       next[d] = start[d];
    }
-   for (int d = 0; d < 256; d++) {
+   for (unsigned d = 0; d < nb; d++) {
       while (next[d] < start[d + 1]) {
          vcg_edge x = e[next[d]];
-         unsigned k = (unsigned)((edge_key(&x) >> shift) & 0xFF);
-         while (k != (unsigned)d) {
+         unsigned k = (unsigned)((edge_key(es, &x) >> shift) & mask);
+         while (k != d) {
             vcg_edge t = e[next[k]];
             e[next[k]++] = x;
             x = t;
-            k = (unsigned)((edge_key(&x) >> shift) & 0xFF);
+            k = (unsigned)((edge_key(es, &x) >> shift) & mask);
          }
          e[next[d]++] = x;
       }
    }
-   for (int d = 0; d < 256; d++)
+   for (unsigned d = 0; d < nb; d++)
       if (start[d + 1] - start[d] > 1)
-         sort_edges_from(e + start[d], start[d + 1] - start[d], shift - 8);
+         sort_edges_from(es, e + start[d], start[d + 1] - start[d], shift);
 }
 
-static void sort_edges(vcg_edge *e, uint32_t n)
+static void sort_edges(vcg_edge *e, uint32_t n, uint32_t nv)
 {
-   uint64_t top = 0;
-   for (uint32_t i = 0; i < n; i++)
-      top |= edge_key(&e[i]);
-   int shift = 0;
-   while (shift + 8 < 64 && (top >> (shift + 8)) != 0)
-      shift += 8;
-   sort_edges_from(e, n, shift);
+   edge_sort es = { e, nv };
+   uint64_t top = nv ? (uint64_t)nv * nv - 1 : 0;
+   unsigned hi = 0;   /* bits the keys use */
+   while (hi < 64 && (top >> hi) != 0)
+      hi++;
+   sort_edges_from(&es, e, n, hi);
 }
 
 vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
@@ -775,7 +799,7 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
    vcg_edge *fit = realloc(b->e, ((size_t)ne + 1) * sizeof *b->e);
    if (fit)
       b->e = fit;
-   sort_edges(b->e, ne);
+   sort_edges(b->e, ne, b->nv);
    g->word_size = b->word_size;
    g->nvertices = b->nv;
    g->nedges = ne;
