@@ -14,10 +14,6 @@
 #include "vcg_sort.h"
 
 #define VB_NIL 0xFFFFFFFFu
-/* An edge's link while the graph is built: whether the record being
- * built names it already (a source named twice is an error). */
-#define VB_FREE 0u
-#define VB_TAKEN 1u
 /* The source of a constant: a SOURCES record with n = 0 keeps its uses on
  * the edge (VB_CONST, dst, ctx), so that a vertex's weight, the sum over
  * its records of uses x max(1, n), is the sum of the uses of its
@@ -54,6 +50,7 @@ typedef struct vb_vertex {
 
 /* The memory per vertex and per edge that vcg_build.h promises. */
 _Static_assert(sizeof(vb_vertex) == 40, "builder vertex size");
+_Static_assert(sizeof(vb_edge) == 16, "builder edge size");
 _Static_assert(sizeof(vcg_edge) == 20, "edge size");
 
 enum vb_state { VB_STREAM, VB_ENDED, VB_FINISHED, VB_FAILED };
@@ -61,7 +58,7 @@ enum vb_state { VB_STREAM, VB_ENDED, VB_FINISHED, VB_FAILED };
 struct vcg_builder {
    vb_vertex *v;
    uint32_t nv, capv;
-   vcg_edge *e;
+   vb_edge *e;
    uint32_t ne, cape;
    vim_map vidx;        /* tool id -> index in v */
    vcg_index eidx;      /* (src, dst, ctx) -> index in e */
@@ -158,7 +155,7 @@ static uint64_t edge_hash(uint32_t src, uint32_t dst, uint32_t ctx)
 
 static uint64_t edge_hash_at(const void *ctx, uint32_t i)
 {
-   const vcg_edge *e = &((const vcg_builder *)ctx)->e[i];
+   const vb_edge *e = &((const vcg_builder *)ctx)->e[i];
    return edge_hash(e->src, e->dst, e->ctx);
 }
 
@@ -177,8 +174,7 @@ static uint32_t append_edge(vcg_builder *b, uint32_t src, uint32_t dst,
             VB_MAX_EDGES) != 0)
       return VB_NIL;
    uint32_t i = b->ne++;
-   b->e[i] = (vcg_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0,
-                         .link = VB_FREE };
+   b->e[i] = (vb_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0 };
    return i;
 }
 
@@ -194,7 +190,7 @@ static uint32_t get_edge(vcg_builder *b, uint32_t src, uint32_t dst,
       uint32_t i = b->eidx.slot[pos];
       if (i == VCG_INDEX_EMPTY)
          break;
-      const vcg_edge *e = &b->e[i];
+      const vb_edge *e = &b->e[i];
       if (e->src == src && e->dst == dst && e->ctx == ctx)
          return i;
    }
@@ -267,7 +263,7 @@ static vcg_status index_open(vcg_builder *b, vb_vertex *d)
       for (uint32_t k = 0; k < vrec_nedges(n); k++) {
          if (vcg_index_reserve(&b->eidx, edge_hash_at, b) != 0)
             return VCG_ENOMEM;
-         const vcg_edge *e = &b->e[edges[k]];
+         const vb_edge *e = &b->e[edges[k]];
          uint32_t pos = vcg_index_first(&b->eidx, edge_hash(e->src, e->dst,
                                                             e->ctx));
          while (b->eidx.slot[pos] != VCG_INDEX_EMPTY)
@@ -281,27 +277,55 @@ static vcg_status index_open(vcg_builder *b, vb_vertex *d)
 }
 
 /* The edge (src, dst, ctx) for source k of a new record of d whose first
- * k edges are `edges`, or VB_NIL if out of memory; *dup is set if the
- * record names src already. */
+ * k edges are `edges`, or VB_NIL if out of memory. A vertex's first
+ * record (not indexed) sets *dup if it names src already; an indexed
+ * one's repeats are found by repeated_edge(). */
 static uint32_t record_edge(vcg_builder *b, const vb_vertex *d, uint32_t src,
                             uint32_t dst, uint32_t ctx,
                             const uint32_t *edges, uint32_t k, int *dup)
 {
    *dup = 0;
-   if (d->flags & VB_INDEXED) {
-      uint32_t i = get_edge(b, src, dst, ctx);
-      if (i != VB_NIL) {
-         *dup = b->e[i].link == VB_TAKEN;
-         b->e[i].link = VB_TAKEN;
-      }
-      return i;
-   }
+   if (d->flags & VB_INDEXED)
+      return get_edge(b, src, dst, ctx);
    for (uint32_t j = 0; j < k; j++)
       if (b->e[edges[j]].src == src) {
          *dup = 1;
          return edges[j];
       }
    return append_edge(b, src, dst, ctx);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+   return (x > y) - (x < y);
+}
+
+/* An edge that edges[0..n) holds twice (its source named twice), or
+ * VB_NIL; *oom is set if a long record could not be checked. */
+static uint32_t repeated_edge(const uint32_t *edges, uint32_t n, int *oom)
+{
+   *oom = 0;
+   if (n <= VB_PAIRWISE_MAX) {
+      for (uint32_t k = 1; k < n; k++)
+         for (uint32_t j = 0; j < k; j++)
+            if (edges[j] == edges[k])
+               return edges[k];
+      return VB_NIL;
+   }
+   uint32_t *sorted = malloc((size_t)n * sizeof *sorted);
+   if (!sorted) {
+      *oom = 1;
+      return VB_NIL;
+   }
+   memcpy(sorted, edges, (size_t)n * sizeof *sorted);
+   qsort(sorted, n, sizeof *sorted, cmp_u32);
+   uint32_t twice = VB_NIL;
+   for (uint32_t k = 1; k < n && twice == VB_NIL; k++)
+      if (sorted[k] == sorted[k - 1])
+         twice = sorted[k];
+   free(sorted);
+   return twice;
 }
 
 /* A new record of vertex dst (d) from a SOURCES record p; its name in
@@ -351,8 +375,17 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
                      "VF record %llu: SOURCES of vertex %u names source %u "
                      "twice", rno, dst_id, src_id);
    }
-   for (uint32_t k = 0; k < vrec_nedges(n); k++)
-      b->e[edges[k]].link = VB_FREE;
+   if (d->flags & VB_INDEXED) {
+      int oom;
+      uint32_t twice = repeated_edge(edges, n, &oom);
+      if (oom)
+         return fail(b, VCG_ENOMEM, err, errlen,
+                     "out of memory checking a record of %u sources", n);
+      if (twice != VB_NIL)
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF record %llu: SOURCES of vertex %u names source %u "
+                     "twice", rno, dst_id, b->e[twice].src);
+   }
    *out = r;
    return VCG_OK;
 }
@@ -783,29 +816,41 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
    /* Weights from the in-edges, then the constants' edges go. */
    uint32_t ne = 0;
    for (uint32_t i = 0; i < b->ne; i++) {
-      vcg_edge e = b->e[i];
+      vb_edge e = b->e[i];
       e.dst = map[e.dst];
       out[e.dst].weight += e.uses;
       if (e.src == VB_CONST)
          continue;
       e.src = map[e.src];
-      uint32_t sv = out[e.src].versions;
-      e.versions = e.uses < sv ? e.uses : sv;
       b->e[ne++] = e;
    }
    free(map);
    free(order);
-   /* The slack of the growing array goes before the sort needs memory. */
-   vcg_edge *fit = realloc(b->e, ((size_t)ne + 1) * sizeof *b->e);
-   if (fit)
-      b->e = fit;
-   sort_edges(b->e, ne, b->nv);
+   /* The edges widen to the graph's in place, from the last down (edge i
+    * moves from 16 i to 20 i, over edges already moved): the array's
+    * slack goes and no second copy is made. */
+   uint8_t *buf = realloc(b->e, ((size_t)ne + 1) * sizeof(vcg_edge));
+   if (!buf) {
+      free(out);
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory finishing the graph (%u edges)", ne);
+   }
+   b->e = NULL;
+   vcg_edge *ge = (vcg_edge *)buf;
+   for (uint32_t i = ne; i-- > 0;) {
+      vb_edge x;
+      memcpy(&x, buf + (size_t)i * sizeof x, sizeof x);
+      uint32_t sv = out[x.src].versions;
+      vcg_edge y = { .src = x.src, .dst = x.dst, .ctx = x.ctx,
+                     .uses = x.uses, .versions = x.uses < sv ? x.uses : sv };
+      memcpy(buf + (size_t)i * sizeof y, &y, sizeof y);
+   }
+   sort_edges(ge, ne, b->nv);
    g->word_size = b->word_size;
    g->nvertices = b->nv;
    g->nedges = ne;
    g->vertices = out;
-   g->edges = b->e;
-   b->e = NULL;
+   g->edges = ge;
    b->nv = b->ne = b->cape = 0;
    b->state = VB_FINISHED;
    return VCG_OK;

@@ -3,7 +3,7 @@
  * The tool sends VF frames (type 104) while the guest runs, then one
  * VF_END frame (105); docs/VCG.md defines both. The builder ingests them
  * incrementally and keeps memory proportional to the graph, not to the
- * stream: one 40-byte record per vertex, one 20-byte record per distinct
+ * stream: one 40-byte record per vertex, one 16-byte record per distinct
  * (src, dst, ctx) edge (arrays grow by a quarter), a 4-byte hash slot
  * per entry (tables at most 3/4 full), and each vertex's distinct SOURCES
  * records (vcg_records.h: 20 bytes and 4 per source), compacted to the open
@@ -50,19 +50,14 @@ typedef struct vcg_vertex {
    uint64_t weight;     /* computation: sum of uses x max(1, n) */
 } vcg_vertex;
 
-/* An edge, unique per (src, dst, ctx). While the graph is built `link`
- * chains the edges of the dst's open SOURCES record; in a finished graph
- * it holds the source versions consumed. uses fit 32 bits: an edge's uses
- * are disjoint version ranges of its dst, whose count is a u32. */
+/* An edge of a finished graph, unique per (src, dst, ctx). uses fit 32
+ * bits: an edge's uses are disjoint version ranges of its dst, whose
+ * count is a u32. */
 typedef struct vcg_edge {
-   uint32_t src, dst;   /* vertex indices (while the graph is built, src
-                           is the source's tool id) */
+   uint32_t src, dst;   /* vertex indices */
    uint32_t ctx;        /* context of the sink's versions, or CATS_NONE */
    uint32_t uses;       /* versions of dst computed from src, >= 1 */
-   union {
-      uint32_t link;       /* building: next edge of the open record */
-      uint32_t versions;   /* finished: min(uses, versions of src) */
-   };
+   uint32_t versions;   /* min(uses, versions of src) */
 } vcg_edge;
 
 /* The finished graph: vertices sorted as docs/VCG.md says (memory by

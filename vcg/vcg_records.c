@@ -12,7 +12,7 @@
  * A record missed this way is stored twice, which costs memory only. */
 #define VREC_RING_WALK 64
 
-static int same(const vrec_pool *p, const vcg_edge *e, uint32_t r,
+static int same(const vrec_pool *p, const vb_edge *e, uint32_t r,
                 uint32_t ctx, uint32_t n, const uint8_t *ids)
 {
    const uint32_t *h = vrec_at(p, r);
@@ -25,7 +25,7 @@ static int same(const vrec_pool *p, const vcg_edge *e, uint32_t r,
    return 1;
 }
 
-uint32_t vrec_find(const vrec_pool *p, const vcg_edge *e, uint32_t open,
+uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
                    uint32_t ctx, uint32_t n, const uint8_t *ids)
 {
    uint32_t next = vrec_at(p, open)[VREC_NEXT];
@@ -75,7 +75,7 @@ uint32_t vrec_new(vrec_pool *p, uint32_t ring, uint32_t ctx, uint32_t n)
    return r;
 }
 
-void vrec_flush(vrec_pool *p, vcg_edge *e)
+void vrec_flush(vrec_pool *p, vb_edge *e)
 {
    for (size_t r = 0; r < p->len;) {
       uint32_t *h = vrec_at(p, (uint32_t)r);

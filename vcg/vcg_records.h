@@ -32,6 +32,14 @@
 
 #define VREC_NIL 0xFFFFFFFFu
 
+/* An edge while the graph is built (vcg_build.c): 16 bytes, the largest
+ * array of a large graph. src is the source's tool id until the graph is
+ * finished; dst is the builder's index of the sink. */
+typedef struct vb_edge {
+   uint32_t src, dst, ctx;
+   uint32_t uses;   /* so far, modulo 2^32 as docs/VCG.md allows */
+} vb_edge;
+
 enum { VREC_NEXT, VREC_RING, VREC_CTX, VREC_N, VREC_OWED, VREC_HEAD };
 
 typedef struct vrec_pool {
@@ -66,7 +74,7 @@ static inline size_t vrec_words(uint32_t n)
  * (little-endian u32s, as sent; e the edges, whose src is a tool id):
  * first the one that followed `open` last time, then `open` and its ring.
  * VREC_NIL if there is none. */
-uint32_t vrec_find(const vrec_pool *p, const vcg_edge *e, uint32_t open,
+uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
                    uint32_t ctx, uint32_t n, const uint8_t *ids);
 
 /* A new record with n sources in the ring of `ring` (VREC_NIL: a ring of
@@ -75,7 +83,7 @@ uint32_t vrec_find(const vrec_pool *p, const vcg_edge *e, uint32_t open,
 uint32_t vrec_new(vrec_pool *p, uint32_t ring, uint32_t ctx, uint32_t n);
 
 /* Add each record's owed uses to its edges and clear them. */
-void vrec_flush(vrec_pool *p, vcg_edge *e);
+void vrec_flush(vrec_pool *p, vb_edge *e);
 
 /* Copy record r of `from` to `to` as a ring of its own with no
  * successor; its new name, or VREC_NIL if out of memory. */

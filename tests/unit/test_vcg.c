@@ -450,6 +450,24 @@ static void test_malformed(void)
    vfs_sources(&vf, 2, 1, 0, 2, (const uint32_t[]){ 1, 1 });
    expect_fail(&vf, &end, VCG_EINPUT, "names source 1 twice");
 
+   /* The same in a vertex's second record (its edges are in the index)
+    * and in a record too long to check pairwise. */
+   prefix(&vf, &end);
+   vfs_sources(&vf, 2, 1, 0, 1, (const uint32_t[]){ 1 });
+   vfs_sources(&vf, 2, 2, 0, 2, (const uint32_t[]){ 1, 1 });
+   expect_fail(&vf, &end, VCG_EINPUT, "names source 1 twice");
+
+   prefix(&vf, &end);
+   uint32_t many[70];
+   for (uint32_t i = 0; i < 70; i++) {
+      vfs_vertex(&vf, 100 + i, CATS_VF_MEMORY, NONE, 16 + 8 * (uint64_t)i,
+                 8, 0, 0);
+      many[i] = 100 + i;
+   }
+   many[69] = 103;
+   vfs_sources(&vf, 2, 1, 0, 70, many);
+   expect_fail(&vf, &end, VCG_EINPUT, "names source 103 twice");
+
    prefix(&vf, &end);
    vfs_vertex(&vf, 1, CATS_VF_MEMORY, NONE, 0, 8, 0, 0);
    expect_fail(&vf, &end, VCG_EINPUT, "vertex 1 sent twice");
