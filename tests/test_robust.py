@@ -110,8 +110,8 @@ def test_empty_missing_and_foreign_files_rejected():
     _check_rejected(None, "a missing file")
     _check_rejected("/bin/ls", "/bin/ls")
     _check_rejected(b"CATSTRC\0", "a bare magic")
-    _check_rejected(b"CATSTRC\0" + struct.pack("<II", 2, 0), "version 2")
-    _check_rejected(b"CATSTRC\0" + struct.pack("<II", 1, 0), "a trace with no sections")
+    _check_rejected(b"CATSTRC\0" + struct.pack("<II", 3, 0), "version 3")
+    _check_rejected(b"CATSTRC\0" + struct.pack("<II", 2, 0), "a trace with no sections")
 
 
 def test_trace_size_independent_of_steps():

@@ -248,27 +248,66 @@ static vcg_status compact_records(vcg_builder *b)
    return VCG_OK;
 }
 
-/* Enter the edges of d's records into the index. Called when a vertex
- * gets its second distinct record: most vertices get one record in a
- * whole run (the tool sends one only when the sources change), so the
- * edges of a first record are appended without the index, checked for
- * repeats among themselves, and the builder touches the index once per
- * changed record, not once per edge of the graph. */
+/* Edges of a vertex's records that are searched in place before the
+ * vertex's edges go into the index. Most vertices get one record in a
+ * whole run (the tool sends one only when the sources change) and most
+ * others a few (a force accumulated over 16 neighbours: 16 records of 8
+ * sources), so a new record finds its edges among its vertex's other
+ * records, and the index holds only the edges of vertices with many. */
+#define VB_SCAN_MAX 256u
+
+/* Edge slots of d's records, counted up to more than `limit`. */
+static uint32_t ring_edges(const vcg_builder *b, const vb_vertex *d,
+                           uint32_t limit)
+{
+   uint32_t total = 0, r = d->open;
+   do {
+      total += vrec_nedges(vrec_at(&b->rec, r)[VREC_N]);
+      r = vrec_at(&b->rec, r)[VREC_RING];
+   } while (r != d->open && total <= limit);
+   return total;
+}
+
+/* The edge from src in context ctx among the records of d but `skip`
+ * (the one being built), or VB_NIL. */
+static uint32_t ring_find(const vcg_builder *b, const vb_vertex *d,
+                          uint32_t skip, uint32_t src, uint32_t ctx)
+{
+   uint32_t r = d->open;
+   do {
+      const uint32_t *h = vrec_at(&b->rec, r);
+      if (r != skip && h[VREC_CTX] == ctx) {
+         const uint32_t *edges = h + VREC_HEAD;
+         for (uint32_t k = 0; k < vrec_nedges(h[VREC_N]); k++)
+            if (b->e[edges[k]].src == src)
+               return edges[k];
+      }
+      r = h[VREC_RING];
+   } while (r != d->open);
+   return VB_NIL;
+}
+
+/* Enter the edges of d's records into the index, each once. Edges of
+ * records compacted away are not found again: an edge named by a later
+ * record is then made twice, and the two are merged when the graph is
+ * finished. */
 static vcg_status index_open(vcg_builder *b, vb_vertex *d)
 {
    uint32_t r = d->open;
    do {
       uint32_t n = vrec_at(&b->rec, r)[VREC_N];
-      const uint32_t *edges = vrec_edges(&b->rec, r);
       for (uint32_t k = 0; k < vrec_nedges(n); k++) {
          if (vcg_index_reserve(&b->eidx, edge_hash_at, b) != 0)
             return VCG_ENOMEM;
-         const vb_edge *e = &b->e[edges[k]];
+         uint32_t i = vrec_edges(&b->rec, r)[k];
+         const vb_edge *e = &b->e[i];
          uint32_t pos = vcg_index_first(&b->eidx, edge_hash(e->src, e->dst,
                                                             e->ctx));
-         while (b->eidx.slot[pos] != VCG_INDEX_EMPTY)
+         while (b->eidx.slot[pos] != VCG_INDEX_EMPTY &&
+                b->eidx.slot[pos] != i)
             pos = vcg_index_next(&b->eidx, pos);
-         vcg_index_put(&b->eidx, pos, edges[k]);
+         if (b->eidx.slot[pos] == VCG_INDEX_EMPTY)
+            vcg_index_put(&b->eidx, pos, i);
       }
       r = vrec_at(&b->rec, r)[VREC_RING];
    } while (r != d->open);
@@ -276,23 +315,20 @@ static vcg_status index_open(vcg_builder *b, vb_vertex *d)
    return VCG_OK;
 }
 
-/* The edge (src, dst, ctx) for source k of a new record of d whose first
- * k edges are `edges`, or VB_NIL if out of memory. A vertex's first
- * record (not indexed) sets *dup if it names src already; an indexed
- * one's repeats are found by repeated_edge(). */
-static uint32_t record_edge(vcg_builder *b, const vb_vertex *d, uint32_t src,
-                            uint32_t dst, uint32_t ctx,
-                            const uint32_t *edges, uint32_t k, int *dup)
+/* The edge (src, dst, ctx) for source k of record r of d whose first k
+ * edges are `edges`, or VB_NIL if out of memory. A source named twice
+ * gets the same edge both times (repeated_edge() finds it). */
+static uint32_t record_edge(vcg_builder *b, const vb_vertex *d, uint32_t r,
+                            uint32_t src, uint32_t dst, uint32_t ctx,
+                            const uint32_t *edges, uint32_t k)
 {
-   *dup = 0;
    if (d->flags & VB_INDEXED)
       return get_edge(b, src, dst, ctx);
    for (uint32_t j = 0; j < k; j++)
-      if (b->e[edges[j]].src == src) {
-         *dup = 1;
+      if (b->e[edges[j]].src == src)
          return edges[j];
-      }
-   return append_edge(b, src, dst, ctx);
+   uint32_t i = d->version ? ring_find(b, d, r, src, ctx) : VB_NIL;
+   return i != VB_NIL ? i : append_edge(b, src, dst, ctx);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -341,6 +377,7 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
    if (d->version == 0 && n > VB_PAIRWISE_MAX)
       d->flags |= VB_INDEXED;
    if (d->version != 0 && !(d->flags & VB_INDEXED) &&
+       ring_edges(b, d, VB_SCAN_MAX) + n > VB_SCAN_MAX &&
        index_open(b, d) != VCG_OK)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for edges (%u edges)", b->ne);
@@ -353,9 +390,8 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for records (%u edges)", b->ne);
    uint32_t *edges = vrec_edges(&b->rec, r);
-   int dup = 0;
    if (n == 0) {
-      edges[0] = record_edge(b, d, VB_CONST, dst, ctx, edges, 0, &dup);
+      edges[0] = record_edge(b, d, r, VB_CONST, dst, ctx, edges, 0);
       if (edges[0] == VB_NIL)
          return fail(b, VCG_ENOMEM, err, errlen,
                      "out of memory for edges (%u edges)", b->ne);
@@ -366,26 +402,20 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF record %llu: SOURCES of vertex %u names unknown "
                      "source vertex %u", rno, dst_id, src_id);
-      edges[k] = record_edge(b, d, src_id, dst, ctx, edges, k, &dup);
+      edges[k] = record_edge(b, d, r, src_id, dst, ctx, edges, k);
       if (edges[k] == VB_NIL)
          return fail(b, VCG_ENOMEM, err, errlen,
                      "out of memory for edges (%u edges)", b->ne);
-      if (dup)
-         return fail(b, VCG_EINPUT, err, errlen,
-                     "VF record %llu: SOURCES of vertex %u names source %u "
-                     "twice", rno, dst_id, src_id);
    }
-   if (d->flags & VB_INDEXED) {
-      int oom;
-      uint32_t twice = repeated_edge(edges, n, &oom);
-      if (oom)
-         return fail(b, VCG_ENOMEM, err, errlen,
-                     "out of memory checking a record of %u sources", n);
-      if (twice != VB_NIL)
-         return fail(b, VCG_EINPUT, err, errlen,
-                     "VF record %llu: SOURCES of vertex %u names source %u "
-                     "twice", rno, dst_id, b->e[twice].src);
-   }
+   int oom;
+   uint32_t twice = repeated_edge(edges, n, &oom);
+   if (oom)
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory checking a record of %u sources", n);
+   if (twice != VB_NIL)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: SOURCES of vertex %u names source %u "
+                  "twice", rno, dst_id, b->e[twice].src);
    *out = r;
    return VCG_OK;
 }
@@ -840,12 +870,27 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
    for (uint32_t i = ne; i-- > 0;) {
       vb_edge x;
       memcpy(&x, buf + (size_t)i * sizeof x, sizeof x);
-      uint32_t sv = out[x.src].versions;
       vcg_edge y = { .src = x.src, .dst = x.dst, .ctx = x.ctx,
-                     .uses = x.uses, .versions = x.uses < sv ? x.uses : sv };
+                     .uses = x.uses, .versions = 0 };
       memcpy(buf + (size_t)i * sizeof y, &y, sizeof y);
    }
    sort_edges(ge, ne, b->nv);
+   /* An edge made twice (index_open) is one: its uses are disjoint
+      version ranges of its dst, so they add up. */
+   uint32_t unique = 0;
+   for (uint32_t i = 0; i < ne; i++) {
+      vcg_edge *last = unique ? &ge[unique - 1] : NULL;
+      if (last && last->src == ge[i].src && last->dst == ge[i].dst &&
+          last->ctx == ge[i].ctx)
+         last->uses += ge[i].uses;
+      else
+         ge[unique++] = ge[i];
+   }
+   ne = unique;
+   for (uint32_t i = 0; i < ne; i++) {
+      uint32_t sv = out[ge[i].src].versions;
+      ge[i].versions = ge[i].uses < sv ? ge[i].uses : sv;
+   }
    g->word_size = b->word_size;
    g->nvertices = b->nv;
    g->nedges = ne;

@@ -9,7 +9,7 @@
 
 /* The offsets below are written per field; pin them to the sizes. */
 _Static_assert(32 + 8 == CATS_VCG_VERTEX_SIZE, "VCG vertex size");
-_Static_assert(24 + 8 == CATS_VCG_EDGE_SIZE, "VCG edge size");
+_Static_assert(16 + 4 == CATS_VCG_EDGE_SIZE, "VCG edge size");
 /* vcg_section_take converts edges into records in place. */
 _Static_assert(sizeof(vcg_edge) <= CATS_VCG_EDGE_SIZE, "edge grows");
 
@@ -25,9 +25,8 @@ static void put_edge(uint8_t *p, const vcg_edge *e)
    cle_put32(p, e->src);
    cle_put32(p + 4, e->dst);
    cle_put32(p + 8, e->ctx);
-   cle_put32(p + 12, 0);
-   cle_put64(p + 16, e->uses);
-   cle_put64(p + 24, e->versions);
+   cle_put32(p + 12, e->uses);
+   cle_put32(p + 16, e->versions);
 }
 
 /* The header and vertices at p. */
@@ -75,10 +74,10 @@ int vcg_section_take(vcg_graph *g, cbuf *out)
    if (!buf)
       return -1;
    g->edges = (vcg_edge *)buf;
-   /* From the last edge down: record i (at base + 32 i) starts after
+   /* From the last edge down: record i (at base + 20 i) starts after
     * edge i - 1 (which ends at 20 i), and edge i is read before record i
     * is written. The header and vertices then overwrite edges already
-    * converted. */
+    * moved. The array grows only by the header and the vertices. */
    size_t base = CATS_VCG_HEADER_SIZE +
                  (size_t)g->nvertices * CATS_VCG_VERTEX_SIZE;
    for (uint32_t i = g->nedges; i-- > 0;) {

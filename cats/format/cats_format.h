@@ -9,7 +9,7 @@
 
 #define CATS_MAGIC          "CATSTRC"     /* 8 bytes with the NUL */
 #define CATS_MAGIC_LEN      8
-#define CATS_VERSION        1
+#define CATS_VERSION        2
 #define CATS_HEADER_SIZE    16
 #define CATS_SECTION_ENTRY_SIZE 32
 #define CATS_NONE           0xFFFFFFFFu
@@ -100,7 +100,7 @@ enum cats_frame {
  * vertex flags, the record tags of VF frames and their vertex kinds. */
 #define CATS_VCG_HEADER_SIZE 16
 #define CATS_VCG_VERTEX_SIZE 40
-#define CATS_VCG_EDGE_SIZE   32
+#define CATS_VCG_EDGE_SIZE   20
 #define CATS_VCG_INPUT    1u   /* read before it was ever written */
 #define CATS_VCG_OUTPUT   2u   /* last version live at exit */
 #define CATS_VCG_REGISTER 4u   /* register intermediate, not memory */

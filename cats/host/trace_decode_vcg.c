@@ -12,7 +12,7 @@
 #include "le.h"
 
 _Static_assert(32 + 8 == CTR_VCG_VERTEX_RECORD, "VCG vertex size");
-_Static_assert(24 + 8 == CTR_VCG_EDGE_RECORD, "VCG edge size");
+_Static_assert(16 + 4 == CTR_VCG_EDGE_RECORD, "VCG edge size");
 
 /* id must be below limit (or NONE when none_ok). */
 static ctr_status check_ref(uint32_t id, uint32_t limit, int none_ok,
@@ -85,9 +85,8 @@ static ctr_status parse_edge(ctr_trace *t, const uint8_t *p, uint32_t i,
    e->src = cle_u32(p);
    e->dst = cle_u32(p + 4);
    e->ctx = cle_u32(p + 8);
-   /* p + 12: reserved */
-   e->uses = cle_u64(p + 16);
-   e->versions = cle_u64(p + 24);
+   e->uses = cle_u32(p + 12);
+   e->versions = cle_u32(p + 16);
    ctr_status st;
    if ((st = check_ref(e->src, g->nvertices, 0, "VCG edge", i, "src", err,
                        errlen)) != CTR_OK ||

@@ -364,9 +364,11 @@ static void test_header_errors(void)
       return;
    ctr_trace *t = NULL;
    char err[CTR_ERRLEN];
-   cle_put32(b + 8, 2);
+   cle_put32(b + 8, CATS_VERSION + 1);
    CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_EVERSION);
-   cle_put32(b + 8, 1);
+   cle_put32(b + 8, CATS_VERSION - 1);
+   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_EVERSION);
+   cle_put32(b + 8, CATS_VERSION);
    /* Section 1's offset inside the header. */
    uint8_t save[8];
    memcpy(save, b + CATS_HEADER_SIZE + 8, 8);

@@ -768,9 +768,9 @@ static void test_corrupt_section(void)
    expect_corrupt(EX(0, 0), 4, 5, CTR_EREF, "VCG edge 0: src 5");
    expect_corrupt(EX(3, 4), 4, 7, CTR_EREF, "dst 7");
    expect_corrupt(EX(2, 8), 4, 9, CTR_EREF, "ctx 9");
-   expect_corrupt(EX(1, 16), 8, 0, CTR_EVALUE, "uses 0");
-   expect_corrupt(EX(1, 24), 8, 2, CTR_EVALUE, "versions 2");
-   expect_corrupt(EX(1, 24), 8, 0, CTR_EVALUE, "versions 0");
+   expect_corrupt(EX(1, 12), 4, 0, CTR_EVALUE, "uses 0");
+   expect_corrupt(EX(1, 16), 4, 2, CTR_EVALUE, "versions 2");
+   expect_corrupt(EX(1, 16), 4, 0, CTR_EVALUE, "versions 0");
    expect_corrupt(EX(7, 8), 4, 1, CTR_EVALUE, "VCG edge 7: not after");
    expect_corrupt(EX(2, 0), 4, 0, CTR_EVALUE, "VCG edge 2: not after");
 }
