@@ -291,6 +291,60 @@ static void test_memory(void)
    cbuf_free(&s);
 }
 
+/* An edge whose record was compacted away is made again when a later
+ * record names it, and the two are one edge of the graph. Vertex 1 gets
+ * records {2, 3} and {4}; vertex 5's sources change at random among 200
+ * records, too many for the walk of its ring, until the records are
+ * compacted; then vertex 1's first record comes back. */
+static void test_compacted_edges_merge(void)
+{
+   vcg_builder *b = vcg_builder_new();
+   cbuf s = CBUF_INIT, end = CBUF_INIT;
+   char err[VCG_ERRLEN] = "";
+   size_t used;
+   for (uint32_t i = 1; i < 10 + 200; i++)
+      vfs_vertex(&s, i, CATS_VF_MEMORY, NONE, 8 * (uint64_t)i, 8, 0, 0);
+   vfs_sources(&s, 1, 1, 0, 2, (const uint32_t[]){ 2, 3 });
+   vfs_sources(&s, 1, 2, 0, 1, (const uint32_t[]){ 4 });
+   CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
+   uint64_t records;
+   uint32_t nv, ne, lcg = 12345, version = 1;
+   for (int round = 0; round < 40; round++) {
+      s.len = 0;
+      for (int i = 0; i < 50000; i++, version++) {
+         lcg = lcg * 1103515245u + 12345u;
+         vfs_sources(&s, 5, version, 0, 1,
+                     (const uint32_t[]){ 10 + (lcg >> 16) % 200 });
+      }
+      CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err),
+               VCG_OK);
+   }
+   s.len = 0;
+   vfs_sources(&s, 1, 3, 0, 2, (const uint32_t[]){ 2, 3 });
+   CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
+   vcg_builder_counts(b, &records, &nv, &ne);
+   CHECK_EQ(ne, 3 + 2 + 200);   /* 2 -> 1 and 3 -> 1 made twice */
+   end_simple(&end, 1, (const uint32_t[]){ 1 }, (const uint32_t[]){ 4 },
+              (const uint8_t[]){ 0 });
+   CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
+   vcg_graph g;
+   CHECK_EQ(vcg_finish(b, &g, err, sizeof err), VCG_OK);
+   CHECK_EQ(g.nedges, 3 + 200);
+   /* Graph indices: vertex i is index i - 1 (one allocation, by
+    * offset). Versions 1, then 3 and 4, from {2, 3}. */
+   const vcg_edge *e = edge(&g, 1, 0, 0);
+   CHECK(e && e->uses == 3 && e->versions == 1);
+   e = edge(&g, 2, 0, 0);
+   CHECK(e && e->uses == 3);
+   e = edge(&g, 3, 0, 0);
+   CHECK(e && e->uses == 1);
+   CHECK_EQ(g.vertices[0].weight, 3 * 2 + 1);
+   vcg_graph_free(&g);
+   vcg_builder_free(b);
+   cbuf_free(&s);
+   cbuf_free(&end);
+}
+
 /* Tool allocation ids go through the VF_END table; vertices sort by the
  * trace's ids, then intermediates by (loc, tool id). */
 static void test_remap(void)
@@ -840,6 +894,7 @@ int main(int argc, char **argv)
    RUN(test_versions);
    RUN(test_merge);
    RUN(test_memory);
+   RUN(test_compacted_edges_merge);
    RUN(test_remap);
    RUN(test_pieces);
    RUN(test_malformed);
