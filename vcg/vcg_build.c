@@ -221,8 +221,6 @@ static void close_record(vcg_builder *b, vb_vertex *d, uint64_t end)
 static void open_record(vcg_builder *b, vb_vertex *d, uint32_t r,
                         uint32_t version)
 {
-   if (d->version != 0)
-      vrec_at(&b->rec, d->open)[VREC_NEXT] = r;
    vrec_at(&b->rec, r)[VREC_OWED] -= version;
    d->open = r;
    d->version = version;

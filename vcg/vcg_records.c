@@ -28,14 +28,12 @@ static int same(const vrec_pool *p, const vb_edge *e, uint32_t r,
 uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
                    uint32_t ctx, uint32_t n, const uint8_t *ids)
 {
-   uint32_t next = vrec_at(p, open)[VREC_NEXT];
-   if (next != VREC_NIL && same(p, e, next, ctx, n, ids))
-      return next;
+   /* From the one after it, around to itself. */
    uint32_t r = open;
    for (int k = 0; k < VREC_RING_WALK; k++) {
-      if (r != next && same(p, e, r, ctx, n, ids))
-         return r;
       r = vrec_at(p, r)[VREC_RING];
+      if (same(p, e, r, ctx, n, ids))
+         return r;
       if (r == open)
          break;
    }
@@ -62,7 +60,6 @@ uint32_t vrec_new(vrec_pool *p, uint32_t ring, uint32_t ctx, uint32_t n)
    uint32_t r = (uint32_t)p->len;
    p->len = need;
    uint32_t *h = vrec_at(p, r);
-   h[VREC_NEXT] = VREC_NIL;
    h[VREC_CTX] = ctx;
    h[VREC_N] = n;
    h[VREC_OWED] = 0;

@@ -4,13 +4,14 @@
  * same sources in the same order, one record per change of sources (a
  * force accumulated over 16 neighbours gets 16 records per step). The
  * builder keeps each distinct record once, with the edges it names and the
- * uses it owes them, and remembers which record followed it last time. A
- * repeated record is recognised by comparing its ids with that one: no
+ * uses it owes them, in a ring per vertex in the order they were first
+ * made, each after the one it followed: the record that follows the open
+ * one now is most often the next in the ring. A repeated record is
+ * recognised by comparing its ids with that one's (then the ring's): no
  * lookup of its sources, no hash probe of its edges. The uses reach the
  * edges when the pool is flushed (at VF_END, and before it is compacted).
  *
  * A record is a run of u32 words in one pool:
- *   next    the record that followed it last time, or VREC_NIL
  *   ring    the next record of the same vertex (a circular list)
  *   ctx     the context of its versions
  *   n       sources
@@ -40,7 +41,7 @@ typedef struct vb_edge {
    uint32_t uses;   /* so far, modulo 2^32 as docs/VCG.md allows */
 } vb_edge;
 
-enum { VREC_NEXT, VREC_RING, VREC_CTX, VREC_N, VREC_OWED, VREC_HEAD };
+enum { VREC_RING, VREC_CTX, VREC_N, VREC_OWED, VREC_HEAD };
 
 typedef struct vrec_pool {
    uint32_t *w;
@@ -72,8 +73,8 @@ static inline size_t vrec_words(uint32_t n)
 
 /* The record of `open`'s vertex with context ctx and the n sources ids
  * (little-endian u32s, as sent; e the edges, whose src is a tool id):
- * first the one that followed `open` last time, then `open` and its ring.
- * VREC_NIL if there is none. */
+ * the ring from the one after `open` round to `open`, 64 records at
+ * most. VREC_NIL if there is none. */
 uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
                    uint32_t ctx, uint32_t n, const uint8_t *ids);
 
