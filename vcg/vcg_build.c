@@ -63,6 +63,8 @@ struct vcg_builder {
    vim_map vidx;        /* tool id -> index in v */
    vcg_index eidx;      /* (src, dst, ctx) -> index in e */
    vrec_pool rec;       /* each vertex's distinct records */
+   uint32_t *scratch;   /* the edges of a record being made */
+   uint32_t cap_scratch;
    uint64_t records;    /* VF records ingested */
    uint32_t word_size;
    enum vb_state state;
@@ -102,6 +104,7 @@ void vcg_builder_free(vcg_builder *b)
    vim_free(&b->vidx);
    vcg_index_free(&b->eidx);
    vrec_free(&b->rec);
+   free(b->scratch);
    free(b);
 }
 
@@ -132,6 +135,8 @@ static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem,
    if (need > limit)
       return -1;
    uint64_t nc = (uint64_t)*cap + *cap / 4 + 64;
+   if (nc < need)
+      nc = need;
    if (nc > limit)
       nc = limit;
    if (nc > SIZE_MAX / elem)
@@ -260,27 +265,28 @@ static uint32_t ring_edges(const vcg_builder *b, const vb_vertex *d,
 {
    uint32_t total = 0, r = d->open;
    do {
-      total += vrec_nedges(vrec_at(&b->rec, r)[VREC_N]);
+      total += vrec_nedges(vrec_n(&b->rec, r));
       r = vrec_at(&b->rec, r)[VREC_RING];
    } while (r != d->open && total <= limit);
    return total;
 }
 
-/* The edge from src in context ctx among the records of d but `skip`
- * (the one being built), or VB_NIL. */
+/* The edge from src in context ctx among the records of d, or VB_NIL.
+ * (A record's edges have its context.) */
 static uint32_t ring_find(const vcg_builder *b, const vb_vertex *d,
-                          uint32_t skip, uint32_t src, uint32_t ctx)
+                          uint32_t src, uint32_t ctx)
 {
    uint32_t r = d->open;
    do {
-      const uint32_t *h = vrec_at(&b->rec, r);
-      if (r != skip && h[VREC_CTX] == ctx) {
-         const uint32_t *edges = h + VREC_HEAD;
-         for (uint32_t k = 0; k < vrec_nedges(h[VREC_N]); k++)
-            if (b->e[edges[k]].src == src)
-               return edges[k];
+      if (b->e[vrec_edge(&b->rec, r, 0)].ctx == ctx) {
+         uint32_t ne = vrec_nedges(vrec_n(&b->rec, r));
+         for (uint32_t k = 0; k < ne; k++) {
+            uint32_t i = vrec_edge(&b->rec, r, k);
+            if (b->e[i].src == src)
+               return i;
+         }
       }
-      r = h[VREC_RING];
+      r = vrec_at(&b->rec, r)[VREC_RING];
    } while (r != d->open);
    return VB_NIL;
 }
@@ -293,11 +299,11 @@ static vcg_status index_open(vcg_builder *b, vb_vertex *d)
 {
    uint32_t r = d->open;
    do {
-      uint32_t n = vrec_at(&b->rec, r)[VREC_N];
+      uint32_t n = vrec_n(&b->rec, r);
       for (uint32_t k = 0; k < vrec_nedges(n); k++) {
          if (vcg_index_reserve(&b->eidx, edge_hash_at, b) != 0)
             return VCG_ENOMEM;
-         uint32_t i = vrec_edges(&b->rec, r)[k];
+         uint32_t i = vrec_edge(&b->rec, r, k);
          const vb_edge *e = &b->e[i];
          uint32_t pos = vcg_index_first(&b->eidx, edge_hash(e->src, e->dst,
                                                             e->ctx));
@@ -313,10 +319,10 @@ static vcg_status index_open(vcg_builder *b, vb_vertex *d)
    return VCG_OK;
 }
 
-/* The edge (src, dst, ctx) for source k of record r of d whose first k
- * edges are `edges`, or VB_NIL if out of memory. A source named twice
+/* The edge (src, dst, ctx) for source k of a new record of d whose first
+ * k edges are `edges`, or VB_NIL if out of memory. A source named twice
  * gets the same edge both times (repeated_edge() finds it). */
-static uint32_t record_edge(vcg_builder *b, const vb_vertex *d, uint32_t r,
+static uint32_t record_edge(vcg_builder *b, const vb_vertex *d,
                             uint32_t src, uint32_t dst, uint32_t ctx,
                             const uint32_t *edges, uint32_t k)
 {
@@ -325,7 +331,7 @@ static uint32_t record_edge(vcg_builder *b, const vb_vertex *d, uint32_t r,
    for (uint32_t j = 0; j < k; j++)
       if (b->e[edges[j]].src == src)
          return edges[j];
-   uint32_t i = d->version ? ring_find(b, d, r, src, ctx) : VB_NIL;
+   uint32_t i = d->version ? ring_find(b, d, src, ctx) : VB_NIL;
    return i != VB_NIL ? i : append_edge(b, src, dst, ctx);
 }
 
@@ -380,16 +386,18 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for edges (%u edges)", b->ne);
    uint64_t limit = VB_REC_BASE + (uint64_t)VB_REC_PER_EDGE * b->ne;
-   if (b->rec.len + vrec_words(n) > limit && compact_records(b) != VCG_OK)
+   if (b->rec.len + VREC_HEAD + vrec_nedges(n) > limit &&
+       compact_records(b) != VCG_OK)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for records (%u edges)", b->ne);
-   uint32_t r = vrec_new(&b->rec, d->version ? d->open : VREC_NIL, ctx, n);
-   if (r == VREC_NIL)
+   /* The edges are found first, then stored in the record's form. */
+   if (grow((void **)&b->scratch, &b->cap_scratch, vrec_nedges(n),
+            sizeof *b->scratch, UINT32_MAX) != 0)
       return fail(b, VCG_ENOMEM, err, errlen,
-                  "out of memory for records (%u edges)", b->ne);
-   uint32_t *edges = vrec_edges(&b->rec, r);
+                  "out of memory for a record of %u sources", n);
+   uint32_t *edges = b->scratch;
    if (n == 0) {
-      edges[0] = record_edge(b, d, r, VB_CONST, dst, ctx, edges, 0);
+      edges[0] = record_edge(b, d, VB_CONST, dst, ctx, edges, 0);
       if (edges[0] == VB_NIL)
          return fail(b, VCG_ENOMEM, err, errlen,
                      "out of memory for edges (%u edges)", b->ne);
@@ -400,7 +408,7 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF record %llu: SOURCES of vertex %u names unknown "
                      "source vertex %u", rno, dst_id, src_id);
-      edges[k] = record_edge(b, d, r, src_id, dst, ctx, edges, k);
+      edges[k] = record_edge(b, d, src_id, dst, ctx, edges, k);
       if (edges[k] == VB_NIL)
          return fail(b, VCG_ENOMEM, err, errlen,
                      "out of memory for edges (%u edges)", b->ne);
@@ -414,6 +422,10 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES of vertex %u names source %u "
                   "twice", rno, dst_id, b->e[twice].src);
+   uint32_t r = vrec_new(&b->rec, d->version ? d->open : VREC_NIL, edges, n);
+   if (r == VREC_NIL)
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory for records (%u edges)", b->ne);
    *out = r;
    return VCG_OK;
 }

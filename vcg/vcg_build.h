@@ -6,7 +6,7 @@
  * stream: one 40-byte record per vertex, one 16-byte record per distinct
  * (src, dst, ctx) edge (arrays grow by a quarter), a 4-byte hash slot
  * per entry (tables at most 3/4 full), and each vertex's distinct SOURCES
- * records (vcg_records.h: 20 bytes and 4 per source), compacted to the open
+ * records (vcg_records.h: 16 bytes and about 2 per source), compacted to the open
  * ones when they pass 32 bytes per edge. A SOURCES record adds its uses
  * to the edges it names, so a loop that repeats one computation a million
  * times costs nothing more, and a repeated record is recognised without

@@ -12,15 +12,24 @@
  * A record missed this way is stored twice, which costs memory only. */
 #define VREC_RING_WALK 64
 
+static size_t words_for(uint32_t nedges, int wide)
+{
+   return VREC_HEAD + 1 + (wide ? nedges - 1 : nedges / 2);
+}
+
+size_t vrec_len(const vrec_pool *p, uint32_t r)
+{
+   return words_for(vrec_nedges(vrec_n(p, r)),
+                    (p->w[r + VREC_N] & VREC_WIDE) != 0);
+}
+
 static int same(const vrec_pool *p, const vb_edge *e, uint32_t r,
                 uint32_t ctx, uint32_t n, const uint8_t *ids)
 {
-   const uint32_t *h = vrec_at(p, r);
-   if (h[VREC_CTX] != ctx || h[VREC_N] != n)
+   if (vrec_n(p, r) != n || e[vrec_edge(p, r, 0)].ctx != ctx)
       return 0;
-   const uint32_t *edges = h + VREC_HEAD;
    for (uint32_t k = 0; k < n; k++)
-      if (e[edges[k]].src != cle_u32(ids + 4 * (size_t)k))
+      if (e[vrec_edge(p, r, k)].src != cle_u32(ids + 4 * (size_t)k))
          return 0;
    return 1;
 }
@@ -40,9 +49,10 @@ uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
    return VREC_NIL;
 }
 
-uint32_t vrec_new(vrec_pool *p, uint32_t ring, uint32_t ctx, uint32_t n)
+/* Room for `words` more; the offset of the first, or VREC_NIL. */
+static uint32_t reserve(vrec_pool *p, size_t words)
 {
-   size_t need = p->len + vrec_words(n);
+   size_t need = p->len + words;
    if (need >= VREC_NIL)
       return VREC_NIL;
    if (need > p->cap) {
@@ -59,16 +69,49 @@ uint32_t vrec_new(vrec_pool *p, uint32_t ring, uint32_t ctx, uint32_t n)
    }
    uint32_t r = (uint32_t)p->len;
    p->len = need;
+   return r;
+}
+
+static void link_ring(vrec_pool *p, uint32_t r, uint32_t ring)
+{
    uint32_t *h = vrec_at(p, r);
-   h[VREC_CTX] = ctx;
-   h[VREC_N] = n;
-   h[VREC_OWED] = 0;
    if (ring == VREC_NIL) {
       h[VREC_RING] = r;
    } else {
       h[VREC_RING] = vrec_at(p, ring)[VREC_RING];
       vrec_at(p, ring)[VREC_RING] = r;
    }
+}
+
+uint32_t vrec_new(vrec_pool *p, uint32_t ring, const uint32_t *edges,
+                  uint32_t n)
+{
+   uint32_t ne = vrec_nedges(n);
+   int wide = 0;
+   for (uint32_t k = 1; k < ne && !wide; k++) {
+      int64_t d = (int64_t)edges[k] - (int64_t)edges[0];
+      wide = d < INT16_MIN || d > INT16_MAX;
+   }
+   uint32_t r = reserve(p, words_for(ne, wide));
+   if (r == VREC_NIL)
+      return VREC_NIL;
+   uint32_t *h = vrec_at(p, r);
+   h[VREC_N] = n | (wide ? VREC_WIDE : 0);
+   h[VREC_OWED] = 0;
+   h[VREC_HEAD] = edges[0];
+   if (wide) {
+      memcpy(h + VREC_HEAD + 1, edges + 1, (ne - 1) * sizeof *edges);
+   } else {
+      uint32_t *packed = h + VREC_HEAD + 1;
+      for (uint32_t k = 1; k < ne; k++) {
+         uint32_t d = (uint16_t)(int16_t)(int32_t)(edges[k] - edges[0]);
+         if ((k - 1) % 2)
+            packed[(k - 1) / 2] |= d << 16;
+         else
+            packed[(k - 1) / 2] = d;
+      }
+   }
+   link_ring(p, r, ring);
    return r;
 }
 
@@ -76,27 +119,25 @@ void vrec_flush(vrec_pool *p, vb_edge *e)
 {
    for (size_t r = 0; r < p->len;) {
       uint32_t *h = vrec_at(p, (uint32_t)r);
-      uint32_t n = h[VREC_N], owed = h[VREC_OWED];
+      uint32_t owed = h[VREC_OWED];
       if (owed) {
-         const uint32_t *edges = vrec_edges(p, (uint32_t)r);
-         for (uint32_t k = 0; k < vrec_nedges(n); k++)
-            e[edges[k]].uses += owed;
+         uint32_t ne = vrec_nedges(vrec_n(p, (uint32_t)r));
+         for (uint32_t k = 0; k < ne; k++)
+            e[vrec_edge(p, (uint32_t)r, k)].uses += owed;
          h[VREC_OWED] = 0;
       }
-      r += vrec_words(n);
+      r += vrec_len(p, (uint32_t)r);
    }
 }
 
 uint32_t vrec_copy(vrec_pool *to, const vrec_pool *from, uint32_t r)
 {
-   const uint32_t *h = vrec_at(from, r);
-   uint32_t c = vrec_new(to, VREC_NIL, h[VREC_CTX], h[VREC_N]);
+   size_t words = vrec_len(from, r);
+   uint32_t c = reserve(to, words);
    if (c == VREC_NIL)
       return VREC_NIL;
-   uint32_t *d = vrec_at(to, c);
-   d[VREC_OWED] = h[VREC_OWED];
-   memcpy(d + VREC_HEAD, h + VREC_HEAD,
-          (vrec_words(h[VREC_N]) - VREC_HEAD) * sizeof *d);
+   memcpy(vrec_at(to, c), vrec_at(from, r), words * sizeof *to->w);
+   link_ring(to, c, VREC_NIL);
    return c;
 }
 

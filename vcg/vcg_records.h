@@ -13,15 +13,17 @@
  *
  * A record is a run of u32 words in one pool:
  *   ring    the next record of the same vertex (a circular list)
- *   ctx     the context of its versions
- *   n       sources
+ *   n       sources (low 16 bits); bit 31: its edges are wide
  *   owed    uses owed to each of its edges, modulo 2^32: the sum over
  *           its openings of (closing version - opening version)
- *   edges   max(n, 1) edge indices, source k's edge k (n = 0: the
- *           constant's edge)
- * The sources' ids are not kept: while the graph is built an edge's src
- * is its source's tool id, so a record is compared through its edges,
- * which its vertex's first time step appended together.
+ *   edge 0  an edge index (n = 0: the constant's edge)
+ *   edges   of sources 1..n-1: as i16 differences from edge 0, two to a
+ *           word, or, wide, as u32 indices (a difference out of range)
+ * A vertex's edges are mostly made together, in its first time step, so
+ * its records' edges lie close to each other: half the words of u32
+ * indices. The sources' ids and the record's context are not kept: while
+ * the graph is built an edge's src is its source's tool id and its ctx
+ * the record's, so a record is compared through its edges.
  * A record's offset in the pool is its name; compaction renames. */
 #ifndef VCG_RECORDS_H
 #define VCG_RECORDS_H
@@ -38,10 +40,11 @@
  * finished; dst is the builder's index of the sink. */
 typedef struct vb_edge {
    uint32_t src, dst, ctx;
-   uint32_t uses;   /* so far, modulo 2^32 as docs/VCG.md allows */
+   uint32_t uses;   /* so far */
 } vb_edge;
 
-enum { VREC_RING, VREC_CTX, VREC_N, VREC_OWED, VREC_HEAD };
+enum { VREC_RING, VREC_N, VREC_OWED, VREC_HEAD };
+#define VREC_WIDE 0x80000000u
 
 typedef struct vrec_pool {
    uint32_t *w;
@@ -55,9 +58,10 @@ static inline uint32_t *vrec_at(const vrec_pool *p, uint32_t r)
    return p->w + r;
 }
 
-static inline uint32_t *vrec_edges(const vrec_pool *p, uint32_t r)
+/* Sources of record r. */
+static inline uint32_t vrec_n(const vrec_pool *p, uint32_t r)
 {
-   return p->w + r + VREC_HEAD;
+   return p->w[r + VREC_N] & 0xFFFFu;
 }
 
 /* Edges of a record with n sources: a constant (n = 0) has one. */
@@ -66,10 +70,21 @@ static inline uint32_t vrec_nedges(uint32_t n)
    return n ? n : 1;
 }
 
-static inline size_t vrec_words(uint32_t n)
+/* Edge k of record r. */
+static inline uint32_t vrec_edge(const vrec_pool *p, uint32_t r, uint32_t k)
 {
-   return VREC_HEAD + (size_t)vrec_nedges(n);
+   const uint32_t *h = p->w + r;
+   if (k == 0)
+      return h[VREC_HEAD];
+   if (h[VREC_N] & VREC_WIDE)
+      return h[VREC_HEAD + k];
+   uint32_t word = h[VREC_HEAD + 1 + (k - 1) / 2];
+   int16_t d = (int16_t)(uint16_t)((k - 1) % 2 ? word >> 16 : word);
+   return h[VREC_HEAD] + (uint32_t)(int32_t)d;
 }
+
+/* Words of record r. */
+size_t vrec_len(const vrec_pool *p, uint32_t r);
 
 /* The record of `open`'s vertex with context ctx and the n sources ids
  * (little-endian u32s, as sent; e the edges, whose src is a tool id):
@@ -78,16 +93,17 @@ static inline size_t vrec_words(uint32_t n)
 uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
                    uint32_t ctx, uint32_t n, const uint8_t *ids);
 
-/* A new record with n sources in the ring of `ring` (VREC_NIL: a ring of
- * its own), its edges for the caller to fill. VREC_NIL if out of
- * memory or if the pool would pass 2^32 words. */
-uint32_t vrec_new(vrec_pool *p, uint32_t ring, uint32_t ctx, uint32_t n);
+/* A new record with n sources and the edges edges[0..max(n, 1)) in the
+ * ring of `ring` (VREC_NIL: a ring of its own). VREC_NIL if out of memory
+ * or if the pool would pass 2^32 words. */
+uint32_t vrec_new(vrec_pool *p, uint32_t ring, const uint32_t *edges,
+                  uint32_t n);
 
 /* Add each record's owed uses to its edges and clear them. */
 void vrec_flush(vrec_pool *p, vb_edge *e);
 
-/* Copy record r of `from` to `to` as a ring of its own with no
- * successor; its new name, or VREC_NIL if out of memory. */
+/* Copy record r of `from` to `to` as a ring of its own; its new name, or
+ * VREC_NIL if out of memory. */
 uint32_t vrec_copy(vrec_pool *to, const vrec_pool *from, uint32_t r);
 
 void vrec_free(vrec_pool *p);

@@ -345,6 +345,48 @@ static void test_compacted_edges_merge(void)
    cbuf_free(&end);
 }
 
+/* A record whose edges were made far apart (its vertex's first record,
+ * then 40000 other edges, then a second record naming both) keeps them
+ * as full indices; repeats of it are still recognised. */
+static void test_far_edges(void)
+{
+   vcg_builder *b = vcg_builder_new();
+   cbuf s = CBUF_INIT, end = CBUF_INIT;
+   char err[VCG_ERRLEN] = "";
+   size_t used;
+   const uint32_t far = 40000;
+   for (uint32_t i = 1; i <= 3 + far; i++)
+      vfs_vertex(&s, i, CATS_VF_MEMORY, NONE, 8 * (uint64_t)i, 8, 0, 0);
+   vfs_sources(&s, 1, 1, 0, 1, (const uint32_t[]){ 2 });
+   for (uint32_t i = 4; i <= 3 + far; i++)
+      vfs_sources(&s, i, 1, 0, 1, (const uint32_t[]){ 2 });
+   uint32_t version = 2;
+   for (int step = 0; step < 3; step++) {
+      vfs_sources(&s, 1, version++, 0, 2, (const uint32_t[]){ 2, 3 });
+      vfs_sources(&s, 1, version++, 0, 1, (const uint32_t[]){ 2 });
+   }
+   CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
+   uint64_t records;
+   uint32_t nv, ne;
+   vcg_builder_counts(b, &records, &nv, &ne);
+   CHECK_EQ(ne, 1 + far + 1);
+   end_simple(&end, 1, (const uint32_t[]){ 1 }, (const uint32_t[]){ 7 },
+              (const uint8_t[]){ 0 });
+   CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
+   vcg_graph g;
+   CHECK_EQ(vcg_finish(b, &g, err, sizeof err), VCG_OK);
+   /* Versions 1-7 of vertex 1 from 2; 2, 4 and 6 also from 3. */
+   const vcg_edge *e = edge(&g, 1, 0, 0);
+   CHECK(e && e->uses == 7);
+   e = edge(&g, 2, 0, 0);
+   CHECK(e && e->uses == 3);
+   CHECK_EQ(g.vertices[0].weight, 4 * 1 + 3 * 2);
+   vcg_graph_free(&g);
+   vcg_builder_free(b);
+   cbuf_free(&s);
+   cbuf_free(&end);
+}
+
 /* Tool allocation ids go through the VF_END table; vertices sort by the
  * trace's ids, then intermediates by (loc, tool id). */
 static void test_remap(void)
@@ -895,6 +937,7 @@ int main(int argc, char **argv)
    RUN(test_merge);
    RUN(test_memory);
    RUN(test_compacted_edges_merge);
+   RUN(test_far_edges);
    RUN(test_remap);
    RUN(test_pieces);
    RUN(test_malformed);
