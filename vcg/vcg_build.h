@@ -4,13 +4,14 @@
  * VF_END frame (105); docs/VCG.md defines both. The builder ingests them
  * incrementally and keeps memory proportional to the graph, not to the
  * stream: one 40-byte record per vertex, one 16-byte record per distinct
- * (src, dst, ctx) edge (arrays grow by a quarter), a 4-byte hash slot
- * per entry (tables at most 3/4 full), and each vertex's distinct SOURCES
- * records (vcg_records.h: 16 bytes and about 2 per source), compacted to the open
- * ones when they pass 32 bytes per edge. A SOURCES record adds its uses
- * to the edges it names, so a loop that repeats one computation a million
- * times costs nothing more, and a repeated record is recognised without
- * looking up its sources or edges.
+ * (src, dst, ctx) edge (arrays grow by a quarter), each vertex's distinct
+ * SOURCES records (vcg_records.h: 16 bytes and 2 per further source,
+ * compacted to the open ones when they pass 32 bytes per edge), and a
+ * 4-byte hash slot (tables at most 3/4 full) per edge of the vertices
+ * with many records; the others' edges are found among their records. A
+ * SOURCES record adds its uses to the edges it names, so a loop that
+ * repeats one computation a million times costs nothing more, and a
+ * repeated record is recognised without looking up its sources or edges.
  *
  * The uses of a SOURCES record are known only when the next record for
  * the same dst (or VF_END) arrives: each dst keeps its open record, whose
