@@ -213,28 +213,29 @@ static uint32_t get_edge(vcg_builder *b, uint32_t src, uint32_t dst,
 #define VB_REC_BASE (4u << 20)
 #define VB_REC_PER_EDGE 8u
 
-/* End dst's open record at version `end`: it owes its edges end - version
- * more uses (modulo 2^32: the opening subtracted its version). */
+/* End dst's open record at version `end`: each of its edges gets
+ * end - version uses (the versions it made). A record's edges were mostly
+ * made together, so this touches a line or two of the edge array. */
 static void close_record(vcg_builder *b, vb_vertex *d, uint64_t end)
 {
    if (d->version == 0)
       return;
-   vrec_at(&b->rec, d->open)[VREC_OWED] += (uint32_t)end;
+   uint32_t uses = (uint32_t)(end - d->version);
+   uint32_t ne = vrec_nedges(vrec_n(&b->rec, d->open));
+   for (uint32_t k = 0; k < ne; k++)
+      b->e[vrec_edge(&b->rec, d->open, k)].uses += uses;
 }
 
 /* Open record r of d at version `version`. */
-static void open_record(vcg_builder *b, vb_vertex *d, uint32_t r,
-                        uint32_t version)
+static void open_record(vb_vertex *d, uint32_t r, uint32_t version)
 {
-   vrec_at(&b->rec, r)[VREC_OWED] -= version;
    d->open = r;
    d->version = version;
 }
 
-/* Pay the records' uses to the edges and keep only the open records. */
+/* Keep only the open records. */
 static vcg_status compact_records(vcg_builder *b)
 {
-   vrec_flush(&b->rec, b->e);
    vrec_pool fresh = VREC_POOL_INIT;
    for (uint32_t i = 0; i < b->nv; i++) {
       vb_vertex *v = &b->v[i];
@@ -487,7 +488,7 @@ static vcg_status on_sources(vcg_builder *b, const uint8_t *p, char *err,
          return st;
    }
    close_record(b, d, version);
-   open_record(b, d, r, version);
+   open_record(d, r, version);
    return VCG_OK;
 }
 
@@ -620,7 +621,6 @@ vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
    for (uint32_t i = 0; i < b->nv; i++)
       if (!(b->v[i].flags & VB_LISTED))
          close_record(b, &b->v[i], (uint64_t)b->v[i].version + 1);
-   vrec_flush(&b->rec, b->e);
    vrec_free(&b->rec);
    b->word_size = word;
    b->state = VB_ENDED;

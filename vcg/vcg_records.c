@@ -97,7 +97,6 @@ uint32_t vrec_new(vrec_pool *p, uint32_t ring, const uint32_t *edges,
       return VREC_NIL;
    uint32_t *h = vrec_at(p, r);
    h[VREC_N] = n | (wide ? VREC_WIDE : 0);
-   h[VREC_OWED] = 0;
    h[VREC_HEAD] = edges[0];
    if (wide) {
       memcpy(h + VREC_HEAD + 1, edges + 1, (ne - 1) * sizeof *edges);
@@ -113,21 +112,6 @@ uint32_t vrec_new(vrec_pool *p, uint32_t ring, const uint32_t *edges,
    }
    link_ring(p, r, ring);
    return r;
-}
-
-void vrec_flush(vrec_pool *p, vb_edge *e)
-{
-   for (size_t r = 0; r < p->len;) {
-      uint32_t *h = vrec_at(p, (uint32_t)r);
-      uint32_t owed = h[VREC_OWED];
-      if (owed) {
-         uint32_t ne = vrec_nedges(vrec_n(p, (uint32_t)r));
-         for (uint32_t k = 0; k < ne; k++)
-            e[vrec_edge(p, (uint32_t)r, k)].uses += owed;
-         h[VREC_OWED] = 0;
-      }
-      r += vrec_len(p, (uint32_t)r);
-   }
 }
 
 uint32_t vrec_copy(vrec_pool *to, const vrec_pool *from, uint32_t r)

@@ -3,19 +3,18 @@
  * A time step repeats the records of the step before: a vertex gets the
  * same sources in the same order, one record per change of sources (a
  * force accumulated over 16 neighbours gets 16 records per step). The
- * builder keeps each distinct record once, with the edges it names and the
- * uses it owes them, in a ring per vertex in the order they were first
- * made, each after the one it followed: the record that follows the open
- * one now is most often the next in the ring. A repeated record is
+ * builder keeps each distinct record once, as the edges it names, in a
+ * ring per vertex in the order they were first made, each after the one
+ * it followed: the record that follows the open one now is most often
+ * the next in the ring. A repeated record is
  * recognised by comparing its ids with that one's (then the ring's): no
- * lookup of its sources, no hash probe of its edges. The uses reach the
- * edges when the pool is flushed (at VF_END, and before it is compacted).
+ * lookup of its sources, no hash probe of its edges. When the next record
+ * of its vertex comes, the record's edges get the versions it made as
+ * uses.
  *
  * A record is a run of u32 words in one pool:
  *   ring    the next record of the same vertex (a circular list)
  *   n       sources (low 16 bits); bit 31: its edges are wide
- *   owed    uses owed to each of its edges, modulo 2^32: the sum over
- *           its openings of (closing version - opening version)
  *   edge 0  an edge index (n = 0: the constant's edge)
  *   edges   of sources 1..n-1: as i16 differences from edge 0, two to a
  *           word, or, wide, as u32 indices (a difference out of range)
@@ -43,7 +42,7 @@ typedef struct vb_edge {
    uint32_t uses;   /* so far */
 } vb_edge;
 
-enum { VREC_RING, VREC_N, VREC_OWED, VREC_HEAD };
+enum { VREC_RING, VREC_N, VREC_HEAD };
 #define VREC_WIDE 0x80000000u
 
 typedef struct vrec_pool {
@@ -98,9 +97,6 @@ uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
  * or if the pool would pass 2^32 words. */
 uint32_t vrec_new(vrec_pool *p, uint32_t ring, const uint32_t *edges,
                   uint32_t n);
-
-/* Add each record's owed uses to its edges and clear them. */
-void vrec_flush(vrec_pool *p, vb_edge *e);
 
 /* Copy record r of `from` to `to` as a ring of its own; its new name, or
  * VREC_NIL if out of memory. */
