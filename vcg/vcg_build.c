@@ -33,23 +33,29 @@
  * index rather than pairwise. */
 #define VB_PAIRWISE_MAX 64
 
-/* A vertex while the graph is built: 40 bytes. */
+/* A vertex while the graph is built: 36 bytes (the offset in two halves
+ * keeps it 4-byte aligned). */
 typedef struct vb_vertex {
-   uint64_t offset;
+   uint32_t offset_lo, offset_hi;
    uint32_t id;         /* the tool's id */
    uint32_t alloc;      /* tool allocation id; the trace's after VF_END */
-   uint32_t size;
    uint32_t ctx;
    uint32_t loc;
    uint32_t version;    /* first version of the open record (0: no record
                            yet); after VF_END the final version count */
    uint32_t open;       /* its open record in the pool, or VB_NIL */
+   uint16_t size;       /* bytes: a word at most */
    uint8_t kind;        /* enum cats_vf_kind */
    uint8_t flags;       /* CATS_VCG_OUTPUT, VB_LISTED, VB_INDEXED */
 } vb_vertex;
 
 /* The memory per vertex and per edge that vcg_build.h promises. */
-_Static_assert(sizeof(vb_vertex) == 40, "builder vertex size");
+_Static_assert(sizeof(vb_vertex) == 36, "builder vertex size");
+
+static uint64_t vb_offset(const vb_vertex *v)
+{
+   return (uint64_t)v->offset_hi << 32 | v->offset_lo;
+}
 _Static_assert(sizeof(vb_edge) == 16, "builder edge size");
 _Static_assert(sizeof(vcg_edge) == 20, "edge size");
 
@@ -448,14 +454,22 @@ static vcg_status on_vertex(vcg_builder *b, const uint8_t *p, char *err,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: vertex %u sent twice",
                   (unsigned long long)b->records, id);
+   uint32_t size = cle_u32(p + 18);
+   if (size == 0 || size > VB_MAX_WORD)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: vertex %u has %u bytes, not 1 to %d",
+                  (unsigned long long)b->records, id, size, VB_MAX_WORD);
    if (grow((void **)&b->v, &b->capv, b->nv + 1, sizeof *b->v,
             VB_MAX_VERTICES) != 0 ||
        vim_set(&b->vidx, id, b->nv) != 0)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for vertex %u (%u vertices)", id, b->nv);
    vb_vertex *v = &b->v[b->nv];
+   uint64_t offset = cle_u64(p + 10);
    *v = (vb_vertex){ .id = id, .kind = kind, .alloc = cle_u32(p + 6),
-                     .offset = cle_u64(p + 10), .size = cle_u32(p + 18),
+                     .offset_lo = (uint32_t)offset,
+                     .offset_hi = (uint32_t)(offset >> 32),
+                     .size = (uint16_t)size,
                      .ctx = cle_u32(p + 22), .loc = cle_u32(p + 26),
                      .version = 0, .open = VB_NIL };
    b->nv++;
@@ -549,7 +563,7 @@ static vcg_status remap_allocs(vcg_builder *b, const uint8_t *table,
       vb_vertex *v = &b->v[i];
       if (v->kind == CATS_VF_REGISTER) {
          v->alloc = CATS_NONE;
-         v->offset = 0;
+         v->offset_lo = v->offset_hi = 0;
          continue;
       }
       if (v->alloc == CATS_NONE)
@@ -656,7 +670,8 @@ static uint32_t *vertex_order(const vcg_builder *b)
          key[nr] = (uint64_t)v->loc << 32 | v->id;
          order[nr] = i;
       } else {
-         uint64_t off = v->offset > UINT32_MAX ? UINT32_MAX : v->offset;
+         uint64_t off = vb_offset(v) > UINT32_MAX ? UINT32_MAX
+                                                  : vb_offset(v);
          key[nm] = (uint64_t)v->alloc << 32 | off;
          order[nm] = i;
          nm++;
@@ -845,7 +860,7 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
                                                         : 0) |
                        (v->kind == CATS_VF_REGISTER ? CATS_VCG_REGISTER : 0);
       out[i] = (vcg_vertex){ .alloc = v->alloc, .flags = flags,
-                             .offset = v->offset, .size = v->size,
+                             .offset = vb_offset(v), .size = v->size,
                              .ctx = v->ctx, .loc = v->loc,
                              .versions = v->version ? v->version : 1,
                              .weight = 0 };

@@ -3,7 +3,7 @@
  * The tool sends VF frames (type 104) while the guest runs, then one
  * VF_END frame (105); docs/VCG.md defines both. The builder ingests them
  * incrementally and keeps memory proportional to the graph, not to the
- * stream: one 40-byte record per vertex, one 16-byte record per distinct
+ * stream: one 36-byte record per vertex, one 16-byte record per distinct
  * (src, dst, ctx) edge (arrays grow by a quarter), each vertex's distinct
  * SOURCES records (vcg_records.h: 16 bytes and 2 per further source,
  * compacted to the open ones when they pass 32 bytes per edge), and a

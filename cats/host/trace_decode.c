@@ -345,7 +345,7 @@ static ctr_status parse_events(ctr_trace *t, const ctr_section *s, char *err,
 typedef ctr_status (*parse_fn)(ctr_trace *, const ctr_section *, char *,
                                size_t);
 
-static ctr_status decode(const ctr_section *secs, size_t n, int keep_edges,
+static ctr_status decode(const ctr_section *secs, size_t n, int keep_graph,
                          ctr_trace **out, char *err, size_t errlen)
 {
    *out = NULL;
@@ -392,7 +392,7 @@ static ctr_status decode(const ctr_section *secs, size_t n, int keep_edges,
       }
    }
    if (by_type[CATS_SEC_VCG]) {
-      ctr_status st = ctr_parse_vcg(t, by_type[CATS_SEC_VCG], keep_edges,
+      ctr_status st = ctr_parse_vcg(t, by_type[CATS_SEC_VCG], keep_graph,
                                     err, errlen);
       if (st != CTR_OK) {
          ctr_free(t);

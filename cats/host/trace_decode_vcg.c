@@ -39,10 +39,11 @@ static int vertex_before(const ctr_vcg_vertex *a, const ctr_vcg_vertex *b)
                                : a->offset <= b->offset;
 }
 
+/* Vertex i into *v; q is vertex i - 1 (NULL for the first). */
 static ctr_status parse_vertex(ctr_trace *t, const uint8_t *p, uint32_t i,
+                               ctr_vcg_vertex *v, const ctr_vcg_vertex *q,
                                char *err, size_t errlen)
 {
-   ctr_vcg_vertex *v = &t->vcg.vertices[i];
    v->alloc = cle_u32(p);
    v->flags = cle_u32(p + 4);
    v->offset = cle_u64(p + 8);
@@ -70,7 +71,7 @@ static ctr_status parse_vertex(ctr_trace *t, const uint8_t *p, uint32_t i,
    if (v->versions == 0)
       return ctr_fail(err, errlen, CTR_EVALUE, "VCG vertex %u: no versions",
                       i);
-   if (i > 0 && !vertex_before(&t->vcg.vertices[i - 1], v))
+   if (q && !vertex_before(q, v))
       return ctr_fail(err, errlen, CTR_EVALUE, "VCG vertex %u: out of order",
                       i);
    return CTR_OK;
@@ -112,7 +113,7 @@ static ctr_status parse_edge(ctr_trace *t, const uint8_t *p, uint32_t i,
    return CTR_OK;
 }
 
-ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, int keep_edges,
+ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, int keep_graph,
                          char *err, size_t errlen)
 {
    ctr_vcg *g = &t->vcg;
@@ -133,27 +134,33 @@ ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, int keep_edges,
    if (word == 0 || (word & (word - 1)) != 0)
       return ctr_fail(err, errlen, CTR_EVALUE,
                       "VCG: word size %u is not a power of two", word);
-   g->vertices = calloc(nv ? nv : 1, sizeof *g->vertices);
-   /* Checking needs only the edge before. */
+   /* Checking needs only the vertex or edge before. */
+   ctr_vcg_vertex vwindow[2];
    ctr_vcg_edge window[2];
-   if (keep_edges)
+   if (keep_graph) {
+      g->vertices = calloc(nv ? nv : 1, sizeof *g->vertices);
       g->edges = calloc(ne ? ne : 1, sizeof *g->edges);
-   if (!g->vertices || (keep_edges && !g->edges))
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (VCG)");
+      if (!g->vertices || !g->edges)
+         return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (VCG)");
+   }
    g->word_size = word;
    g->nvertices = nv;
    g->nedges = ne;
    t->has_vcg = 1;
    const uint8_t *p = s->data + CATS_VCG_HEADER_SIZE;
    for (uint32_t i = 0; i < nv; i++, p += CTR_VCG_VERTEX_RECORD) {
-      ctr_status st = parse_vertex(t, p, i, err, errlen);
+      ctr_vcg_vertex *v = keep_graph ? &g->vertices[i] : &vwindow[i & 1];
+      const ctr_vcg_vertex *q = i == 0       ? NULL
+                                : keep_graph ? &g->vertices[i - 1]
+                                             : &vwindow[(i - 1) & 1];
+      ctr_status st = parse_vertex(t, p, i, v, q, err, errlen);
       if (st != CTR_OK)
          return st;
    }
    for (uint32_t i = 0; i < ne; i++, p += CTR_VCG_EDGE_RECORD) {
-      ctr_vcg_edge *e = keep_edges ? &g->edges[i] : &window[i & 1];
+      ctr_vcg_edge *e = keep_graph ? &g->edges[i] : &window[i & 1];
       const ctr_vcg_edge *q = i == 0        ? NULL
-                              : keep_edges ? &g->edges[i - 1]
+                              : keep_graph ? &g->edges[i - 1]
                                            : &window[(i - 1) & 1];
       ctr_status st = parse_edge(t, p, i, e, q, err, errlen);
       if (st != CTR_OK)

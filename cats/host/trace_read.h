@@ -231,7 +231,7 @@ ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
 
 /* Validate raw section payloads as ctr_decode does, without keeping the
  * decoded trace: the helper checks a trace before writing it without
- * holding a second copy of its graph's edges. */
+ * holding a second copy of its graph. */
 ctr_status ctr_check(const ctr_section *secs, size_t n, char *err,
                      size_t errlen);
 

@@ -10,9 +10,10 @@ ctr_status ctr_fail(char *err, size_t errlen, ctr_status st,
    __attribute__((format(printf, 4, 5)));
 
 /* Decode section 7 (VCG) into t->vcg; the sections it refers to are
- * decoded already (trace_decode_vcg.c). Without keep_edges the edges are
- * checked but not kept (t->vcg.edges is NULL). */
-ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, int keep_edges,
+ * decoded already (trace_decode_vcg.c). Without keep_graph the vertices
+ * and edges are checked but not kept (t->vcg.vertices and edges are
+ * NULL). */
+ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, int keep_graph,
                          char *err, size_t errlen);
 
 /* Decode sections 9 (REUSE) and 10 (INDEX) into t->reuse and

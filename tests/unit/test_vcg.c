@@ -569,6 +569,13 @@ static void test_malformed(void)
    expect_fail(&vf, &end, VCG_EINPUT, "vertex 1 sent twice");
 
    prefix(&vf, &end);
+   vfs_vertex(&vf, 3, CATS_VF_MEMORY, NONE, 16, 0, 0, 0);
+   expect_fail(&vf, &end, VCG_EINPUT, "vertex 3 has 0 bytes");
+   prefix(&vf, &end);
+   vfs_vertex(&vf, 3, CATS_VF_MEMORY, NONE, 16, 4097, 0, 0);
+   expect_fail(&vf, &end, VCG_EINPUT, "vertex 3 has 4097 bytes");
+
+   prefix(&vf, &end);
    vfs_vertex(&vf, 3, 3, NONE, 0, 8, 0, 0);
    expect_fail(&vf, &end, VCG_EINPUT, "unknown kind 3");
 
