@@ -118,7 +118,8 @@ size_t vcg_builder_bytes(const vcg_builder *b)
 {
    return sizeof *b + (size_t)b->capv * sizeof *b->v +
           (size_t)b->cape * sizeof *b->e + vim_bytes(&b->vidx) +
-          vcg_index_bytes(&b->eidx) + b->rec.cap * sizeof *b->rec.w;
+          vcg_index_bytes(&b->eidx) + b->rec.cap * sizeof *b->rec.w +
+          (size_t)b->cap_scratch * sizeof *b->scratch;
 }
 
 void vcg_builder_counts(const vcg_builder *b, uint64_t *records,
