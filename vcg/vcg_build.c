@@ -705,37 +705,32 @@ static uint32_t *vertex_order(const vcg_builder *b)
  * elements swapped into place (American flag sort), takes two or three
  * passes over the edges; buckets of a few edges, and edges left with equal
  * (src, dst), are finished by comparison. */
-typedef struct edge_sort {
-   vcg_edge *e;
-   uint64_t nv;
-} edge_sort;
-
 #define VB_SORT_BITS 11
 #define VB_SORT_BUCKETS (1u << VB_SORT_BITS)
 #define VB_SORT_SMALL 24u
 
-static uint64_t edge_key(const edge_sort *es, const vcg_edge *e)
+static uint64_t edge_key(uint64_t nv, const vcg_edge *e)
 {
-   return e->src * es->nv + e->dst;
+   return e->src * nv + e->dst;
 }
 
-static int edge_less(const edge_sort *es, const vcg_edge *a,
+static int edge_less(uint64_t nv, const vcg_edge *a,
                      const vcg_edge *b)
 {
-   uint64_t ka = edge_key(es, a), kb = edge_key(es, b);
+   uint64_t ka = edge_key(nv, a), kb = edge_key(nv, b);
    return ka != kb ? ka < kb : a->ctx < b->ctx;
 }
 
-static void sift_down(const edge_sort *es, vcg_edge *e, size_t root,
+static void sift_down(uint64_t nv, vcg_edge *e, size_t root,
                       size_t n)
 {
    for (;;) {
       size_t c = 2 * root + 1;
       if (c >= n)
          return;
-      if (c + 1 < n && edge_less(es, &e[c], &e[c + 1]))
+      if (c + 1 < n && edge_less(nv, &e[c], &e[c + 1]))
          c++;
-      if (!edge_less(es, &e[root], &e[c]))
+      if (!edge_less(nv, &e[root], &e[c]))
          return;
       vcg_edge t = e[root];
       e[root] = e[c];
@@ -746,25 +741,25 @@ static void sift_down(const edge_sort *es, vcg_edge *e, size_t root,
 
 /* Insertion sort for a few edges, heapsort (no worst case, no memory)
  * for more. */
-static void sort_by_comparison(const edge_sort *es, vcg_edge *e, size_t n)
+static void sort_by_comparison(uint64_t nv, vcg_edge *e, size_t n)
 {
    if (n <= VB_SORT_SMALL) {
       for (size_t i = 1; i < n; i++) {
          vcg_edge x = e[i];
          size_t j = i;
-         for (; j > 0 && edge_less(es, &x, &e[j - 1]); j--)
+         for (; j > 0 && edge_less(nv, &x, &e[j - 1]); j--)
             e[j] = e[j - 1];
          e[j] = x;
       }
       return;
    }
    for (size_t i = n / 2; i-- > 0;)
-      sift_down(es, e, i, n);
+      sift_down(nv, e, i, n);
    for (size_t i = n; i-- > 1;) {
       vcg_edge t = e[0];
       e[0] = e[i];
       e[i] = t;
-      sift_down(es, e, 0, i);
+      sift_down(nv, e, 0, i);
    }
 }
 
@@ -780,11 +775,11 @@ static unsigned digit_bits(size_t n)
 
 /* Sort e[0..n), whose keys agree at bit `hi` and above (hi = 0: they are
  * equal). */
-static void sort_edges_from(const edge_sort *es, vcg_edge *e, size_t n,
+static void sort_edges_from(uint64_t nv, vcg_edge *e, size_t n,
                             unsigned hi)
 {
    if (n <= VB_SORT_SMALL || hi == 0) {
-      sort_by_comparison(es, e, n);
+      sort_by_comparison(nv, e, n);
       return;
    }
    unsigned bits = digit_bits(n);
@@ -794,7 +789,7 @@ static void sort_edges_from(const edge_sort *es, vcg_edge *e, size_t n,
    size_t start[VB_SORT_BUCKETS + 1], next[VB_SORT_BUCKETS];
    memset(start, 0, (nb + 1) * sizeof *start);
    for (size_t i = 0; i < n; i++)
-      start[((edge_key(es, &e[i]) >> shift) & mask) + 1]++;
+      start[((edge_key(nv, &e[i]) >> shift) & mask) + 1]++;
    for (unsigned d = 0; d < nb; d++) {
       start[d + 1] += start[d];
       next[d] = start[d];
@@ -802,29 +797,28 @@ static void sort_edges_from(const edge_sort *es, vcg_edge *e, size_t n,
    for (unsigned d = 0; d < nb; d++) {
       while (next[d] < start[d + 1]) {
          vcg_edge x = e[next[d]];
-         unsigned k = (unsigned)((edge_key(es, &x) >> shift) & mask);
+         unsigned k = (unsigned)((edge_key(nv, &x) >> shift) & mask);
          while (k != d) {
             vcg_edge t = e[next[k]];
             e[next[k]++] = x;
             x = t;
-            k = (unsigned)((edge_key(es, &x) >> shift) & mask);
+            k = (unsigned)((edge_key(nv, &x) >> shift) & mask);
          }
          e[next[d]++] = x;
       }
    }
    for (unsigned d = 0; d < nb; d++)
       if (start[d + 1] - start[d] > 1)
-         sort_edges_from(es, e + start[d], start[d + 1] - start[d], shift);
+         sort_edges_from(nv, e + start[d], start[d + 1] - start[d], shift);
 }
 
 static void sort_edges(vcg_edge *e, uint32_t n, uint32_t nv)
 {
-   edge_sort es = { e, nv };
    uint64_t top = nv ? (uint64_t)nv * nv - 1 : 0;
    unsigned hi = 0;   /* bits the keys use */
    while (hi < 64 && (top >> hi) != 0)
       hi++;
-   sort_edges_from(&es, e, n, hi);
+   sort_edges_from(nv, e, n, hi);
 }
 
 vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
