@@ -9,7 +9,7 @@
 
 #define CATS_MAGIC          "CATSTRC"     /* 8 bytes with the NUL */
 #define CATS_MAGIC_LEN      8
-#define CATS_VERSION        2
+#define CATS_VERSION        3
 #define CATS_HEADER_SIZE    16
 #define CATS_SECTION_ENTRY_SIZE 32
 #define CATS_NONE           0xFFFFFFFFu
@@ -31,11 +31,10 @@ enum cats_section {
 
 #define CATS_SECFLAG_ZLIB 1u
 
-/* Record sizes in bytes. */
+/* Record sizes in bytes (EVENTS records vary: FORMAT.md). */
 #define CATS_LOC_SIZE      28
 #define CATS_CONTEXT_SIZE  56
 #define CATS_ALLOC_SIZE    112
-#define CATS_EVENT_SIZE    248
 
 /* Context node kinds. */
 enum cats_ctx_kind {

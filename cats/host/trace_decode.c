@@ -6,7 +6,8 @@
  * which lets each record be checked against the sections it refers to as
  * soon as it is read; the optional sections come last (trace_decode_vcg.c,
  * trace_decode_reuse.c). Each section's size must equal exactly what its
- * count implies. */
+ * count implies; EVENTS, whose records are of variable length, must end
+ * with its last record. */
 #include "trace_read_int.h"
 
 #include <stdlib.h>
@@ -21,8 +22,6 @@
 _Static_assert(24 + 4 == CTR_LOC_RECORD, "LOCS record size");
 _Static_assert(48 + 8 == CTR_CONTEXT_RECORD, "CONTEXTS record size");
 _Static_assert(104 + 8 == CTR_ALLOC_RECORD, "ALLOCS record size");
-_Static_assert(184 + 4 * CATS_HIST_BUCKETS == CTR_EVENT_RECORD,
-               "EVENTS record size");
 
 /* Check that a fixed-record section holds exactly `count` records and
  * return the count; records start at byte 4. */
@@ -284,43 +283,139 @@ static ctr_status parse_allocs(ctr_trace *t, const ctr_section *s, char *err,
    return CTR_OK;
 }
 
+/* A cursor over a variable-length section (EVENTS). */
+typedef struct var_in {
+   const uint8_t *p, *end;
+} var_in;
+
+/* A uvar (docs/FORMAT.md): 0 on success, -1 if the section ends inside
+ * it, -2 if it does not fit 64 bits. */
+static int get_uvar(var_in *in, uint64_t *v)
+{
+   uint64_t x = 0;
+   for (unsigned shift = 0; shift < 64; shift += 7) {
+      if (in->p == in->end)
+         return -1;
+      uint8_t c = *in->p++;
+      if (shift == 63 && c > 1)
+         return -2;
+      x |= (uint64_t)(c & 0x7F) << shift;
+      if (!(c & 0x80)) {
+         *v = x;
+         return 0;
+      }
+   }
+   return -2;
+}
+
+static int get_svar(var_in *in, int64_t *v)
+{
+   uint64_t z;
+   int r = get_uvar(in, &z);
+   *v = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+   return r;
+}
+
+static int get_u8(var_in *in, uint8_t *v)
+{
+   if (in->p == in->end)
+      return -1;
+   *v = *in->p++;
+   return 0;
+}
+
+/* Fields of 32 bits in the decoded record. */
+static int get_uvar32(var_in *in, uint32_t *v)
+{
+   uint64_t x;
+   int r = get_uvar(in, &x);
+   if (r == 0 && x > UINT32_MAX)
+      r = -2;
+   *v = (uint32_t)x;
+   return r;
+}
+
+/* The smallest record: every field one byte, no dimensions, no distinct
+ * offsets, an empty histogram. Bounds the count before allocating. */
+#define EVENT_MIN_BYTES 18
+
+/* One EVENTS record into e; 0, or the get_* error. */
+static int get_event(var_in *in, ctr_event *e)
+{
+   uint64_t span = 0;
+   int r = get_uvar32(in, &e->ctx);
+   if (!r) r = get_uvar32(in, &e->loc);
+   if (!r) r = get_uvar32(in, &e->alloc);
+   if (!r) r = get_u8(in, &e->kind);
+   if (!r) r = get_u8(in, &e->pattern);
+   if (!r) r = get_u8(in, &e->ndims);
+   if (!r) r = get_u8(in, &e->flags);
+   if (!r) r = get_uvar32(in, &e->size);
+   if (!r) r = get_uvar32(in, &e->ndistinct);
+   if (!r) r = get_uvar(in, &e->count);
+   if (!r) r = get_uvar(in, &e->first_time);
+   if (!r) r = get_uvar(in, &span);
+   if (!r && span > UINT64_MAX - e->first_time)
+      r = -2;
+   e->last_time = e->first_time + span;
+   if (!r) r = get_svar(in, &e->base);
+   if (r || e->ndims > CATS_MAX_DIMS || e->ndistinct > CATS_MAX_DISTINCT)
+      return r;   /* the caller names the bad count */
+   for (int k = 0; k < CATS_MAX_DIMS; k++) {
+      e->stride[k] = 0;
+      e->extent[k] = 0;
+      if (!r && k < e->ndims) {
+         r = get_svar(in, &e->stride[k]);
+         if (!r) r = get_uvar(in, &e->extent[k]);
+      }
+   }
+   if (!r) r = get_svar(in, &e->min_offset);
+   if (!r) r = get_svar(in, &e->max_offset);
+   for (uint32_t k = 0; k < CATS_MAX_DISTINCT; k++) {
+      e->distinct[k] = 0;
+      if (!r && k < e->ndistinct)
+         r = get_svar(in, &e->distinct[k]);
+   }
+   uint32_t mask = 0;
+   if (!r) r = get_uvar32(in, &mask);
+   if (!r && mask >> CATS_HIST_BUCKETS)
+      r = -2;
+   for (int k = 0; k < CATS_HIST_BUCKETS; k++) {
+      e->hist[k] = 0;
+      if (!r && (mask >> k & 1)) {
+         r = get_uvar32(in, &e->hist[k]);
+         if (!r && e->hist[k] == 0)
+            r = -2;   /* a bucket marked as not empty */
+      }
+   }
+   return r;
+}
+
 static ctr_status parse_events(ctr_trace *t, const ctr_section *s, char *err,
                                size_t errlen)
 {
-   uint32_t n;
-   ctr_status st = record_count(s, CTR_EVENT_RECORD, &n, err, errlen);
-   if (st != CTR_OK)
-      return st;
+   if (s->size < 4)
+      return ctr_fail(err, errlen, CTR_ERECORD,
+                      "EVENTS: %zu bytes, too short for its count", s->size);
+   uint32_t n = cle_u32(s->data);
+   if ((uint64_t)n * EVENT_MIN_BYTES > s->size - 4)
+      return ctr_fail(err, errlen, CTR_ERECORD,
+                      "EVENTS: %u records cannot fit in %zu bytes", n,
+                      s->size);
    t->events = alloc_array(n, sizeof *t->events);
    if (!t->events)
       return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (events)");
    t->nevents = n;
+   var_in in = { s->data + 4, s->data + s->size };
    for (uint32_t i = 0; i < n; i++) {
-      const uint8_t *p = s->data + 4 + (size_t)i * CTR_EVENT_RECORD;
       ctr_event *e = &t->events[i];
-      e->ctx = cle_u32(p);
-      e->loc = cle_u32(p + 4);
-      e->alloc = cle_u32(p + 8);
-      e->kind = p[12];
-      e->pattern = p[13];
-      e->ndims = p[14];
-      e->flags = p[15];
-      e->size = cle_u32(p + 16);
-      e->ndistinct = cle_u32(p + 20);
-      e->count = cle_u64(p + 24);
-      e->first_time = cle_u64(p + 32);
-      e->last_time = cle_u64(p + 40);
-      e->base = (int64_t)cle_u64(p + 48);
-      for (int k = 0; k < CATS_MAX_DIMS; k++) {
-         e->stride[k] = (int64_t)cle_u64(p + 56 + 8 * k);
-         e->extent[k] = cle_u64(p + 80 + 8 * k);
-      }
-      e->min_offset = (int64_t)cle_u64(p + 104);
-      e->max_offset = (int64_t)cle_u64(p + 112);
-      for (int k = 0; k < CATS_MAX_DISTINCT; k++)
-         e->distinct[k] = (int64_t)cle_u64(p + 120 + 8 * k);
-      for (int k = 0; k < CATS_HIST_BUCKETS; k++)
-         e->hist[k] = cle_u32(p + 184 + 4 * k);
+      int r = get_event(&in, e);
+      if (r == -1)
+         return ctr_fail(err, errlen, CTR_ERECORD,
+                         "event %u: the section ends inside the record", i);
+      if (r != 0)
+         return ctr_fail(err, errlen, CTR_EVALUE,
+                         "event %u: a field is malformed or too large", i);
       CHECK_ID(e->ctx, t->ncontexts, 0, "event", i, "ctx");
       CHECK_ID(e->loc, t->nlocs, 0, "event", i, "loc");
       CHECK_ID(e->alloc, t->nallocs, 0, "event", i, "alloc");
@@ -339,6 +434,10 @@ static ctr_status parse_events(ctr_trace *t, const ctr_section *s, char *err,
                          "event %u: ndistinct %u exceeds %d", i,
                          e->ndistinct, CATS_MAX_DISTINCT);
    }
+   if (in.p != in.end)
+      return ctr_fail(err, errlen, CTR_ERECORD,
+                      "EVENTS: %zu bytes after the last of its %u records",
+                      (size_t)(in.end - in.p), n);
    return CTR_OK;
 }
 

@@ -44,7 +44,7 @@ struct _Event {
    ULong entries;                     /* steps of the re-entry level */
    UInt  ndistinct;
    Long  distinct[CATS_MAX_DISTINCT];
-   ULong hist[CATS_HIST_BUCKETS];    /* saturated to 32 bits when written */
+   UInt  hist[CATS_HIST_BUCKETS];    /* saturating, as the format's */
    UInt  hist_shift;                  /* log2 of the histogram bucket width */
    /* The current run: the accesses since the last slow-path update,
       run_off + k * run_stride for k < count - run_count0. */
@@ -137,6 +137,14 @@ static ULong terms_in(Long a, Long s, ULong len, Long lo, Long hi)
 /* Adds the progression a + k*s, k < len, to the summary. Runs end at
    every re-entry of an inner loop, so the common cases are cheap: a run
    within one bucket, or a short one. */
+/* Adds n to a bucket, saturating at the format's 32 bits (a large
+   program has a million records; 8 bytes a bucket was 64 of each). */
+static inline void hist_add(Event* e, UInt b, ULong n)
+{
+   ULong v = e->hist[b] + n;
+   e->hist[b] = v > 0xFFFFFFFFULL ? 0xFFFFFFFFu : (UInt)v;
+}
+
 static void add_progression(Event* e, Long a, Long s, ULong len)
 {
    ULong k;
@@ -155,12 +163,12 @@ static void add_progression(Event* e, Long a, Long s, ULong len)
    UInt first = bucket_of(e, a);
    UInt last = bucket_of(e, a + (Long)(len - 1) * s);
    if (first == last) {
-      e->hist[first] += len;
+      hist_add(e, first, len);
       return;
    }
    if (len <= 32) {
       for (k = 0; k < len; k++)
-         e->hist[bucket_of(e, a + (Long)k * s)]++;
+         hist_add(e, bucket_of(e, a + (Long)k * s), 1);
       return;
    }
    /* The first bucket also takes negative offsets, the last everything
@@ -170,7 +178,7 @@ static void add_progression(Event* e, Long a, Long s, ULong len)
       Long lo = b == 0 ? a : (Long)b * w;
       Long hi = b == CATS_HIST_BUCKETS - 1 ? a + (Long)len * s
                                            : (Long)(b + 1) * w;
-      e->hist[b] += terms_in(a, s, len, lo, hi);
+      hist_add(e, b, terms_in(a, s, len, lo, hi));
    }
 }
 
@@ -182,7 +190,7 @@ static inline void summarise_one(Event* e, Long off)
    if (off > e->max_off)
       e->max_off = off;
    add_distinct(e, off);
-   e->hist[bucket_of(e, off)]++;
+   hist_add(e, bucket_of(e, off), 1);
    e->run_count0 = e->count;
 }
 
@@ -559,31 +567,38 @@ void CATS_(write_events)(CatsBuf* b)
          nd++;
       if (nd > CATS_MAX_DIMS)
          nd = CATS_MAX_DIMS;
-      CATS_(put_u32)(b, e->ctx);
-      CATS_(put_u32)(b, e->loc);
-      CATS_(put_u32)(b, CATS_(alloc_out_id)(e->alloc));
+      UInt nw = e->irregular ? 0 : nd;
+      tl_assert(e->ndistinct <= CATS_MAX_DISTINCT);
+      tl_assert(e->last_time >= e->first_time);
+      CATS_(put_uvar)(b, e->ctx);
+      CATS_(put_uvar)(b, e->loc);
+      CATS_(put_uvar)(b, CATS_(alloc_out_id)(e->alloc));
       CATS_(put_u8)(b, e->kind);
       CATS_(put_u8)(b, classify(e));
-      CATS_(put_u8)(b, e->irregular ? 0 : nd);
+      CATS_(put_u8)(b, nw);
       CATS_(put_u8)(b, e->flags);
-      CATS_(put_u32)(b, e->size);
-      CATS_(put_u32)(b, e->ndistinct);
-      CATS_(put_u64)(b, e->count);
-      CATS_(put_u64)(b, e->first_time);
-      CATS_(put_u64)(b, e->last_time);
-      CATS_(put_u64)(b, (ULong)e->base);
-      for (k = 0; k < CATS_MAX_DIMS; k++)
-         CATS_(put_u64)(b, (!e->irregular && k < nd
-                            && (e->known & (1u << k))) ? (ULong)e->stride[k]
-                                                        : 0);
-      for (k = 0; k < CATS_MAX_DIMS; k++)
-         CATS_(put_u64)(b, (!e->irregular && k < nd) ? e->extent[k] : 0);
-      CATS_(put_u64)(b, (ULong)e->min_off);
-      CATS_(put_u64)(b, (ULong)e->max_off);
-      for (k = 0; k < CATS_MAX_DISTINCT; k++)
-         CATS_(put_u64)(b, k < e->ndistinct ? (ULong)e->distinct[k] : 0);
+      CATS_(put_uvar)(b, e->size);
+      CATS_(put_uvar)(b, e->ndistinct);
+      CATS_(put_uvar)(b, e->count);
+      CATS_(put_uvar)(b, e->first_time);
+      CATS_(put_uvar)(b, e->last_time - e->first_time);
+      CATS_(put_svar)(b, e->base);
+      /* Loops past the dimensions written move nothing: not written. */
+      for (k = 0; k < nw; k++) {
+         CATS_(put_svar)(b, (e->known & (1u << k)) ? e->stride[k] : 0);
+         CATS_(put_uvar)(b, e->extent[k]);
+      }
+      CATS_(put_svar)(b, e->min_off);
+      CATS_(put_svar)(b, e->max_off);
+      for (k = 0; k < e->ndistinct; k++)
+         CATS_(put_svar)(b, e->distinct[k]);
+      /* The histogram: which buckets are not empty, then those. */
+      UInt mask = 0;
       for (k = 0; k < CATS_HIST_BUCKETS; k++)
-         CATS_(put_u32)(b, e->hist[k] > 0xFFFFFFFFULL ? 0xFFFFFFFFu
-                                                        : (UInt)e->hist[k]);
+         mask |= (e->hist[k] != 0) << k;
+      CATS_(put_uvar)(b, mask);
+      for (k = 0; k < CATS_HIST_BUCKETS; k++)
+         if (e->hist[k] != 0)
+            CATS_(put_uvar)(b, e->hist[k]);
    }
 }

@@ -69,6 +69,8 @@ void CATS_(put_u8)(CatsBuf* b, UInt v);
 void CATS_(put_u16)(CatsBuf* b, UInt v);
 void CATS_(put_u32)(CatsBuf* b, UInt v);
 void CATS_(put_u64)(CatsBuf* b, ULong v);
+void CATS_(put_uvar)(CatsBuf* b, ULong v);   /* docs/FORMAT.md: uvar */
+void CATS_(put_svar)(CatsBuf* b, Long v);    /* and svar */
 void CATS_(put_bytes)(CatsBuf* b, const void* p, SizeT n);
 void CATS_(patch_u32)(CatsBuf* b, SizeT at, UInt v);
 /* Appends n bytes to be filled by the caller; returns where they go. */

@@ -148,6 +148,25 @@ void CATS_(put_u64)(CatsBuf* b, ULong v)
       b->data[b->len++] = (UChar)(v >> (8 * i));
 }
 
+/* LEB128: seven bits a byte, the lowest first; a set high bit says
+   another byte follows. Most fields of a folded record are small. */
+void CATS_(put_uvar)(CatsBuf* b, ULong v)
+{
+   buf_reserve(b, 10);
+   while (v >= 0x80) {
+      b->data[b->len++] = (UChar)(v | 0x80);
+      v >>= 7;
+   }
+   b->data[b->len++] = (UChar)v;
+}
+
+/* Signed: zigzag first (0, -1, 1, -2 ... -> 0, 1, 2, 3 ...), so that a
+   small negative offset is as short as a small positive one. */
+void CATS_(put_svar)(CatsBuf* b, Long v)
+{
+   CATS_(put_uvar)(b, ((ULong)v << 1) ^ (ULong)(v >> 63));
+}
+
 void CATS_(patch_u32)(CatsBuf* b, SizeT at, UInt v)
 {
    Int i;

@@ -63,35 +63,43 @@ static int put_alloc(cbuf *b, uint8_t kind, uint8_t flags,
    return r | cbuf_put64(b, u64s[8]);   /* total_bytes */
 }
 
-typedef struct syn_event {
-   uint32_t ctx, loc, alloc;
-   uint8_t kind, pattern, ndims, flags;
-   uint32_t size, ndistinct;
-   uint64_t count, first, last;
-   int64_t base, stride[3];
-   uint64_t extent[3];
-   int64_t min, max, distinct[8];
-   uint32_t hist[16];
-} syn_event;
 
-static int put_event(cbuf *b, const syn_event *e)
+/* The EVENTS encoding (docs/FORMAT.md), written here without the
+ * tool's code so that the reader is tested against a second writer. */
+int syn_put_uvar(cbuf *b, uint64_t v)
 {
-   int r = cbuf_put32(b, e->ctx) | cbuf_put32(b, e->loc) |
-           cbuf_put32(b, e->alloc) | cbuf_put8(b, e->kind) |
+   int r = 0;
+   for (; v >= 0x80; v >>= 7)
+      r |= cbuf_put8(b, (uint8_t)(v | 0x80));
+   return r | cbuf_put8(b, (uint8_t)v);
+}
+
+static int put_svar(cbuf *b, int64_t v)
+{
+   return syn_put_uvar(b, v < 0 ? 2 * (~(uint64_t)v) + 1 : 2 * (uint64_t)v);
+}
+
+int syn_put_event(cbuf *b, const syn_event *e)
+{
+   int r = syn_put_uvar(b, e->ctx) | syn_put_uvar(b, e->loc) |
+           syn_put_uvar(b, e->alloc) | cbuf_put8(b, e->kind) |
            cbuf_put8(b, e->pattern) | cbuf_put8(b, e->ndims) |
-           cbuf_put8(b, e->flags) | cbuf_put32(b, e->size) |
-           cbuf_put32(b, e->ndistinct) | cbuf_put64(b, e->count) |
-           cbuf_put64(b, e->first) | cbuf_put64(b, e->last) |
-           cbuf_put64(b, (uint64_t)e->base);
-   for (int k = 0; k < 3; k++)
-      r |= cbuf_put64(b, (uint64_t)e->stride[k]);
-   for (int k = 0; k < 3; k++)
-      r |= cbuf_put64(b, e->extent[k]);
-   r |= cbuf_put64(b, (uint64_t)e->min) | cbuf_put64(b, (uint64_t)e->max);
-   for (int k = 0; k < 8; k++)
-      r |= cbuf_put64(b, (uint64_t)e->distinct[k]);
+           cbuf_put8(b, e->flags) | syn_put_uvar(b, e->size) |
+           syn_put_uvar(b, e->ndistinct) | syn_put_uvar(b, e->count) |
+           syn_put_uvar(b, e->first) | syn_put_uvar(b, e->last - e->first) |
+           put_svar(b, e->base);
+   for (int k = 0; k < e->ndims; k++)
+      r |= put_svar(b, e->stride[k]) | syn_put_uvar(b, e->extent[k]);
+   r |= put_svar(b, e->min) | put_svar(b, e->max);
+   for (uint32_t k = 0; k < e->ndistinct; k++)
+      r |= put_svar(b, e->distinct[k]);
+   uint32_t mask = 0;
    for (int k = 0; k < 16; k++)
-      r |= cbuf_put32(b, e->hist[k]);
+      mask |= (uint32_t)(e->hist[k] != 0) << k;
+   r |= syn_put_uvar(b, mask);
+   for (int k = 0; k < 16; k++)
+      if (e->hist[k])
+         r |= syn_put_uvar(b, e->hist[k]);
    return r;
 }
 
@@ -156,19 +164,19 @@ int syn_build(syn_trace *s, const syn_opts *o)
                     .pattern = CATS_PAT_STRIDE1, .ndims = 1, .size = 8,
                     .count = 10, .first = 3, .last = 39, .base = 0,
                     .stride = { 8 }, .extent = { 10 }, .min = 0, .max = 72 };
-   r |= put_event(b, &e);
+   r |= syn_put_event(b, &e);
    e = (syn_event){ .ctx = 2, .loc = 3, .alloc = o->event_alloc,
                     .kind = CATS_READ, .pattern = CATS_PAT_CONSTANT,
                     .size = 4, .count = 10, .first = 4, .last = 40,
                     .base = 4, .min = 4, .max = 4 };
-   r |= put_event(b, &e);
+   r |= syn_put_event(b, &e);
    e = (syn_event){ .ctx = 1, .loc = 5, .alloc = 0, .kind = CATS_READ,
                     .pattern = CATS_PAT_IRREGULAR, .ndims = 0,
                     .flags = CATS_EVFLAG_HELPER, .size = 8, .ndistinct = 3,
                     .count = 3, .first = 45, .last = 48, .base = 16,
                     .min = 0, .max = 40, .distinct = { 16, 0, 40 },
                     .hist = { 1, 0, 0, 1, 0, 0, 0, 0, 1 } };
-   r |= put_event(b, &e);
+   r |= syn_put_event(b, &e);
    if (r) {
       syn_free(s);
       return -1;

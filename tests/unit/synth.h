@@ -8,6 +8,8 @@
 #ifndef CATS_TEST_SYNTH_H
 #define CATS_TEST_SYNTH_H
 
+#include <stdint.h>
+
 #include "../../cats/host/buf.h"
 
 #define SYN_NSEC 6
@@ -23,6 +25,21 @@ typedef struct syn_opts {
    unsigned loop_parent;      /* parent of context 2 (normally 1) */
    unsigned loc_file;         /* file string of loc 0 (normally 3) */
 } syn_opts;
+
+/* One EVENTS record, as docs/FORMAT.md encodes it. */
+typedef struct syn_event {
+   uint32_t ctx, loc, alloc;
+   uint8_t kind, pattern, ndims, flags;
+   uint32_t size, ndistinct;
+   uint64_t count, first, last;
+   int64_t base, stride[3];
+   uint64_t extent[3];
+   int64_t min, max, distinct[8];
+   uint32_t hist[16];
+} syn_event;
+
+int syn_put_event(cbuf *b, const syn_event *e);
+int syn_put_uvar(cbuf *b, uint64_t v);
 
 void syn_default_opts(syn_opts *o);
 int syn_build(syn_trace *s, const syn_opts *o);

@@ -471,6 +471,97 @@ static void test_references(void)
    syn_free(&s);
 }
 
+/* The synthetic trace with its EVENTS replaced by ev. */
+static ctr_status decode_events(const cbuf *ev, ctr_trace **t, char *err)
+{
+   syn_opts o;
+   syn_default_opts(&o);
+   syn_trace s;
+   if (syn_build(&s, &o) != 0)
+      return CTR_ENOMEM;
+   ctr_section r[SYN_NSEC];
+   for (int i = 0; i < SYN_NSEC; i++)
+      r[i] = (ctr_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   r[syn_find(&s, CATS_SEC_EVENTS)] =
+      (ctr_section){ CATS_SEC_EVENTS, ev->data, ev->len };
+   *t = NULL;
+   ctr_status st = ctr_decode(r, SYN_NSEC, t, err, CTR_ERRLEN);
+   syn_free(&s);
+   return st;
+}
+
+/* EVENTS records are variable-length (FORMAT.md): values at the ends of
+ * their ranges come back exactly, and a malformed record is refused with
+ * its number. */
+static void test_event_encoding(void)
+{
+   char err[CTR_ERRLEN];
+   ctr_trace *t;
+   syn_event e = { .ctx = 2, .loc = 3, .alloc = 1, .kind = CATS_READ,
+                   .pattern = CATS_PAT_STRIDEK, .ndims = 2, .size = 8,
+                   .ndistinct = 1, .count = UINT64_MAX, .first = 7,
+                   .last = 7 + (1ULL << 40), .base = -16,
+                   .stride = { -24, 800 }, .extent = { 3, 5 },
+                   .min = INT64_MIN, .max = INT64_MAX, .distinct = { -64 },
+                   .hist = { [0] = UINT32_MAX, [15] = 2 } };
+   cbuf b = CBUF_INIT;
+   CHECK(cbuf_put32(&b, 1) == 0 && syn_put_event(&b, &e) == 0);
+   CHECK_EQ(decode_events(&b, &t, err), CTR_OK);
+   if (t && t->nevents == 1) {
+      const ctr_event *d = t->events;
+      CHECK_EQ(d->pattern, CATS_PAT_STRIDEK);
+      CHECK_EQ(d->count, UINT64_MAX);
+      CHECK_EQ(d->last_time, 7 + (1ULL << 40));
+      CHECK_EQ(d->base, -16);
+      CHECK_EQ(d->stride[0], -24);
+      CHECK_EQ(d->stride[1], 800);
+      CHECK_EQ(d->stride[2], 0);
+      CHECK_EQ(d->extent[1], 5);
+      CHECK_EQ(d->extent[2], 0);
+      CHECK(d->min_offset == INT64_MIN && d->max_offset == INT64_MAX);
+      CHECK_EQ(d->distinct[0], -64);
+      CHECK_EQ(d->distinct[1], 0);
+      CHECK_EQ(d->hist[0], UINT32_MAX);
+      CHECK_EQ(d->hist[1], 0);
+      CHECK_EQ(d->hist[15], 2);
+   }
+   ctr_free(t);
+   /* A byte short, a byte over. */
+   b.len--;
+   CHECK_EQ(decode_events(&b, &t, err), CTR_ERECORD);
+   CHECK(strstr(err, "event 0") != NULL);
+   b.len++;
+   CHECK(cbuf_put8(&b, 0) == 0);
+   CHECK_EQ(decode_events(&b, &t, err), CTR_ERECORD);
+   CHECK(strstr(err, "after the last") != NULL);
+   b.len--;
+   /* A bucket marked as not empty that holds 0. */
+   b.data[b.len - 1] = 0;
+   CHECK_EQ(decode_events(&b, &t, err), CTR_EVALUE);
+   b.data[b.len - 1] = 2;
+   /* ndims past CATS_MAX_DIMS: after three one-byte ids, kind, pattern. */
+   CHECK_EQ(b.data[4 + 5], 2);
+   b.data[4 + 5] = 4;
+   CHECK_EQ(decode_events(&b, &t, err), CTR_EVALUE);
+   CHECK(strstr(err, "ndims 4") != NULL);
+   /* A number of more than 64 bits, and an id of more than 32. */
+   b.len = 0;
+   CHECK(cbuf_put32(&b, 1) == 0);
+   for (int i = 0; i < 10; i++)
+      CHECK(cbuf_put8(&b, 0xFF) == 0);
+   CHECK(cbuf_put8(&b, 1) == 0);
+   for (int i = 0; i < 30; i++)
+      CHECK(cbuf_put8(&b, 0) == 0);
+   CHECK_EQ(decode_events(&b, &t, err), CTR_EVALUE);
+   CHECK(strstr(err, "event 0") != NULL);
+   b.len = 4;
+   CHECK(syn_put_uvar(&b, 1ULL << 32) == 0);
+   for (int i = 0; i < 30; i++)
+      CHECK(cbuf_put8(&b, 0) == 0);
+   CHECK_EQ(decode_events(&b, &t, err), CTR_EVALUE);
+   cbuf_free(&b);
+}
+
 static void test_write_errors(void)
 {
    syn_opts o;
@@ -508,6 +599,7 @@ int main(int argc, char **argv)
    RUN(test_header_errors);
    RUN(test_foreign_files);
    RUN(test_references);
+   RUN(test_event_encoding);
    RUN(test_write_errors);
    return chk_failed ? 1 : 0;
 }
