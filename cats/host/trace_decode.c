@@ -391,8 +391,11 @@ static int get_event(var_in *in, ctr_event *e)
    return r;
 }
 
-static ctr_status parse_events(ctr_trace *t, const ctr_section *s, char *err,
-                               size_t errlen)
+/* Without keep (a check), each record is checked and only its key is
+ * kept: a large program's million records would otherwise be held twice
+ * by the helper, raw and decoded. */
+static ctr_status parse_events(ctr_trace *t, const ctr_section *s, int keep,
+                               char *err, size_t errlen)
 {
    if (s->size < 4)
       return ctr_fail(err, errlen, CTR_ERECORD,
@@ -402,13 +405,15 @@ static ctr_status parse_events(ctr_trace *t, const ctr_section *s, char *err,
       return ctr_fail(err, errlen, CTR_ERECORD,
                       "EVENTS: %u records cannot fit in %zu bytes", n,
                       s->size);
-   t->events = alloc_array(n, sizeof *t->events);
-   if (!t->events)
+   t->events = keep ? alloc_array(n, sizeof *t->events) : NULL;
+   t->event_keys = alloc_array(n, sizeof *t->event_keys);
+   if ((keep && !t->events) || !t->event_keys)
       return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (events)");
    t->nevents = n;
    var_in in = { s->data + 4, s->data + s->size };
+   ctr_event scratch;
    for (uint32_t i = 0; i < n; i++) {
-      ctr_event *e = &t->events[i];
+      ctr_event *e = keep ? &t->events[i] : &scratch;
       int r = get_event(&in, e);
       if (r == -1)
          return ctr_fail(err, errlen, CTR_ERECORD,
@@ -433,6 +438,8 @@ static ctr_status parse_events(ctr_trace *t, const ctr_section *s, char *err,
          return ctr_fail(err, errlen, CTR_EVALUE,
                          "event %u: ndistinct %u exceeds %d", i,
                          e->ndistinct, CATS_MAX_DISTINCT);
+      t->event_keys[i] = (ctr_event_key){ e->count, e->loc, e->alloc,
+                                          e->kind };
    }
    if (in.p != in.end)
       return ctr_fail(err, errlen, CTR_ERECORD,
@@ -444,7 +451,8 @@ static ctr_status parse_events(ctr_trace *t, const ctr_section *s, char *err,
 typedef ctr_status (*parse_fn)(ctr_trace *, const ctr_section *, char *,
                                size_t);
 
-static ctr_status decode(const ctr_section *secs, size_t n, int keep_graph,
+/* keep: the events and the graph are kept; a check only checks them. */
+static ctr_status decode(const ctr_section *secs, size_t n, int keep,
                          ctr_trace **out, char *err, size_t errlen)
 {
    *out = NULL;
@@ -472,13 +480,12 @@ static ctr_status decode(const ctr_section *secs, size_t n, int keep_graph,
       { CATS_SEC_LOCS, parse_locs },
       { CATS_SEC_CONTEXTS, parse_contexts },
       { CATS_SEC_ALLOCS, parse_allocs },
-      { CATS_SEC_EVENTS, parse_events },
    };
-   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-      if (!by_type[order[i].type])
+   for (uint32_t ty = CATS_SEC_STRINGS; ty <= CATS_SEC_EVENTS; ty++)
+      if (!by_type[ty])
          return ctr_fail(err, errlen, CTR_EMISSING,
                          "required section %s is missing",
-                         ctr_section_name(order[i].type));
+                         ctr_section_name(ty));
 
    ctr_trace *t = calloc(1, sizeof *t);
    if (!t)
@@ -490,8 +497,15 @@ static ctr_status decode(const ctr_section *secs, size_t n, int keep_graph,
          return st;
       }
    }
+   /* Events last: they refer to all of the above. */
+   ctr_status est = parse_events(t, by_type[CATS_SEC_EVENTS], keep,
+                                 err, errlen);
+   if (est != CTR_OK) {
+      ctr_free(t);
+      return est;
+   }
    if (by_type[CATS_SEC_VCG]) {
-      ctr_status st = ctr_parse_vcg(t, by_type[CATS_SEC_VCG], keep_graph,
+      ctr_status st = ctr_parse_vcg(t, by_type[CATS_SEC_VCG], keep,
                                     err, errlen);
       if (st != CTR_OK) {
          ctr_free(t);
@@ -551,6 +565,7 @@ void ctr_free(ctr_trace *t)
    free(t->contexts);
    free(t->allocs);
    free(t->events);
+   free(t->event_keys);
    free(t->vcg.vertices);
    free(t->vcg.edges);
    free(t->projection);

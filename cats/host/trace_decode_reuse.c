@@ -178,7 +178,7 @@ static ctr_status index_containers(const ctr_trace *t, const uint8_t *is_index,
    }
    size_t n = 0;
    for (uint32_t i = 0; i < t->nevents; i++) {
-      const ctr_event *e = &t->events[i];
+      const ctr_event_key *e = &t->event_keys[i];
       if (e->kind == CATS_READ && is_index[e->loc] &&
           t->allocs[e->alloc].kind != CATS_ALLOC_STACK_FRAME)
          v[n++] = (idx_ev){ e->loc, e->alloc, e->count };
@@ -261,7 +261,7 @@ ctr_status ctr_parse_index(ctr_trace *t, const ctr_section *s, char *err,
       st = index_containers(t, is_index, best, err, errlen);
    if (st == CTR_OK) {
       for (uint32_t i = 0; i < t->nevents; i++) {
-         uint32_t idx = by_loc[t->events[i].loc];
+         uint32_t idx = by_loc[t->event_keys[i].loc];
          t->index_loc[i] = idx;
          t->index_alloc[i] = idx == CATS_NONE ? CATS_NONE : best[idx];
       }

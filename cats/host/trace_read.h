@@ -120,6 +120,13 @@ typedef struct ctr_event {
    uint32_t hist[CATS_HIST_BUCKETS];
 } ctr_event;
 
+/* An event as the decoders of sections 9 and 10 need it. */
+typedef struct ctr_event_key {
+   uint64_t count;
+   uint32_t loc, alloc;
+   uint8_t kind;
+} ctr_event_key;
+
 /* Section 7, the value communication graph (docs/VCG.md). */
 typedef struct ctr_vcg_vertex {
    uint32_t alloc;         /* alloc id or CATS_NONE */
@@ -191,7 +198,8 @@ typedef struct ctr_trace {
    uint32_t nallocs;
    ctr_alloc *allocs;
    uint32_t nevents;
-   ctr_event *events;
+   ctr_event *events;      /* not kept by a check (ctr_check) */
+   ctr_event_key *event_keys;   /* what the REUSE and INDEX decoders use */
    int has_vcg;            /* section 7 was present (optional) */
    ctr_vcg vcg;            /* empty unless has_vcg */
    int has_projection;     /* section 8 was present (optional) */
@@ -230,7 +238,7 @@ ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
 
 /* Validate raw section payloads as ctr_decode does, without keeping the
  * decoded trace: the helper checks a trace before writing it without
- * holding a second copy of its graph. */
+ * holding a second copy of its graph or of its events. */
 ctr_status ctr_check(const ctr_section *secs, size_t n, char *err,
                      size_t errlen);
 
