@@ -458,6 +458,23 @@ static void project(hlp_session *s, const ctr_trace *tr)
    pp_free(&p);
 }
 
+/* The check of a trace that is written as it arrived: beside its
+ * compression (trace_write.h). */
+typedef struct hlp_check {
+   const ctr_section *secs;
+   size_t n;
+} hlp_check;
+
+static int check_gate(void *arg, char *msg, size_t msglen)
+{
+   const hlp_check *c = arg;
+   char err[CTR_ERRLEN];
+   if (ctr_check(c->secs, c->n, err, sizeof err) == CTR_OK)
+      return 0;
+   snprintf(msg, msglen, "invalid trace data: %s", err);
+   return 1;
+}
+
 /* Validate what arrived and write the trace; fills msg on failure. */
 static int commit(hlp_session *s, char *msg, size_t msglen)
 {
@@ -478,26 +495,30 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
       n++;
    }
    /* The reader's own decode layer: a file we write is one it accepts.
-    * Only the projection needs the decoded trace; a check alone does not
-    * hold a second copy of the graph. */
+    * A check alone keeps neither the graph nor the events, and runs while
+    * the sections are compressed. */
    char err[CTR_ERRLEN];
-   ctr_trace *tr = NULL;
    int project_now = s->projecting && !s->seen[CATS_SEC_PROJECT];
-   if ((project_now ? ctr_decode(rs, n, &tr, err, sizeof err)
-                    : ctr_check(rs, n, err, sizeof err)) != CTR_OK) {
+   if (!project_now) {
+      hlp_check c = { rs, n };
+      if (ctw_write_gated(s->out, ws, n, check_gate, &c, err, sizeof err) !=
+          CTW_OK) {
+         snprintf(msg, msglen, "%s", err);
+         return -1;
+      }
+      snprintf(msg, msglen, "%s", s->out);
+      return 0;
+   }
+   /* A projection needs the decoded trace, and is itself written. */
+   ctr_trace *tr = NULL;
+   if (ctr_decode(rs, n, &tr, err, sizeof err) != CTR_OK) {
       snprintf(msg, msglen, "invalid trace data: %s", err);
       return -1;
    }
-   if (project_now) {
-      project(s, tr);
-      if (s->seen[CATS_SEC_PROJECT]) {
-         rs[n] = (ctr_section){ CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
-                                s->sec[CATS_SEC_PROJECT].len };
-         ws[n] = (ctw_section){ CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
-                                s->sec[CATS_SEC_PROJECT].len };
-         n++;
-      }
-   }
+   project(s, tr);
+   if (s->seen[CATS_SEC_PROJECT])
+      ws[n++] = (ctw_section){ CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
+                               s->sec[CATS_SEC_PROJECT].len };
    ctr_free(tr);
    if (ctw_write(s->out, ws, n, err, sizeof err) != CTW_OK) {
       snprintf(msg, msglen, "%s", err);

@@ -10,6 +10,7 @@
 #include "trace_write.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -165,8 +166,45 @@ static ctw_status write_body(ctw_file *f, const ctw_section *secs, size_t n)
    return st;
 }
 
+/* The gate on its thread. */
+typedef struct gate_run {
+   ctw_gate gate;
+   void *arg;
+   int rc;
+   char msg[CTW_ERRLEN];
+} gate_run;
+
+static void *run_gate(void *p)
+{
+   gate_run *g = p;
+   g->rc = g->gate(g->arg, g->msg, sizeof g->msg);
+   return NULL;
+}
+
+static ctw_status write_file(const char *path, const ctw_section *secs,
+                             size_t n, gate_run *g, char *err,
+                             size_t errlen);
+
 ctw_status ctw_write(const char *path, const ctw_section *secs, size_t n,
                      char *err, size_t errlen)
+{
+   return write_file(path, secs, n, NULL, err, errlen);
+}
+
+ctw_status ctw_write_gated(const char *path, const ctw_section *secs,
+                           size_t n, ctw_gate gate, void *arg, char *err,
+                           size_t errlen)
+{
+   gate_run g = { gate, arg, 0, "" };
+   return write_file(path, secs, n, &g, err, errlen);
+}
+
+/* Writes the temporary file while the gate (if any) runs beside it, and
+ * renames it into place only if both succeeded. Without a second thread
+ * the gate runs first. */
+static ctw_status write_file(const char *path, const ctw_section *secs,
+                             size_t n, gate_run *g, char *err,
+                             size_t errlen)
 {
    if (n > UINT32_MAX / CATS_SECTION_ENTRY_SIZE)
       return fail(err, errlen, CTW_EARG, "too many sections (%zu)", n);
@@ -203,10 +241,19 @@ ctw_status ctw_write(const char *path, const ctw_section *secs, size_t n,
       return st;
    }
 
+   pthread_t th;
+   int threaded = g && pthread_create(&th, NULL, run_gate, g) == 0;
+   if (g && !threaded)
+      run_gate(g);
    ctw_file f = { fd, tmp, 0, out, err, errlen };
-   ctw_status st = write_body(&f, secs, n);
+   ctw_status st = g && !threaded && g->rc ? CTW_EGATE
+                                           : write_body(&f, secs, n);
+   if (threaded)
+      pthread_join(th, NULL);
    if (close(fd) != 0 && st == CTW_OK)
       st = fail(err, errlen, CTW_EIO, "%s: close: %s", tmp, strerror(errno));
+   if (g && g->rc && (st == CTW_OK || st == CTW_EGATE))
+      st = fail(err, errlen, CTW_EGATE, "%s", g->msg);
    if (st == CTW_OK && rename(tmp, path) != 0)
       st = fail(err, errlen, CTW_EIO, "%s: rename to %s: %s", tmp, path,
                 strerror(errno));

@@ -22,7 +22,8 @@ typedef enum ctw_status {
    CTW_OK = 0,
    CTW_EARG,     /* a section is larger than 4 GiB or has no data */
    CTW_ENOMEM,   /* out of memory */
-   CTW_EIO       /* creating, writing, syncing or renaming failed */
+   CTW_EIO,      /* creating, writing, syncing or renaming failed */
+   CTW_EGATE     /* the gate refused the contents (ctw_write_gated) */
 } ctw_status;
 
 /* One raw section payload, written in array order. */
@@ -36,5 +37,16 @@ typedef struct ctw_section {
  * naming the failing file on error. */
 ctw_status ctw_write(const char *path, const ctw_section *secs, size_t n,
                      char *err, size_t errlen);
+
+/* A check of the sections' contents, run on a second thread while they
+ * are compressed: 0 if they may be written, else nonzero with a one-line
+ * message in msg. */
+typedef int (*ctw_gate)(void *arg, char *msg, size_t msglen);
+
+/* ctw_write, but `path` is replaced only if gate(arg) passes; if it does
+ * not, CTW_EGATE and its message. The gate only reads the payloads. */
+ctw_status ctw_write_gated(const char *path, const ctw_section *secs,
+                           size_t n, ctw_gate gate, void *arg, char *err,
+                           size_t errlen);
 
 #endif /* CATS_TRACE_WRITE_H */

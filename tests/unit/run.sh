@@ -42,12 +42,12 @@ build_test() {   # name sources... -- libs...
 
 build_test test_trace "$here/test_trace.c" "$here/synth.c" "$host/buf.c" "$host/errmsg.c" \
    "$host/trace_read.c" "$host/trace_decode.c" "$host/trace_decode_vcg.c" \
-   "$host/trace_decode_reuse.c" "$host/trace_write.c" -lz &&
+   "$host/trace_decode_reuse.c" "$host/trace_write.c" -lz -lpthread &&
    { "$work/test_trace" "$work" || failed=1; }
 
 build_test test_reuse "$here/test_reuse.c" "$here/synth.c" "$host/buf.c" "$host/errmsg.c" \
    "$host/trace_read.c" "$host/trace_decode.c" "$host/trace_decode_vcg.c" \
-   "$host/trace_decode_reuse.c" "$host/trace_write.c" -lz &&
+   "$host/trace_decode_reuse.c" "$host/trace_write.c" -lz -lpthread &&
    { "$work/test_reuse" "$work" || failed=1; }
 
 build_test test_helper "$here/test_helper.c" "$here/synth.c" "$here/vfsynth.c" \
@@ -61,7 +61,7 @@ build_test test_vcg "$here/test_vcg.c" "$here/synth.c" "$here/vfsynth.c" \
    "$host/trace_decode_vcg.c" "$host/trace_decode_reuse.c" \
    "$host/trace_write.c" "$vcg/vcg_build.c" \
    "$vcg/vcg_idmap.c" "$vcg/vcg_index.c" "$vcg/vcg_records.c" "$vcg/vcg_sort.c" \
-   "$vcg/vcg_section.c" -lz &&
+   "$vcg/vcg_section.c" -lz -lpthread &&
    { "$work/test_vcg" "$work" || failed=1; }
 
 build_test test_partition "$here/test_partition.c" "$part/part_graph.c" "$part/part_layout.c" \

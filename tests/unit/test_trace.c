@@ -584,6 +584,56 @@ static void test_write_errors(void)
    rmdir(p);
 }
 
+/* A gate that counts its calls and passes or refuses. */
+static int gate_calls;
+static int test_gate(void *arg, char *msg, size_t msglen)
+{
+   gate_calls++;
+   if (*(const int *)arg == 0)
+      return 0;
+   snprintf(msg, msglen, "refused by the test");
+   return 1;
+}
+
+/* ctw_write_gated: the file appears only if the gate passes; a refusal
+ * keeps the previous file and leaves no temporary file. */
+static void test_gated_write(void)
+{
+   syn_opts o;
+   syn_default_opts(&o);
+   syn_trace s;
+   CHECK(syn_build(&s, &o) == 0);
+   ctw_section w[SYN_NSEC];
+   for (int i = 0; i < SYN_NSEC; i++)
+      w[i] = (ctw_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   char p[4200], err[CTW_ERRLEN];
+   snprintf(p, sizeof p, "%s/gated.cats", workdir);
+   int pass = 0, refuse = 1;
+   gate_calls = 0;
+   CHECK_EQ(ctw_write_gated(p, w, SYN_NSEC, test_gate, &pass, err,
+                            sizeof err), CTW_OK);
+   CHECK_EQ(gate_calls, 1);
+   size_t len = 0;
+   uint8_t *first = slurp(p, &len);
+   CHECK(first != NULL && len > 0);
+   ctr_trace *t = NULL;
+   CHECK_EQ(ctr_open(p, &t, err, sizeof err), CTR_OK);
+   ctr_free(t);
+   /* Refused: one section fewer would have been written. */
+   CHECK_EQ(ctw_write_gated(p, w, SYN_NSEC - 1, test_gate, &refuse, err,
+                            sizeof err), CTW_EGATE);
+   CHECK_EQ(gate_calls, 2);
+   CHECK(strstr(err, "refused by the test") != NULL);
+   CHECK(temp_files_left() == 0);
+   size_t len2 = 0;
+   uint8_t *second = slurp(p, &len2);
+   CHECK(second != NULL && len2 == len && memcmp(first, second, len) == 0);
+   free(first);
+   free(second);
+   unlink(p);
+   syn_free(&s);
+}
+
 int main(int argc, char **argv)
 {
    if (argc != 2) {
@@ -601,5 +651,6 @@ int main(int argc, char **argv)
    RUN(test_references);
    RUN(test_event_encoding);
    RUN(test_write_errors);
+   RUN(test_gated_write);
    return chk_failed ? 1 : 0;
 }
