@@ -562,6 +562,44 @@ static void test_event_encoding(void)
    cbuf_free(&b);
 }
 
+/* Every byte of the EVENTS payload set to each of a few values, and
+ * every truncation: the decoder accepts or names an error, and never
+ * reads past the section (run under -fsanitize=address to see). */
+static void test_event_fuzz(void)
+{
+   syn_opts o;
+   syn_default_opts(&o);
+   syn_trace s;
+   CHECK(syn_build(&s, &o) == 0);
+   int ev = syn_find(&s, CATS_SEC_EVENTS);
+   cbuf *b = &s.sec[ev];
+   static const uint8_t vals[] = { 0x00, 0x01, 0x7F, 0x80, 0xFF };
+   char err[CTR_ERRLEN];
+   ctr_trace *t;
+   int silent = 0;
+   for (size_t i = 4; i < b->len; i++) {
+      uint8_t keep = b->data[i];
+      for (size_t v = 0; v < sizeof vals; v++) {
+         b->data[i] = vals[v];
+         err[0] = '\0';
+         ctr_status st = decode_events(b, &t, err);
+         silent += st != CTR_OK && err[0] == '\0';
+         ctr_free(t);
+      }
+      b->data[i] = keep;
+   }
+   size_t full = b->len;
+   for (b->len = 0; b->len < full; b->len++) {
+      err[0] = '\0';
+      CHECK(decode_events(b, &t, err) != CTR_OK);
+      silent += err[0] == '\0';
+      ctr_free(t);
+   }
+   b->len = full;
+   CHECK_EQ(silent, 0);
+   syn_free(&s);
+}
+
 static void test_write_errors(void)
 {
    syn_opts o;
@@ -650,6 +688,7 @@ int main(int argc, char **argv)
    RUN(test_foreign_files);
    RUN(test_references);
    RUN(test_event_encoding);
+   RUN(test_event_fuzz);
    RUN(test_write_errors);
    RUN(test_gated_write);
    return chk_failed ? 1 : 0;
