@@ -362,6 +362,38 @@ def test_view_without_and_with_projection():
     check_eq([r["ranks"] for r in data8["projection"]["results"]], [8], "--ranks recomputes")
 
 
+def test_view_keeps_the_busiest_records():
+    # --max-records=N keeps the N access records with the most accesses
+    # (ties: the earlier), in trace order, says so in the document and on
+    # the page, and the default (20000) keeps all of a small trace.
+    trace = _kernel()
+    events = trace.j["events"]
+    full, _ = _data_of(_page(trace.path, "all.html"))
+    check_eq(full["trace"]["events"], events, "a small trace: every record")
+    total = sum(e["count"] for e in events)
+    check_eq(full["records"], {"shown": len(events), "total": len(events), "accesses_shown": total,
+                               "accesses_total": total}, "records of the full page")
+    n = 5
+    ranked = sorted(range(len(events)), key=lambda i: (-events[i]["count"], i))[:n]
+    want = [events[i] for i in sorted(ranked)]
+    path = _page(trace.path, "top.html", "--max-records=%d" % n)
+    data, _ = _data_of(path)
+    check_eq(data["trace"]["events"], want, "the five busiest records, in trace order")
+    check_eq(data["records"], {"shown": n, "total": len(events),
+                               "accesses_shown": sum(e["count"] for e in want), "accesses_total": total},
+             "records of the cut page")
+    check_eq({k: v for k, v in data["trace"].items() if k != "events"},
+             {k: v for k, v in trace.j.items() if k != "events"}, "the rest of the trace is whole")
+    r = _drive([{"eval": "document.getElementById('records-note').textContent"}], url="file://" + path)
+    check("Showing the 5 access records with the most accesses, of {:,}".format(len(events)) in r[0],
+          "the page says it: %r" % r[0])
+    for bad in ("--max-records=-1", "--max-records=x", "--max-records=99999999999"):
+        proc = subprocess.run([CATS, "view", trace.path, "-o", os.path.join(WORK, "bad.html"), bad],
+                              capture_output=True, text=True)
+        check_eq(proc.returncode, 2, "%s is a usage error" % bad)
+        check(proc.stderr.count("\n") == 1 and "--max-records" in proc.stderr, "one line: " + proc.stderr)
+
+
 VIZ_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>cats-viz check</title></head>
 <body><canvas id="c" width="600" height="200"></canvas>
 <script id="viz" type="application/json">%s</script>

@@ -339,6 +339,15 @@
       fmtInt(TR.contexts.length) + ' scopes');
     document.getElementById('run-info').textContent = bits.join(' \u00b7 ');
     if (meta.command) document.title = 'cats view: ' + meta.command;
+    // A large program's records are cut to those with the most accesses.
+    const R = DATA.records;
+    if (R && R.shown < R.total) {
+      const pct = R.accesses_total ? 100 * R.accesses_shown / R.accesses_total : 100;
+      document.body.insertBefore(el('div', { class: 'note', id: 'records-note',
+        text: 'Showing the ' + fmtInt(R.shown) + ' access records with the most accesses, of ' +
+          fmtInt(R.total) + ' (' + pct.toFixed(1) + '% of all accesses); cats view --max-records=0 shows them all.' }),
+        document.getElementById('tabs'));
+    }
   })();
 
   const views = {};          // tab name -> { show(), stats() }

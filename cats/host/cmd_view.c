@@ -1,4 +1,5 @@
-/* cmd_view.c: `cats view FILE [-o OUT] [--project] [--ranks=LIST]`.
+/* cmd_view.c: `cats view FILE [-o OUT] [--project] [--ranks=LIST]
+ *              [--max-records=N]`.
  *
  * Writes one self-contained HTML file (no network, opens from file://)
  * with the four views of viewer/view.js: memory timeline, data-access
@@ -9,7 +10,11 @@
  * <script id="cats-data" type="application/json"> and is
  *
  *   {"cats_view": 1,
- *    "trace": <exactly what `cats dump --json` writes>,
+ *    "trace": <exactly what `cats dump --json` writes, but for at most
+ *              --max-records access records: those with the most
+ *              accesses, in trace order>,
+ *    "records": {"shown": N, "total": N, "accesses_shown": N,
+ *                "accesses_total": N},
  *    "dependencies": [{"from": CTX, "to": CTX, "uses": N, "bytes": N}]
  *                    or null without a value communication graph,
  *    "projection": <docs/COMM-JSON.md document> or null,
@@ -52,7 +57,13 @@ extern const size_t cvw_head_len;
 extern const unsigned char cvw_tail[];
 extern const size_t cvw_tail_len;
 
-#define VIEW_USAGE "cats view FILE [-o OUT] [--project] [--ranks=LIST]"
+#define VIEW_USAGE \
+   "cats view FILE [-o OUT] [--project] [--ranks=LIST] [--max-records=N]"
+
+/* Access records in a page by default: python3 starting up has 810 000,
+ * a 400 MB page that no browser opens; these are the ones with the most
+ * accesses. 0 is all. */
+#define VIEW_MAX_RECORDS 20000
 
 /* --- the escaping stream --------------------------------------------------- */
 
@@ -275,14 +286,106 @@ static void write_singletons(FILE *fp, const ctr_trace *t,
    fputs(p->nslist ? "\n]" : "]", fp);
 }
 
+/* --- the records shown ------------------------------------------------------ */
+
+/* The trace as the page shows it: t itself, or a copy that shares all
+ * but the per-record arrays, which hold the kept records. */
+typedef struct cvw_shown {
+   ctr_trace t;
+   uint64_t accesses_shown, accesses_total;
+   uint32_t total;
+   int owned;              /* the arrays below are ours */
+} cvw_shown;
+
+typedef struct cvw_rank {
+   uint64_t count;
+   uint32_t index;
+} cvw_rank;
+
+static int by_count_desc(const void *a, const void *b)
+{
+   const cvw_rank *x = a, *y = b;
+   if (x->count != y->count)
+      return x->count < y->count ? 1 : -1;
+   return (x->index > y->index) - (x->index < y->index);
+}
+
+static int by_index(const void *a, const void *b)
+{
+   const cvw_rank *x = a, *y = b;
+   return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Keeps the `max` records with the most accesses (ties: the earlier),
+ * in trace order; all of them when max is 0 or not fewer. */
+static int shown_records(const ctr_trace *t, uint32_t max, cvw_shown *s)
+{
+   s->t = *t;
+   s->owned = 0;
+   s->total = t->nevents;
+   s->accesses_total = 0;
+   for (uint32_t i = 0; i < t->nevents; i++)
+      s->accesses_total += t->events[i].count;
+   s->accesses_shown = s->accesses_total;
+   if (max == 0 || t->nevents <= max)
+      return 0;
+   cvw_rank *r = malloc((size_t)t->nevents * sizeof *r);
+   ctr_trace *v = &s->t;
+   v->events = malloc((size_t)max * sizeof *v->events);
+   v->index_loc = malloc((size_t)max * sizeof *v->index_loc);
+   v->index_alloc = malloc((size_t)max * sizeof *v->index_alloc);
+   v->reuse.events = t->has_reuse ? malloc((size_t)max * sizeof
+                                           *v->reuse.events)
+                                  : NULL;
+   v->event_keys = NULL;
+   s->owned = 1;
+   if (!r || !v->events || !v->index_loc || !v->index_alloc ||
+       (t->has_reuse && !v->reuse.events)) {
+      free(r);
+      return -1;
+   }
+   for (uint32_t i = 0; i < t->nevents; i++)
+      r[i] = (cvw_rank){ t->events[i].count, i };
+   qsort(r, t->nevents, sizeof *r, by_count_desc);
+   qsort(r, max, sizeof *r, by_index);
+   s->accesses_shown = 0;
+   for (uint32_t k = 0; k < max; k++) {
+      uint32_t i = r[k].index;
+      v->events[k] = t->events[i];
+      v->index_loc[k] = t->index_loc[i];
+      v->index_alloc[k] = t->index_alloc[i];
+      if (t->has_reuse)
+         v->reuse.events[k] = t->reuse.events[i];
+      s->accesses_shown += t->events[i].count;
+   }
+   v->nevents = max;
+   free(r);
+   return 0;
+}
+
+static void shown_free(cvw_shown *s)
+{
+   if (!s->owned)
+      return;
+   free(s->t.events);
+   free(s->t.index_loc);
+   free(s->t.index_alloc);
+   free(s->t.reuse.events);
+}
+
 /* The document into fp (the escaping stream). p is NULL without a
  * projection; `listed` says whether p->slist was computed. */
-static int write_data(FILE *fp, const ctr_trace *t, const cvw_dep *deps,
+static int write_data(FILE *fp, const cvw_shown *s, const cvw_dep *deps,
                       size_t ndeps, const pp_projection *p, int listed)
 {
+   const ctr_trace *t = &s->t;
    fputs("{\"cats_view\": 1,\n\"trace\": ", fp);
    if (cli_dump_json(t, fp) != 0)
       return -1;
+   fprintf(fp, ",\n\"records\": {\"shown\": %u, \"total\": %u, "
+               "\"accesses_shown\": %llu, \"accesses_total\": %llu}",
+           t->nevents, s->total, (unsigned long long)s->accesses_shown,
+           (unsigned long long)s->accesses_total);
    fputs(",\n\"dependencies\": ", fp);
    if (t->has_vcg)
       write_deps(fp, deps, ndeps);
@@ -308,7 +411,7 @@ static int write_data(FILE *fp, const ctr_trace *t, const cvw_dep *deps,
 }
 
 /* The page: template head, escaped data, template tail. */
-static int write_page(FILE *out, const ctr_trace *t, const cvw_dep *deps,
+static int write_page(FILE *out, const cvw_shown *t, const cvw_dep *deps,
                       size_t ndeps, const pp_projection *p, int listed)
 {
    if (fwrite(cvw_head, 1, cvw_head_len, out) != cvw_head_len)
@@ -357,17 +460,27 @@ static int recompute(const ctr_trace *t, const char *file, const char *ranks,
 
 int cli_cmd_view(int argc, char **argv)
 {
-   const char *file = NULL, *out = NULL, *ranks = NULL;
+   const char *file = NULL, *out = NULL, *ranks = NULL, *max_s = NULL;
    int project = 0;
    const cli_opt opts[] = {
       { "-o", "--output", NULL, &out },
       { "--project", NULL, &project, NULL },
       { "--ranks", NULL, NULL, &ranks },
+      { "--max-records", NULL, NULL, &max_s },
       { NULL, NULL, NULL, NULL },
    };
    int rc = cli_parse(argc, argv, opts, &file, 1, VIEW_USAGE);
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
+   uint32_t max_records = VIEW_MAX_RECORDS;
+   if (max_s) {
+      char *end;
+      unsigned long long m = strtoull(max_s, &end, 10);
+      if (*max_s < '0' || *max_s > '9' || *end || m > UINT32_MAX)
+         return cli_error(CLI_EUSAGE, "view: --max-records=%s: expected a "
+                          "number of records (0: all)", max_s);
+      max_records = (uint32_t)m;
+   }
    if (ranks) {
       pp_options check;
       char err[256];
@@ -405,16 +518,20 @@ int cli_cmd_view(int argc, char **argv)
       return cli_error(CLI_EFILE, "%s: out of memory", file);
    }
 
+   cvw_shown shown;
    cof_file f;
-   if (cof_open(&f, out, err, sizeof err) != 0) {
+   if (shown_records(t, max_records, &shown) != 0) {
+      rc = cli_error(CLI_EFILE, "%s: out of memory", file);
+   } else if (cof_open(&f, out, err, sizeof err) != 0) {
       rc = cli_error(CLI_EFILE, "%s", err);
    } else {
-      int ok = write_page(f.fp, t, deps, ndeps, p, project) == 0;
+      int ok = write_page(f.fp, &shown, deps, ndeps, p, project) == 0;
       if (cof_close(&f, ok, err, sizeof err) != 0)
          rc = ok ? cli_error(CLI_EFILE, "%s", err)
                  : cli_error(CLI_EFILE, "%s: cannot write the page",
                              out && strcmp(out, "-") ? out : "stdout");
    }
+   shown_free(&shown);
    free(deps);
    if (p)
       pp_free(p);
