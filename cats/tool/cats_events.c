@@ -134,9 +134,6 @@ static ULong terms_in(Long a, Long s, ULong len, Long lo, Long hi)
    return end > first ? (ULong)(end - first) : 0;
 }
 
-/* Adds the progression a + k*s, k < len, to the summary. Runs end at
-   every re-entry of an inner loop, so the common cases are cheap: a run
-   within one bucket, or a short one. */
 /* Adds n to a bucket, saturating at the format's 32 bits (a large
    program has a million records; 8 bytes a bucket was 64 of each). */
 static inline void hist_add(Event* e, UInt b, ULong n)
@@ -145,6 +142,9 @@ static inline void hist_add(Event* e, UInt b, ULong n)
    e->hist[b] = v > 0xFFFFFFFFULL ? 0xFFFFFFFFu : (UInt)v;
 }
 
+/* Adds the progression a + k*s, k < len, to the summary. Runs end at
+   every re-entry of an inner loop, so the common cases are cheap: a run
+   within one bucket, or a short one. */
 static void add_progression(Event* e, Long a, Long s, ULong len)
 {
    ULong k;
