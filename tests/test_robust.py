@@ -131,3 +131,17 @@ def test_exec_writes_the_trace_before_the_image_is_replaced():
     a = t.alloc_by_name("main (execs.c:8)")
     w = t.events_where(10, "execs.c", "write", a["id"])
     check_eq([(e["count"], e["pattern"]) for e in w], [(50, "stride-1")], "writes before the exec")
+
+
+def test_exec_that_cannot_run_does_not_end_the_trace():
+    # execfails.c writes a[0..49] (line 11), tries to exec a missing file
+    # and a directory, then updates a[0..29] (line 15)
+    # and exits: both loops are in the trace and the run ended normally.
+    t, proc = traced("execfails.c")
+    check_eq(t.meta.get("exit"), "exit 0", "META exit")
+    a = t.alloc_by_name("main (execfails.c:9)")
+    w = t.events_where(11, "execfails.c", "write", a["id"])
+    check_eq([(e["count"], e["pattern"]) for e in w], [(50, "stride-1")], "writes before the tries")
+    w = t.events_where(15, "execfails.c", "write", a["id"])
+    check_eq([(e["count"], e["pattern"]) for e in w], [(30, "stride-1")], "writes after the tries")
+    check("execve failed" not in proc.stderr, "a warning about an exec that was never tried: " + proc.stderr[-500:])

@@ -6,6 +6,7 @@
 
 #include "cats_tool.h"
 #include "pub_tool_options.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcproc.h"
@@ -268,6 +269,32 @@ static void on_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
    fini callback does not say which, its log does. */
 static Bool exit_called = False;
 
+/* Whether an execve of the guest's 'path' can replace the image: the
+   file exists, is a regular file and has an execute bit. execvp and
+   shells try each directory of PATH in turn, and the tool hears of
+   each try before Valgrind checks the file, so the trace must not end
+   at one that is bound to fail. (Other failures, a bad format or
+   permissions, are still possible: the trace then ends there.) */
+static Bool exec_may_succeed(Addr path)
+{
+   HChar buf[VKI_PATH_MAX];
+   UInt n;
+   for (n = 0; n < sizeof buf; n++) {
+      if ((n == 0 || ((path + n) & (VKI_PAGE_SIZE - 1)) == 0)
+          && !VG_(am_is_valid_for_client)(path + n, 1, VKI_PROT_READ))
+         return False;   /* Valgrind fails it with EFAULT */
+      buf[n] = *(const HChar*)(path + n);
+      if (buf[n] == 0)
+         break;
+   }
+   if (n == 0 || n == sizeof buf)
+      return n == sizeof buf;   /* too long to check here: assume it may */
+   struct vg_stat st;
+   if (sr_isError(VG_(stat)(buf, &st)))
+      return False;
+   return VKI_S_ISREG(st.mode) && (st.mode & 0111) != 0;
+}
+
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
 {
    (void)tid; (void)nArgs;
@@ -277,8 +304,9 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
    }
    /* A forked child that execs (system(), posix_spawn) has done nothing
       worth a trace of its own. */
-   if ((sysno == __NR_execve || sysno == __NR_execveat)
-       && !CATS_(forked_child)) {
+   Bool will_try = sysno == __NR_execveat
+                   || (sysno == __NR_execve && exec_may_succeed(args[0]));
+   if (will_try && !CATS_(forked_child)) {
       CATS_(exec_called) = True;
       finish_run();
    }
@@ -291,9 +319,13 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
 {
    (void)nArgs;
    if (sr_isError(res)) {
-      if ((sysno == __NR_execve || sysno == __NR_execveat) && finished)
+      static Bool told = False;
+      if ((sysno == __NR_execve || sysno == __NR_execveat) && finished
+          && !told) {
+         told = True;
          VG_(umsg)("cats: execve failed after the trace was written; "
                    "the rest of the run is not in it\n");
+      }
       return;
    }
    switch (sysno) {
