@@ -23,7 +23,6 @@
 #define VB_MAX_VERTICES 0xFFFFFFFEu
 
 #define VB_VERTEX_LEN (1 + 4 + 1 + 4 + 8 + 4 + 4 + 4)
-#define VB_SOURCES_LEN (1 + 4 + 4 + 4 + 2)   /* before the sources */
 #define VB_END_ENTRY_LEN 9                    /* u32 id, u32 versions, u8 */
 #define VB_MAX_WORD 4096
 
@@ -71,6 +70,8 @@ struct vcg_builder {
    vrec_pool rec;       /* each vertex's distinct records */
    uint32_t *scratch;   /* the edges of a record being made */
    uint32_t cap_scratch;
+   uint32_t *ids;       /* the sources of the SOURCES record read last */
+   uint32_t cap_ids;
    uint64_t records;    /* VF records ingested */
    uint32_t word_size;
    enum vb_state state;
@@ -111,6 +112,7 @@ void vcg_builder_free(vcg_builder *b)
    vcg_index_free(&b->eidx);
    vrec_free(&b->rec);
    free(b->scratch);
+   free(b->ids);
    free(b);
 }
 
@@ -119,7 +121,8 @@ size_t vcg_builder_bytes(const vcg_builder *b)
    return sizeof *b + (size_t)b->capv * sizeof *b->v +
           (size_t)b->cape * sizeof *b->e + vim_bytes(&b->vidx) +
           vcg_index_bytes(&b->eidx) + b->rec.cap * sizeof *b->rec.w +
-          (size_t)b->cap_scratch * sizeof *b->scratch;
+          (size_t)b->cap_scratch * sizeof *b->scratch +
+          (size_t)b->cap_ids * sizeof *b->ids;
 }
 
 void vcg_builder_counts(const vcg_builder *b, uint64_t *records,
@@ -376,16 +379,21 @@ static uint32_t repeated_edge(const uint32_t *edges, uint32_t n, int *oom)
    return twice;
 }
 
-/* A new record of vertex dst (d) from a SOURCES record p; its name in
+/* A SOURCES record, decoded; its sources are b->ids[0..n). */
+typedef struct vb_sources {
+   uint32_t dst, version, ctx, n;
+} vb_sources;
+
+/* A new record of vertex dst (d) from the SOURCES record s; its name in
  * *out. */
-static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
-                             uint32_t *out, char *err, size_t errlen)
+static vcg_status new_record(vcg_builder *b, uint32_t dst,
+                             const vb_sources *s, uint32_t *out, char *err,
+                             size_t errlen)
 {
    unsigned long long rno = (unsigned long long)b->records;
    vb_vertex *d = &b->v[dst];
-   uint32_t dst_id = cle_u32(p + 1), ctx = cle_u32(p + 9);
-   uint16_t n = cle_u16(p + 13);
-   const uint8_t *ids = p + VB_SOURCES_LEN;
+   uint32_t dst_id = s->dst, ctx = s->ctx, n = s->n;
+   const uint32_t *ids = b->ids;
    if (d->version == 0 && n > VB_PAIRWISE_MAX)
       d->flags |= VB_INDEXED;
    if (d->version != 0 && !(d->flags & VB_INDEXED) &&
@@ -411,7 +419,7 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst, const uint8_t *p,
                      "out of memory for edges (%u edges)", b->ne);
    }
    for (uint32_t k = 0; k < n; k++) {
-      uint32_t src_id = cle_u32(ids + 4 * (size_t)k);
+      uint32_t src_id = ids[k];
       if (find_vertex(b, src_id) == VB_NIL)
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF record %llu: SOURCES of vertex %u names unknown "
@@ -477,13 +485,61 @@ static vcg_status on_vertex(vcg_builder *b, const uint8_t *p, char *err,
    return VCG_OK;
 }
 
-static vcg_status on_sources(vcg_builder *b, const uint8_t *p, char *err,
+/* A LEB128 value of at most 32 bits at p[*pos..len): 1 when read, 0 when
+ * the bytes end first, -1 when it is longer or larger. */
+static int get_var32(const uint8_t *p, size_t len, size_t *pos,
+                     uint32_t *out)
+{
+   uint64_t v = 0;
+   for (unsigned shift = 0; shift < 35; shift += 7) {
+      if (*pos >= len)
+         return 0;
+      uint8_t c = p[(*pos)++];
+      v |= (uint64_t)(c & 0x7F) << shift;
+      if (!(c & 0x80)) {
+         if (v > UINT32_MAX)
+            return -1;
+         *out = (uint32_t)v;
+         return 1;
+      }
+   }
+   return -1;
+}
+
+/* Decodes the SOURCES record at q[0..left) into *s and b->ids: its
+ * length, 0 if the bytes end inside it, -1 if it is malformed, -2 out of
+ * memory. Layout (docs/VCG.md): u8 tag, uvar dst, uvar version, uvar
+ * ctx, uvar n, n x svar (src - dst, modulo 2^32). */
+static long parse_sources(vcg_builder *b, const uint8_t *q, size_t left,
+                          vb_sources *s)
+{
+   size_t pos = 1;
+   uint32_t *f[4] = { &s->dst, &s->version, &s->ctx, &s->n };
+   for (int i = 0; i < 4; i++) {
+      int r = get_var32(q, left, &pos, f[i]);
+      if (r <= 0)
+         return r;
+   }
+   if (s->n > CATS_VF_MAX_SOURCES)
+      return -1;
+   if (grow((void **)&b->ids, &b->cap_ids, s->n ? s->n : 1, sizeof *b->ids,
+            UINT32_MAX) != 0)
+      return -2;
+   for (uint32_t k = 0; k < s->n; k++) {
+      uint32_t z;
+      int r = get_var32(q, left, &pos, &z);
+      if (r <= 0)
+         return r;
+      b->ids[k] = s->dst + ((z >> 1) ^ (0u - (z & 1)));
+   }
+   return (long)pos;
+}
+
+static vcg_status on_sources(vcg_builder *b, const vb_sources *s, char *err,
                              size_t errlen)
 {
    unsigned long long rno = (unsigned long long)b->records;
-   uint32_t dst_id = cle_u32(p + 1), version = cle_u32(p + 5);
-   uint32_t ctx = cle_u32(p + 9);
-   uint16_t n = cle_u16(p + 13);
+   uint32_t dst_id = s->dst, version = s->version, ctx = s->ctx, n = s->n;
    uint32_t dst = find_vertex(b, dst_id);
    if (dst == VB_NIL)
       return fail(b, VCG_EINPUT, err, errlen,
@@ -495,10 +551,10 @@ static vcg_status on_sources(vcg_builder *b, const uint8_t *p, char *err,
                   "VF record %llu: SOURCES of vertex %u at version %u, not "
                   "after version %u", rno, dst_id, version, d->version);
    uint32_t r = d->version ? vrec_find(&b->rec, b->e, d->open, ctx, n,
-                                       p + VB_SOURCES_LEN)
+                                       b->ids)
                            : VREC_NIL;
    if (r == VREC_NIL) {
-      vcg_status st = new_record(b, dst, p, &r, err, errlen);
+      vcg_status st = new_record(b, dst, s, &r, err, errlen);
       if (st != VCG_OK)
          return st;
    }
@@ -519,31 +575,42 @@ vcg_status vcg_feed(vcg_builder *b, const uint8_t *p, size_t len,
    while (pos < len) {
       const uint8_t *q = p + pos;
       size_t left = len - pos, need;
-      const char *what;
+      unsigned long long rno = (unsigned long long)b->records;
+      vb_sources s;
       if (q[0] == CATS_VF_VERTEX) {
-         what = "VERTEX";
          need = VB_VERTEX_LEN;
+         if (left < need) {
+            if (!frame_end)
+               break;
+            return fail(b, VCG_EINPUT, err, errlen,
+                        "VF record %llu: VERTEX record truncated: needs %zu "
+                        "bytes, the frame ends after %zu", rno, need, left);
+         }
       } else if (q[0] == CATS_VF_SOURCES) {
-         what = "SOURCES";
-         need = VB_SOURCES_LEN;
-         if (left >= VB_SOURCES_LEN)
-            need += 4 * (size_t)cle_u16(q + 13);
+         long got = parse_sources(b, q, left, &s);
+         if (got == -2)
+            return fail(b, VCG_ENOMEM, err, errlen,
+                        "out of memory for a record's sources");
+         if (got < 0)
+            return fail(b, VCG_EINPUT, err, errlen,
+                        "VF record %llu: SOURCES record malformed: a field "
+                        "over 32 bits or more than %u sources", rno,
+                        (unsigned)CATS_VF_MAX_SOURCES);
+         if (got == 0) {
+            if (!frame_end)
+               break;
+            return fail(b, VCG_EINPUT, err, errlen,
+                        "VF record %llu: SOURCES record truncated: the frame "
+                        "ends %zu bytes into it", rno, left);
+         }
+         need = (size_t)got;
       } else {
          return fail(b, VCG_EINPUT, err, errlen,
-                     "VF record %llu: unknown tag %u",
-                     (unsigned long long)b->records, q[0]);
-      }
-      if (left < need) {
-         if (!frame_end)
-            break;
-         return fail(b, VCG_EINPUT, err, errlen,
-                     "VF record %llu: %s record truncated: needs %zu "
-                     "bytes, the frame ends after %zu",
-                     (unsigned long long)b->records, what, need, left);
+                     "VF record %llu: unknown tag %u", rno, q[0]);
       }
       vcg_status st = q[0] == CATS_VF_VERTEX
                          ? on_vertex(b, q, err, errlen)
-                         : on_sources(b, q, err, errlen);
+                         : on_sources(b, &s, err, errlen);
       if (st != VCG_OK)
          return st;
       b->records++;

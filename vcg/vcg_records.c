@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cats/host/le.h"
 
 /* Records of one vertex compared before a repeat is taken for new: a
  * vertex whose sources never repeat must not cost a walk of all of them.
@@ -24,18 +23,18 @@ size_t vrec_len(const vrec_pool *p, uint32_t r)
 }
 
 static int same(const vrec_pool *p, const vb_edge *e, uint32_t r,
-                uint32_t ctx, uint32_t n, const uint8_t *ids)
+                uint32_t ctx, uint32_t n, const uint32_t *ids)
 {
    if (vrec_n(p, r) != n || e[vrec_edge(p, r, 0)].ctx != ctx)
       return 0;
    for (uint32_t k = 0; k < n; k++)
-      if (e[vrec_edge(p, r, k)].src != cle_u32(ids + 4 * (size_t)k))
+      if (e[vrec_edge(p, r, k)].src != ids[k])
          return 0;
    return 1;
 }
 
 uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
-                   uint32_t ctx, uint32_t n, const uint8_t *ids)
+                   uint32_t ctx, uint32_t n, const uint32_t *ids)
 {
    /* From the one after it, around to itself. */
    uint32_t r = open;

@@ -86,11 +86,11 @@ static inline uint32_t vrec_edge(const vrec_pool *p, uint32_t r, uint32_t k)
 size_t vrec_len(const vrec_pool *p, uint32_t r);
 
 /* The record of `open`'s vertex with context ctx and the n sources ids
- * (little-endian u32s, as sent; e the edges, whose src is a tool id):
+ * (tool ids, in the order sent; e the edges, whose src is a tool id):
  * the ring from the one after `open` round to `open`, 64 records at
  * most. VREC_NIL if there is none. */
 uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
-                   uint32_t ctx, uint32_t n, const uint8_t *ids);
+                   uint32_t ctx, uint32_t n, const uint32_t *ids);
 
 /* A new record with n sources and the edges edges[0..max(n, 1)) in the
  * ring of `ring` (VREC_NIL: a ring of its own). VREC_NIL if out of memory

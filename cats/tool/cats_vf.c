@@ -68,6 +68,20 @@ ULong CATS_(vf_sources_hash)(const UInt* m, UInt n)
    return n + CATS_(vf_mix_sum)(m, n);
 }
 
+/* LEB128 (docs/VCG.md): a SOURCES record's fields are small, and its
+   sources lie near its vertex (their difference is small), so records
+   are a third of their fixed-width size: the pipe's copies were a sixth
+   of the particle kernel's run. */
+static inline UChar* put_var32(UChar* q, UInt v)
+{
+   while (v >= 0x80) {
+      *q++ = (UChar)(v | 0x80);
+      v >>= 7;
+   }
+   *q++ = (UChar)v;
+   return q;
+}
+
 void CATS_(vf_send_version)(UInt id, UInt v, UInt* sig, UInt s,
                             const UInt* m, UInt n, UChar kind, UInt alloc,
                             ULong off, UInt size, UInt loc)
@@ -92,14 +106,19 @@ void CATS_(vf_send_version)(UInt id, UInt v, UInt* sig, UInt s,
    if (kind != CATS_VF_MEMORY_INPUT && s != *sig) {
       *sig = s;
       n_sources_recs++;
-      UChar* r = CATS_(buf_room)(&stream, 15 + 4 * n);
-      r[0] = CATS_VF_SOURCES;
-      *(UInt*)(r + 1) = id;
-      *(UInt*)(r + 5) = v;
-      *(UInt*)(r + 9) = ctx;
-      *(UShort*)(r + 13) = (UShort)n;
-      for (i = 0; i < n; i++)
-         *(UInt*)(r + 15 + 4 * i) = m[i];
+      SizeT max = 1 + 4 * 5 + 5 * (SizeT)n;
+      UChar* r = CATS_(buf_room)(&stream, max);
+      UChar* q = r;
+      *q++ = CATS_VF_SOURCES;
+      q = put_var32(q, id);
+      q = put_var32(q, v);
+      q = put_var32(q, ctx);
+      q = put_var32(q, n);
+      for (i = 0; i < n; i++) {
+         Int d = (Int)(m[i] - id);   /* zigzag: -1 is 1, 1 is 2 */
+         q = put_var32(q, ((UInt)d << 1) ^ (UInt)(d >> 31));
+      }
+      stream.len -= max - (SizeT)(q - r);
    }
    if (stream.len >= VF_FLUSH_BYTES)
       flush();

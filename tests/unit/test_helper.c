@@ -365,7 +365,7 @@ static void test_unwritable_output(void)
    CHECK(finish(&c) != 0);
 }
 
-#define VF_BIG 60000   /* records in the big VF frame, over 1 MiB */
+#define VF_BIG 150000  /* records in the big VF frame, over 1 MiB */
 
 /* The VF stream of vfs_example in two frames (split between records),
  * then vertex 104 (buf+24) and one frame of VF_BIG records buf+24 =
@@ -378,6 +378,7 @@ static int send_vf(int fd, int end)
            vfs_vertex(&vf, 104, CATS_VF_MEMORY, 10, 24, 8, 2, 3);
    for (uint32_t v = 1; v <= VF_BIG; v++)
       r |= vfs_sources(&big, 104, v, 2, 2, (const uint32_t[]){ 100, 101 });
+   r |= big.len <= (1u << 20);
    size_t cut = 5 * 30;   /* after the five VERTEX records */
    r = r || send_frame(fd, CATS_FRAME_VF, vf.data, cut) != 0 ||
        send_frame(fd, CATS_FRAME_VF, vf.data + cut, vf.len - cut) != 0 ||

@@ -518,12 +518,38 @@ static void test_malformed(void)
    prefix(&vf, &end);
    /* n = 1000 in a frame that holds one source. */
    cbuf_put8(&vf, CATS_VF_SOURCES);
-   cbuf_put32(&vf, 2);
-   cbuf_put32(&vf, 1);
-   cbuf_put32(&vf, 0);
-   cbuf_put16(&vf, 1000);
-   cbuf_put32(&vf, 1);
-   expect_fail(&vf, &end, VCG_EINPUT, "needs 4015 bytes");
+   vfs_var(&vf, 2);
+   vfs_var(&vf, 1);
+   vfs_var(&vf, 0);
+   vfs_var(&vf, 1000);
+   vfs_var(&vf, 2);
+   expect_fail(&vf, &end, VCG_EINPUT, "frame ends 7 bytes into it");
+
+   prefix(&vf, &end);
+   /* A version of more than 32 bits. */
+   cbuf_put8(&vf, CATS_VF_SOURCES);
+   vfs_var(&vf, 2);
+   vfs_var(&vf, 1ull << 32);
+   vfs_var(&vf, 0);
+   vfs_var(&vf, 0);
+   expect_fail(&vf, &end, VCG_EINPUT, "SOURCES record malformed");
+
+   prefix(&vf, &end);
+   /* A field of six bytes, each saying another follows. */
+   cbuf_put8(&vf, CATS_VF_SOURCES);
+   for (int i = 0; i < 6; i++)
+      cbuf_put8(&vf, 0x80);
+   cbuf_put8(&vf, 0);
+   expect_fail(&vf, &end, VCG_EINPUT, "SOURCES record malformed");
+
+   prefix(&vf, &end);
+   /* More sources than a record may have. */
+   cbuf_put8(&vf, CATS_VF_SOURCES);
+   vfs_var(&vf, 2);
+   vfs_var(&vf, 1);
+   vfs_var(&vf, 0);
+   vfs_var(&vf, 65536);
+   expect_fail(&vf, &end, VCG_EINPUT, "more than 65535 sources");
 
    prefix(&vf, &end);
    vfs_sources(&vf, 3, 1, 0, 1, (const uint32_t[]){ 1 });

@@ -12,13 +12,25 @@ int vfs_vertex(cbuf *b, uint32_t id, uint8_t kind, uint32_t alloc,
           cbuf_put32(b, loc);
 }
 
+int vfs_var(cbuf *b, uint64_t v)
+{
+   int r = 0;
+   while (v >= 0x80) {
+      r |= cbuf_put8(b, (uint8_t)(v | 0x80));
+      v >>= 7;
+   }
+   return r | cbuf_put8(b, (uint8_t)v);
+}
+
 int vfs_sources(cbuf *b, uint32_t dst, uint32_t version, uint32_t ctx,
                 uint16_t n, const uint32_t *src)
 {
-   int r = cbuf_put8(b, CATS_VF_SOURCES) | cbuf_put32(b, dst) |
-           cbuf_put32(b, version) | cbuf_put32(b, ctx) | cbuf_put16(b, n);
-   for (uint16_t i = 0; i < n; i++)
-      r |= cbuf_put32(b, src[i]);
+   int r = cbuf_put8(b, CATS_VF_SOURCES) | vfs_var(b, dst) |
+           vfs_var(b, version) | vfs_var(b, ctx) | vfs_var(b, n);
+   for (uint16_t i = 0; i < n; i++) {
+      int32_t d = (int32_t)(src[i] - dst);
+      r |= vfs_var(b, ((uint32_t)d << 1) ^ (uint32_t)(d >> 31));
+   }
    return r;
 }
 

@@ -16,6 +16,8 @@
 
 int vfs_vertex(cbuf *b, uint32_t id, uint8_t kind, uint32_t alloc,
                uint64_t offset, uint32_t size, uint32_t ctx, uint32_t loc);
+/* A LEB128 value, as SOURCES records hold their fields. */
+int vfs_var(cbuf *b, uint64_t v);
 int vfs_sources(cbuf *b, uint32_t dst, uint32_t version, uint32_t ctx,
                 uint16_t n, const uint32_t *src);
 /* VF_END with table[0..nallocs) and n entries (ids, versions, flags). */
