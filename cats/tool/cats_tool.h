@@ -437,7 +437,9 @@ void  CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
                                           void* opaque);
 
 /* Access hooks and the stream to the helper (cats_vf.c). */
-VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a);
+VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a);   /* any size */
+VG_REGPARM(2) ULong CATS_(vf_load8)(Site* s, Addr a);  /* up to 8 bytes */
+VG_REGPARM(2) ULong CATS_(vf_load16)(Site* s, Addr a); /* 9 to 16 bytes */
 VG_REGPARM(3) ULong CATS_(vf_store)(Site* s, Addr a, ULong p01, ULong p23);
 /* A store of one or two lanes, each given as four provenances (ab, cd):
    a lane is a, if b, c and d are 0, else computed from all four. A

@@ -192,22 +192,49 @@ static UInt load_lane(const Site* s, Block* b, Bool carrier, UInt* slot,
    return id;
 }
 
-VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a)
+static ULong load_slow(Site* s, Addr a, UInt* slot0, UInt* slot1);
+
+/* The load hook for loads of up to 'max' bytes (8, 16 or 32): one
+   entry point per size, so that the size's branches, predictable at a
+   site, are not shared by every load of the program. */
+static inline __attribute__((always_inline))
+ULong load_hook(Site* s, Addr a, UInt max)
 {
    trace_access(s, a);
    /* Words that hold a value already (all but a value's first read)
       return at once, without the container and carrier checks. */
    UInt* slot0 = CATS_(vf_p_slot)(a);
-   UInt* slot1 = s->size < 16 ? NULL
+   UInt* slot1 = max < 16 ? NULL
                  : (a & (VF_SM_SPAN - 1)) + 8 < VF_SM_SPAN
                  ? slot0 + (8 >> CATS_(vf_wshift))   /* the same map */
                  : CATS_(vf_p_slot)(a + 8);
-   if (s->size <= 8) {
+   if (max <= 8) {
       if (LIKELY(*slot0 != 0))
          return *slot0;
-   } else if (s->size == 16 && LIKELY((*slot0 != 0) & (*slot1 != 0))) {
+   } else if (max == 16 && LIKELY((*slot0 != 0) & (*slot1 != 0))) {
       return *slot0 | ((ULong)*slot1 << 32);
    }
+   return load_slow(s, a, slot0, slot1);
+}
+
+VG_REGPARM(2) ULong CATS_(vf_load8)(Site* s, Addr a)
+{
+   return load_hook(s, a, 8);
+}
+
+VG_REGPARM(2) ULong CATS_(vf_load16)(Site* s, Addr a)
+{
+   return load_hook(s, a, 16);
+}
+
+VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a)
+{
+   return load_hook(s, a, 32);
+}
+
+/* A value's first read, or a word no value was stored in. */
+static ULong load_slow(Site* s, Addr a, UInt* slot0, UInt* slot1)
+{
    Block* b = block_of(s, a);
    Bool carrier = is_carrier(b, a);
    UInt n = lanes_of(s->size), len = s->size < 8 ? s->size : 8;

@@ -686,8 +686,11 @@ static void load_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* guard,
                        UInt lanes, Deps* out)
 {
    IRTemp r = new_tmp(v, Ity_I64);
+   void* hook = s->size <= 8 ? (void*)CATS_(vf_load8)
+                : s->size == 16 ? (void*)CATS_(vf_load16)
+                : (void*)CATS_(vf_load);
    IRDirty* di = unsafeIRDirty_1_N(
-      r, 2, "cats_vf_load", VG_(fnptr_to_fnentry)(CATS_(vf_load)),
+      r, 2, "cats_vf_load", VG_(fnptr_to_fnentry)(hook),
       mkIRExprVec_2(mkIRExpr_HWord((HWord)s), addr));
    if (guard != NULL)
       di->guard = guard;
