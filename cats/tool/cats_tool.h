@@ -446,6 +446,9 @@ VG_REGPARM(3) ULong CATS_(vf_store)(Site* s, Addr a, ULong p01, ULong p23);
    computed value's sources go straight to its vertex, without a set. */
 ULong CATS_(vf_store_atoms)(Site* s, Addr a, ULong ab0, ULong cd0,
                             ULong ab1, ULong cd1);
+/* The same for a store of up to 8 bytes (lane 0 only). */
+VG_REGPARM(3) ULong CATS_(vf_store_atoms8)(Site* s, Addr a, ULong ab0,
+                                          ULong cd0);
 /* Lanes 2 and 3 of the last 256-bit load or store. */
 extern UInt CATS_(vf_lane_hi)[2];
 /* A hash of a set of sources, independent of their order. */

@@ -355,6 +355,20 @@ UInt store_atoms(const Site* s, Block* b, Bool carrier, VfSecMap* map,
    return v;
 }
 
+/* A store of up to 8 bytes: its own entry point, as for loads, and two
+   arguments fewer. */
+VG_REGPARM(3) ULong CATS_(vf_store_atoms8)(Site* s, Addr a, ULong ab0,
+                                          ULong cd0)
+{
+   trace_access(s, a);
+   Block* b = block_of(s, a);
+   Bool carrier = is_carrier(b, a);
+   UInt len = s->size < 8 ? s->size : 8;
+   UInt w;
+   VfSecMap* m = map_word(a, &w);
+   return store_atoms(s, b, carrier, m, w, a, len, ab0, cd0);
+}
+
 ULong CATS_(vf_store_atoms)(Site* s, Addr a, ULong ab0, ULong cd0,
                             ULong ab1, ULong cd1)
 {

@@ -717,6 +717,12 @@ static IRDirty* store_call(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
             Iop_32HLto64, IRExpr_RdTmp(sl[3]), IRExpr_RdTmp(sl[2])));
       }
       s->vf = site_of(v);
+      if (s->size <= 8)
+         return unsafeIRDirty_1_N(
+            r, 3, "cats_vf_store_atoms8",
+            VG_(fnptr_to_fnentry)(CATS_(vf_store_atoms8)),
+            mkIRExprVec_4(mkIRExpr_HWord((HWord)s), addr,
+                          IRExpr_RdTmp(x[0]), IRExpr_RdTmp(x[1])));
       return unsafeIRDirty_1_N(
          r, 0, "cats_vf_store_atoms",
          VG_(fnptr_to_fnentry)(CATS_(vf_store_atoms)),
