@@ -529,12 +529,20 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
    Int span = 8 * (Int)(last - first + 1);
    IRTemp any = assign(v, Ity_I1, IRExpr_Binop(
       Iop_CmpNE64, IRExpr_RdTmp(lazy), IRExpr_Const(IRConst_U64(0))));
-   IRDirty* di = unsafeIRDirty_0_N(
-      0, "cats_vf_union_reg", VG_(fnptr_to_fnentry)(CATS_(vf_union_reg)),
-      mkIRExprVec_5(IRExpr_GSPTR(), mkIRExpr_HWord((HWord)site_of(v)),
-                    mkIRExpr_HWord((HWord)(base + v->shadow)),
-                    mkIRExpr_HWord((HWord)v->shadow),
-                    mkIRExpr_HWord((HWord)(mask >> first))));
+   IRDirty* di = (mask >> first) == 1
+      ? unsafeIRDirty_0_N(
+           0, "cats_vf_union_reg1",
+           VG_(fnptr_to_fnentry)(CATS_(vf_union_reg1)),
+           mkIRExprVec_4(IRExpr_GSPTR(), mkIRExpr_HWord((HWord)site_of(v)),
+                         mkIRExpr_HWord((HWord)(base + v->shadow)),
+                         mkIRExpr_HWord((HWord)v->shadow)))
+      : unsafeIRDirty_0_N(
+           0, "cats_vf_union_reg",
+           VG_(fnptr_to_fnentry)(CATS_(vf_union_reg)),
+           mkIRExprVec_5(IRExpr_GSPTR(), mkIRExpr_HWord((HWord)site_of(v)),
+                         mkIRExpr_HWord((HWord)(base + v->shadow)),
+                         mkIRExpr_HWord((HWord)v->shadow),
+                         mkIRExpr_HWord((HWord)(mask >> first))));
    di->guard = IRExpr_RdTmp(any);
    di->nFxState = 2;
    di->fxState[0].fx = Ifx_Modify;

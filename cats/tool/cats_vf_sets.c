@@ -421,22 +421,34 @@ VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd)
    return union4(site, in);
 }
 
+/* The union of the shadow unit whose first slots are at u and its
+   second at w, written back. */
+static inline __attribute__((always_inline))
+void union_unit(VfSite* site, UInt* u, UInt* w)
+{
+   if ((u[1] | w[0] | w[1]) == 0)
+      return;
+   UInt in[4] = { u[0], u[1], w[0], w[1] };
+   u[0] = union4(site, in);
+   u[1] = w[0] = w[1] = 0;
+}
+
 void CATS_(vf_union_reg)(UChar* gst, VfSite* site, UWord at, UWord area,
                          UWord mask)
 {
    UWord second = at + area;
    UInt l;
-   for (l = 0; mask != 0; l++, mask >>= 1) {
-      if (!(mask & 1))
-         continue;
-      UInt* u = (UInt*)(gst + at + 8 * l);
-      UInt* w = (UInt*)(gst + second + 8 * l);
-      if ((u[1] | w[0] | w[1]) == 0)
-         continue;
-      UInt in[4] = { u[0], u[1], w[0], w[1] };
-      u[0] = union4(site, in);
-      u[1] = w[0] = w[1] = 0;
-   }
+   for (l = 0; mask != 0; l++, mask >>= 1)
+      if (mask & 1)
+         union_unit(site, (UInt*)(gst + at + 8 * l),
+                    (UInt*)(gst + second + 8 * l));
+}
+
+/* A register read of one lane (scalar code): its own entry point, as the
+   load and store hooks have per size. */
+void CATS_(vf_union_reg1)(UChar* gst, VfSite* site, UWord at, UWord area)
+{
+   union_unit(site, (UInt*)(gst + at), (UInt*)(gst + at + area));
 }
 
 UInt CATS_(vf_atoms_value)(VfSite* site, UInt* in)
