@@ -70,8 +70,8 @@ ULong CATS_(vf_sources_hash)(const UInt* m, UInt n)
 
 /* LEB128 (docs/VCG.md): a SOURCES record's fields are small, and its
    sources lie near its vertex (their difference is small), so records
-   are a third of their fixed-width size: the pipe's copies were a sixth
-   of the particle kernel's run. */
+   are under half their fixed-width size: the pipe's copies were a
+   sixth of the particle kernel's run. */
 static inline UChar* put_var32(UChar* q, UInt v)
 {
    while (v >= 0x80) {
@@ -194,9 +194,10 @@ static UInt load_lane(const Site* s, Block* b, Bool carrier, UInt* slot,
 
 static ULong load_slow(Site* s, Addr a, UInt* slot0, UInt* slot1);
 
-/* The load hook for loads of up to 'max' bytes (8, 16 or 32): one
-   entry point per size, so that the size's branches, predictable at a
-   site, are not shared by every load of the program. */
+/* The load hook for loads of up to 8 bytes (max 8), of 16 (max 16) or
+   of any other size (max 32, no fast path): one entry point per size,
+   chosen when the load is instrumented, so that the size's branches,
+   predictable at a site, are not shared by every load of the program. */
 static inline __attribute__((always_inline))
 ULong load_hook(Site* s, Addr a, UInt max)
 {
