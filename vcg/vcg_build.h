@@ -27,8 +27,9 @@
 #include <stdint.h>
 
 #define VCG_ERRLEN 256
-/* The longest VF record: SOURCES with n = 65535 sources. */
-#define VCG_MAX_RECORD (1 + 4 + 4 + 4 + 2 + 4 * 65535)
+/* The longest VF record: SOURCES with n = 65535 sources, every field
+ * and source in the longest LEB128 form of a 32-bit value (5 bytes). */
+#define VCG_MAX_RECORD (1 + 4 * 5 + 5 * 65535)
 
 typedef enum vcg_status {
    VCG_OK = 0,

@@ -497,6 +497,49 @@ static void prefix(cbuf *vf, cbuf *end)
    end_simple(end, 0, NULL, NULL, NULL);
 }
 
+/* The longest SOURCES record the format allows (65535 sources, each
+ * difference in five bytes) fits VCG_MAX_RECORD, waits whole when cut,
+ * and builds. */
+static void test_longest_record(void)
+{
+   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   enum { N = 65535 };
+   static uint32_t src[N], ids[N + 1], versions[N + 1];
+   static uint8_t flags[N + 1];
+   vfs_vertex(&vf, 1, CATS_VF_MEMORY, NONE, 0, 8, 0, 0);
+   for (uint32_t k = 0; k < N; k++) {
+      src[k] = 0x80000000u + k;   /* 2^31 from vertex 1: five bytes */
+      vfs_vertex(&vf, src[k], CATS_VF_MEMORY_INPUT, NONE, 8 * (k + 1), 8,
+                 0, 0);
+      ids[k] = src[k];
+      versions[k] = 1;
+   }
+   size_t at = vf.len;
+   vfs_sources(&vf, 1, 1, 0, N, src);
+   size_t rec = vf.len - at;
+   CHECK(rec > 4 * (size_t)N + 15 && rec <= VCG_MAX_RECORD);
+   ids[N] = 1;
+   versions[N] = 1;
+   end_simple(&end, N + 1, ids, versions, flags);
+   vcg_builder *b = vcg_builder_new();
+   char err[VCG_ERRLEN] = "";
+   size_t used = 0, used2 = 0;
+   CHECK_EQ(vcg_feed(b, vf.data, vf.len - 1, 0, &used, err, sizeof err),
+            VCG_OK);
+   CHECK_EQ(used, at);
+   CHECK_EQ(vcg_feed(b, vf.data + used, vf.len - used, 1, &used2, err,
+                     sizeof err), VCG_OK);
+   CHECK_EQ(used2, rec);
+   vcg_graph g;
+   CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
+   CHECK_EQ(vcg_finish(b, &g, err, sizeof err), VCG_OK);
+   CHECK_EQ(g.nedges, (uint32_t)N);
+   vcg_graph_free(&g);
+   vcg_builder_free(b);
+   cbuf_free(&vf);
+   cbuf_free(&end);
+}
+
 static void test_malformed(void)
 {
    cbuf vf = CBUF_INIT, end = CBUF_INIT;
@@ -973,6 +1016,7 @@ int main(int argc, char **argv)
    RUN(test_far_edges);
    RUN(test_remap);
    RUN(test_pieces);
+   RUN(test_longest_record);
    RUN(test_malformed);
    RUN(test_damage);
    RUN(test_roundtrip);
