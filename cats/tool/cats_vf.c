@@ -356,22 +356,12 @@ UInt store_atoms(const Site* s, Block* b, Bool carrier, VfSecMap* map,
    return v;
 }
 
-/* A store of up to 8 bytes: its own entry point, as for loads, and two
-   arguments fewer. */
-VG_REGPARM(3) ULong CATS_(vf_store_atoms8)(Site* s, Addr a, ULong ab0,
-                                          ULong cd0)
-{
-   trace_access(s, a);
-   Block* b = block_of(s, a);
-   Bool carrier = is_carrier(b, a);
-   UInt len = s->size < 8 ? s->size : 8;
-   UInt w;
-   VfSecMap* m = map_word(a, &w);
-   return store_atoms(s, b, carrier, m, w, a, len, ab0, cd0);
-}
-
-ULong CATS_(vf_store_atoms)(Site* s, Addr a, ULong ab0, ULong cd0,
-                            ULong ab1, ULong cd1)
+/* The store hook for one lane (a store of up to 8 bytes, max 8) or two
+   (max 16): an entry point each, as the load hook has, the first with
+   two arguments fewer. */
+static inline __attribute__((always_inline))
+ULong store_hook(Site* s, Addr a, ULong ab0, ULong cd0, ULong ab1,
+                 ULong cd1, UInt max)
 {
    trace_access(s, a);
    Block* b = block_of(s, a);
@@ -380,11 +370,23 @@ ULong CATS_(vf_store_atoms)(Site* s, Addr a, ULong ab0, ULong cd0,
    UInt w;
    VfSecMap* m = map_word(a, &w);
    UInt v0 = store_atoms(s, b, carrier, m, w, a, len, ab0, cd0);
-   if (s->size <= 8)
+   if (max <= 8 || s->size <= 8)
       return v0;
    m = map_word(a + 8, &w);
    UInt v1 = store_atoms(s, b, carrier, m, w, a + 8, len, ab1, cd1);
    return v0 | ((ULong)v1 << 32);
+}
+
+VG_REGPARM(3) ULong CATS_(vf_store_atoms8)(Site* s, Addr a, ULong ab0,
+                                          ULong cd0)
+{
+   return store_hook(s, a, ab0, cd0, 0, 0, 8);
+}
+
+ULong CATS_(vf_store_atoms)(Site* s, Addr a, ULong ab0, ULong cd0,
+                            ULong ab1, ULong cd1)
+{
+   return store_hook(s, a, ab0, cd0, ab1, cd1, 16);
 }
 
 /* Returns the provenance of the stored lanes from now on (lanes 2 and
