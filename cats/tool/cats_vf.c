@@ -372,7 +372,10 @@ ULong store_hook(Site* s, Addr a, ULong ab0, ULong cd0, ULong ab1,
    UInt v0 = store_atoms(s, b, carrier, m, w, a, len, ab0, cd0);
    if (max <= 8 || s->size <= 8)
       return v0;
-   m = map_word(a + 8, &w);
+   if ((a & (VF_SM_SPAN - 1)) + 8 < VF_SM_SPAN)
+      w += 8 >> CATS_(vf_wshift);   /* the same map */
+   else
+      m = map_word(a + 8, &w);
    UInt v1 = store_atoms(s, b, carrier, m, w, a + 8, len, ab1, cd1);
    return v0 | ((ULong)v1 << 32);
 }
