@@ -11,6 +11,7 @@
 #include "vcg_idmap.h"
 #include "vcg_index.h"
 #include "vcg_records.h"
+#include "vcg_edge_sort.h"
 #include "vcg_sort.h"
 
 #define VB_NIL 0xFFFFFFFFu
@@ -764,130 +765,6 @@ static uint32_t *vertex_order(const vcg_builder *b)
    return order;
 }
 
-/* Sorting the finished edges by (src, dst, ctx), keys that are unique,
- * in place: at the end of a run on a large graph the edges are most of
- * the builder's memory, and a sort through a (key, index) array cost 12
- * more bytes per edge, the run's peak. An MSD radix sort on src * nv +
- * dst (2 log2(nv) bits), up to 11 bits at a time, with each bucket's
- * elements swapped into place (American flag sort), takes two or three
- * passes over the edges; buckets of a few edges, and edges left with equal
- * (src, dst), are finished by comparison. */
-#define VB_SORT_BITS 11
-#define VB_SORT_BUCKETS (1u << VB_SORT_BITS)
-#define VB_SORT_SMALL 24u
-
-static uint64_t edge_key(uint64_t nv, const vcg_edge *e)
-{
-   return e->src * nv + e->dst;
-}
-
-static int edge_less(uint64_t nv, const vcg_edge *a,
-                     const vcg_edge *b)
-{
-   uint64_t ka = edge_key(nv, a), kb = edge_key(nv, b);
-   return ka != kb ? ka < kb : a->ctx < b->ctx;
-}
-
-static void sift_down(uint64_t nv, vcg_edge *e, size_t root,
-                      size_t n)
-{
-   for (;;) {
-      size_t c = 2 * root + 1;
-      if (c >= n)
-         return;
-      if (c + 1 < n && edge_less(nv, &e[c], &e[c + 1]))
-         c++;
-      if (!edge_less(nv, &e[root], &e[c]))
-         return;
-      vcg_edge t = e[root];
-      e[root] = e[c];
-      e[c] = t;
-      root = c;
-   }
-}
-
-/* Insertion sort for a few edges, heapsort (no worst case, no memory)
- * for more. */
-static void sort_by_comparison(uint64_t nv, vcg_edge *e, size_t n)
-{
-   if (n <= VB_SORT_SMALL) {
-      for (size_t i = 1; i < n; i++) {
-         vcg_edge x = e[i];
-         size_t j = i;
-         for (; j > 0 && edge_less(nv, &x, &e[j - 1]); j--)
-            e[j] = e[j - 1];
-         e[j] = x;
-      }
-      return;
-   }
-   for (size_t i = n / 2; i-- > 0;)
-      sift_down(nv, e, i, n);
-   for (size_t i = n; i-- > 1;) {
-      vcg_edge t = e[0];
-      e[0] = e[i];
-      e[i] = t;
-      sift_down(nv, e, 0, i);
-   }
-}
-
-/* Digit width for n edges: about n / 8 buckets, so that a bucket's
- * counts cost less than its edges. */
-static unsigned digit_bits(size_t n)
-{
-   unsigned bits = 4;
-   while (bits < VB_SORT_BITS && ((size_t)8 << bits) < n)
-      bits++;
-   return bits;
-}
-
-/* Sort e[0..n), whose keys agree at bit `hi` and above (hi = 0: they are
- * equal). */
-static void sort_edges_from(uint64_t nv, vcg_edge *e, size_t n,
-                            unsigned hi)
-{
-   if (n <= VB_SORT_SMALL || hi == 0) {
-      sort_by_comparison(nv, e, n);
-      return;
-   }
-   unsigned bits = digit_bits(n);
-   unsigned shift = hi > bits ? hi - bits : 0;
-   unsigned nb = 1u << bits;
-   const uint64_t mask = nb - 1;
-   size_t start[VB_SORT_BUCKETS + 1], next[VB_SORT_BUCKETS];
-   memset(start, 0, (nb + 1) * sizeof *start);
-   for (size_t i = 0; i < n; i++)
-      start[((edge_key(nv, &e[i]) >> shift) & mask) + 1]++;
-   for (unsigned d = 0; d < nb; d++) {
-      start[d + 1] += start[d];
-      next[d] = start[d];
-   }
-   for (unsigned d = 0; d < nb; d++) {
-      while (next[d] < start[d + 1]) {
-         vcg_edge x = e[next[d]];
-         unsigned k = (unsigned)((edge_key(nv, &x) >> shift) & mask);
-         while (k != d) {
-            vcg_edge t = e[next[k]];
-            e[next[k]++] = x;
-            x = t;
-            k = (unsigned)((edge_key(nv, &x) >> shift) & mask);
-         }
-         e[next[d]++] = x;
-      }
-   }
-   for (unsigned d = 0; d < nb; d++)
-      if (start[d + 1] - start[d] > 1)
-         sort_edges_from(nv, e + start[d], start[d + 1] - start[d], shift);
-}
-
-static void sort_edges(vcg_edge *e, uint32_t n, uint32_t nv)
-{
-   uint64_t top = nv ? (uint64_t)nv * nv - 1 : 0;
-   unsigned hi = 0;   /* bits the keys use */
-   while (hi < 64 && (top >> hi) != 0)
-      hi++;
-   sort_edges_from(nv, e, n, hi);
-}
-
 vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
 {
    memset(g, 0, sizeof *g);
@@ -961,7 +838,7 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
                      .uses = x.uses, .versions = 0 };
       memcpy(buf + (size_t)i * sizeof y, &y, sizeof y);
    }
-   sort_edges(ge, ne, b->nv);
+   ves_sort(ge, ne, b->nv);
    /* An edge made twice (index_open) is one: its uses are disjoint
       version ranges of its dst, so they add up. */
    uint32_t unique = 0;

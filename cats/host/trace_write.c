@@ -71,40 +71,150 @@ static ctw_status pwrite_all(ctw_file *f, const uint8_t *p, size_t n,
    return CTW_OK;
 }
 
-/* Deflate one payload into the file; report the stored size. */
-static ctw_status deflate_section(ctw_file *f, const uint8_t *data,
-                                  size_t size, uint64_t *stored)
+/* Deflate `size` bytes into the open stream z (Z_NO_FLUSH until the
+ * input ends, then `last`), each output chunk going to sink(). */
+typedef ctw_status (*ctw_sink)(void *to, const uint8_t *p, size_t n);
+
+static ctw_status deflate_into(z_stream *z, const uint8_t *data, size_t size,
+                               int last, uint8_t *out, ctw_sink sink,
+                               void *to)
 {
-   z_stream z;
-   memset(&z, 0, sizeof z);
-   if (deflateInit(&z, size > CTW_FAST_ABOVE ? CTW_FAST_LEVEL : CTW_LEVEL) !=
-       Z_OK)
-      return fail(f->err, f->errlen, CTW_ENOMEM, "out of memory (zlib)");
-   uint64_t start = f->pos;
    size_t left = size;
    const uint8_t *p = data;
    ctw_status st = CTW_OK;
    int zr;
    do {
-      if (z.avail_in == 0 && left > 0) {
+      if (z->avail_in == 0 && left > 0) {
          uInt chunk = left > CTW_IN_CHUNK ? CTW_IN_CHUNK : (uInt)left;
-         z.next_in = (Bytef *)(uintptr_t)p;
-         z.avail_in = chunk;
+         z->next_in = (Bytef *)(uintptr_t)p;
+         z->avail_in = chunk;
          p += chunk;
          left -= chunk;
       }
-      int flush = (left == 0) ? Z_FINISH : Z_NO_FLUSH;
-      z.next_out = f->out;
-      z.avail_out = CTW_OUT_CHUNK;
-      zr = deflate(&z, flush);
-      if (zr == Z_STREAM_ERROR) {
-         st = fail(f->err, f->errlen, CTW_ENOMEM, "zlib deflate failed");
+      int flush = left == 0 ? last : Z_NO_FLUSH;
+      z->next_out = out;
+      z->avail_out = CTW_OUT_CHUNK;
+      zr = deflate(z, flush);
+      if (zr == Z_STREAM_ERROR)
+         return CTW_ENOMEM;
+      st = sink(to, out, CTW_OUT_CHUNK - z->avail_out);
+      /* Done when the input is in and deflate had room to spare (a
+       * flush's end) or said so (a finish's). */
+      if (left == 0 && z->avail_in == 0 &&
+          (zr == Z_STREAM_END || (last != Z_FINISH && z->avail_out != 0)))
          break;
-      }
-      size_t have = CTW_OUT_CHUNK - z.avail_out;
-      st = write_all(f, f->out, have);
-   } while (st == CTW_OK && zr != Z_STREAM_END);
+   } while (st == CTW_OK);
+   return st;
+}
+
+static ctw_status file_sink(void *to, const uint8_t *p, size_t n)
+{
+   return write_all(to, p, n);
+}
+
+/* The second half of a split section, deflated into memory on a thread
+ * of its own. */
+typedef struct ctw_tail {
+   const uint8_t *dict, *data;
+   size_t dict_len, size;
+   int level;
+   uint8_t *buf, *out;        /* compressed so far; deflate's chunk */
+   size_t len, cap;
+   uLong adler, crc;
+   ctw_status st;
+} ctw_tail;
+
+static ctw_status mem_sink(void *to, const uint8_t *p, size_t n)
+{
+   ctw_tail *t = to;
+   if (t->len + n > t->cap) {
+      size_t cap = t->cap * 2 + n;
+      uint8_t *b = realloc(t->buf, cap);
+      if (!b)
+         return CTW_ENOMEM;
+      t->buf = b;
+      t->cap = cap;
+   }
+   memcpy(t->buf + t->len, p, n);
+   t->len += n;
+   return CTW_OK;
+}
+
+static void *deflate_tail(void *arg)
+{
+   ctw_tail *t = arg;
+   z_stream z;
+   memset(&z, 0, sizeof z);
+   t->st = CTW_ENOMEM;
+   t->out = malloc(CTW_OUT_CHUNK);
+   /* Raw deflate (no header): it continues the first half's stream, whose
+    * last 32 KiB it may refer back to, as the reader's window holds them. */
+   if (!t->out || deflateInit2(&z, t->level, Z_DEFLATED, -15, 8,
+                               Z_DEFAULT_STRATEGY) != Z_OK)
+      return NULL;
+   if (deflateSetDictionary(&z, t->dict, (uInt)t->dict_len) == Z_OK)
+      t->st = deflate_into(&z, t->data, t->size, Z_FINISH, t->out, mem_sink,
+                           t);
    deflateEnd(&z);
+   t->adler = adler32_z(adler32_z(0L, Z_NULL, 0), t->data, t->size);
+   t->crc = crc32_z(crc32_z(0L, Z_NULL, 0), t->data, t->size);
+   return NULL;
+}
+
+/* Deflate one payload into the file as one zlib stream; report the
+ * stored size and the payload's CRC-32. A large one (a value graph of
+ * millions of edges, which the guest waits for) is deflated in two halves
+ * on two threads, as pigz does: the first ends with a sync flush (byte
+ * aligned, not final), the second is raw deflate primed with the first's
+ * last 32 KiB, and the trailer's Adler-32 is combined from both. */
+#define CTW_DICT (32u * 1024u)
+
+static ctw_status deflate_section(ctw_file *f, const uint8_t *data,
+                                  size_t size, uint64_t *stored, uLong *crc)
+{
+   int level = size > CTW_FAST_ABOVE ? CTW_FAST_LEVEL : CTW_LEVEL;
+   ctw_tail t = { 0 };
+   pthread_t th;
+   int split = size > CTW_SPLIT_ABOVE;
+   size_t head = split ? size / 2 : size;
+   if (split) {
+      t = (ctw_tail){ .dict = data + head - CTW_DICT, .dict_len = CTW_DICT,
+                      .data = data + head, .size = size - head,
+                      .level = level };
+      split = pthread_create(&th, NULL, deflate_tail, &t) == 0;
+      if (!split)
+         head = size;
+   }
+   z_stream z;
+   memset(&z, 0, sizeof z);
+   uint64_t start = f->pos;
+   ctw_status st = deflateInit(&z, level) == Z_OK ? CTW_OK : CTW_ENOMEM;
+   if (st == CTW_OK)
+      st = deflate_into(&z, data, head, split ? Z_SYNC_FLUSH : Z_FINISH,
+                        f->out, file_sink, f);
+   uLong adler = z.adler;
+   deflateEnd(&z);
+   *crc = crc32_z(crc32_z(0L, Z_NULL, 0), data, head);
+   if (split) {
+      pthread_join(th, NULL);
+      if (st == CTW_OK)
+         st = t.st;
+      if (st == CTW_OK)
+         st = write_all(f, t.buf, t.len);
+      uint8_t trailer[4];
+      adler = adler32_combine(adler, t.adler, (z_off_t)t.size);
+      trailer[0] = (uint8_t)(adler >> 24);   /* big-endian, as zlib's */
+      trailer[1] = (uint8_t)(adler >> 16);
+      trailer[2] = (uint8_t)(adler >> 8);
+      trailer[3] = (uint8_t)adler;
+      if (st == CTW_OK)
+         st = write_all(f, trailer, sizeof trailer);
+      *crc = crc32_combine(*crc, t.crc, (z_off_t)t.size);
+      free(t.buf);
+      free(t.out);
+   }
+   if (st == CTW_ENOMEM)
+      return fail(f->err, f->errlen, CTW_ENOMEM, "zlib deflate failed");
    *stored = f->pos - start;
    return st;
 }
@@ -141,10 +251,8 @@ static ctw_status write_body(ctw_file *f, const ctw_section *secs, size_t n)
    ctw_status st = write_all(f, head, hlen);
    for (size_t i = 0; st == CTW_OK && i < n; i++) {
       uint64_t off = f->pos, stored = 0;
-      st = deflate_section(f, secs[i].data, secs[i].size, &stored);
-      uLong crc = crc32_z(0L, Z_NULL, 0);
-      if (secs[i].size)
-         crc = crc32_z(crc, secs[i].data, secs[i].size);
+      uLong crc = 0;
+      st = deflate_section(f, secs[i].data, secs[i].size, &stored, &crc);
       uint8_t *e = head + CATS_HEADER_SIZE + i * CATS_SECTION_ENTRY_SIZE;
       cle_put32(e, secs[i].type);
       cle_put32(e + 4, CATS_SECFLAG_ZLIB);

@@ -17,6 +17,8 @@
  * a tenth less. */
 #define CTW_FAST_ABOVE (16u << 20)
 #define CTW_FAST_LEVEL 1
+/* Sections above this size are deflated on two threads. */
+#define CTW_SPLIT_ABOVE (16u << 20)
 
 typedef enum ctw_status {
    CTW_OK = 0,

@@ -432,6 +432,11 @@ extern UChar CATS_(vf_collect_due);
 void  CATS_(vf_collect_now)(void);
 /* The value of a lane given as four provenances (see vf_store_atoms). */
 UInt  CATS_(vf_atoms_value)(VfSite* site, UInt* in);
+/* For a store that makes a version: the union of four provenances, one
+   of them a set, as its sources in out[] (room for 4 * VF_SET_CAP); 0
+   with *p set when the union is one value (shared, or a reduction's
+   link). */
+UInt  CATS_(vf_union_sources)(VfSite* site, UInt* in, UInt* out, UInt* p);
 void  CATS_(vf_sets_stats)(void);
 void  CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
                                                    void* opaque),

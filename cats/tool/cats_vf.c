@@ -337,9 +337,20 @@ UInt store_atoms(const Site* s, Block* b, Bool carrier, VfSecMap* map,
    UInt m[4], n = 0;
    if ((in[1] | cd) == 0)
       return store_lane(s, b, carrier, map, w, a, len, in[0]);
-   if (carrier || ((in[0] | in[1] | in[2] | in[3]) & VF_SET_BIT))
+   if (carrier)
       return store_lane(s, b, carrier, map, w, a, len,
                         CATS_(vf_atoms_value)(s->vf, in));
+   if ((in[0] | in[1] | in[2] | in[3]) & VF_SET_BIT) {
+      /* The stored register holds the new vertex from now on, so the
+         union is needed only as the version's sources. */
+      UInt all[4 * VF_SET_CAP], p;
+      n = CATS_(vf_union_sources)(s->vf, in, all, &p);
+      if (n == 0)
+         return store_lane(s, b, carrier, map, w, a, len, p);
+      UInt v = store_version(s, b, map, w, a, len, 0, all, n);
+      store_words(map, w, a, len, v);
+      return v;
+   }
    m[0] = in[0] & VF_ID_MASK;
    m[1] = in[1] & VF_ID_MASK;
    if (cd == 0 && m[0] != 0 && m[1] != 0 && m[0] != m[1]) {

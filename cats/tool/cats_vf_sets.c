@@ -458,34 +458,28 @@ UInt CATS_(vf_atoms_value)(VfSite* site, UInt* in)
    return union4(site, in);
 }
 
-static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
+/* The input that a union of several extends: the largest set (there is
+   one). */
+static inline Int largest_set(const UInt* in)
 {
-   UInt m[5 * VF_SET_CAP], n = 0, i, j, k;
-   UInt nsets = ((in[0] >> 31) + (in[1] >> 31)) + ((in[2] >> 31)
-                                                   + (in[3] >> 31));
-   if (nsets == 0)
-      return union_of_singles(in);
-   /* An accumulator whose union accumulate() could not make, or
-      several sets: the largest input set is extended by what the others
-      add (there is one: nsets > 0). */
-   Int base = -1;
+   Int base = -1, i;
    for (i = 0; i < 4; i++)
       if ((in[i] & VF_SET_BIT)
           && (base < 0 || CATS_(vf_set_count)(in[i])
                           > CATS_(vf_set_count)(in[base])))
-         base = (Int)i;
-   if (check_shared) {
-      UInt q = shared_set(site, in[base]);
-      if (q != in[base]) {
-         in[base] = q;
-         return union_of(site, in, False);
-      }
-   }
-   UInt cur = in[base], btotal = CATS_(vf_set_count)(cur);
+         base = i;
+   return base;
+}
+
+/* The sources the inputs other than in[base] add to it, in input order,
+   into m (room for 4 * VF_SET_CAP); returns how many. */
+static UInt added_sources(const UInt* in, Int base, UInt* m)
+{
+   UInt n = 0, i, j, k, cur = in[base], btotal = CATS_(vf_set_count)(cur);
    const VfSet* bs = &CATS_(vf_sets)[CATS_(vf_set_node)(cur)];
    for (i = 0; i < 4; i++) {
       UInt p = in[i];
-      if (p == 0 || (Int)i == base || p == in[base])
+      if (p == 0 || (Int)i == base || p == cur)
          continue;
       UInt add[VF_SET_CAP], cnt;
       if (!(p & VF_SET_BIT)) {
@@ -502,6 +496,55 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
             m[n++] = x;
       }
    }
+   return n;
+}
+
+/* A stored union's version needs its sources, not a set: the set that
+   union4 would make is listed instead (about a third of the particle
+   kernel's nodes were such sets, made and never read). The same
+   sources in the same order, and the same site state, as union4; the
+   hash of the list is the set's. */
+UInt CATS_(vf_union_sources)(VfSite* site, UInt* in, UInt* out, UInt* p)
+{
+   n_unions++;
+   Int base = largest_set(in);
+   UInt cur = in[base];
+   if (cur == site->last_base && site->epoch == n_collections + 1) {
+      *p = union_of(site, in, True);   /* seen again: shared */
+      return 0;
+   }
+   site->last_base = cur;   /* its first appearance, noted (shared_set) */
+   site->epoch = n_collections + 1;
+   site->shared_id = 0;
+   UInt c = CATS_(vf_members)(cur, out);
+   UInt n = added_sources(in, base, out + c);
+   if (c + n > VF_SET_CAP) {
+      *p = union_of(site, in, False);   /* a reduction's link */
+      return 0;
+   }
+   return c + n;
+}
+
+static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
+{
+   UInt m[4 * VF_SET_CAP], n, j;
+   UInt nsets = ((in[0] >> 31) + (in[1] >> 31)) + ((in[2] >> 31)
+                                                   + (in[3] >> 31));
+   if (nsets == 0)
+      return union_of_singles(in);
+   /* An accumulator whose union accumulate() could not make, or
+      several sets: the largest input set is extended by what the others
+      add. */
+   Int base = largest_set(in);
+   if (check_shared) {
+      UInt q = shared_set(site, in[base]);
+      if (q != in[base]) {
+         in[base] = q;
+         return union_of(site, in, False);
+      }
+   }
+   UInt cur = in[base], btotal = CATS_(vf_set_count)(cur);
+   n = added_sources(in, base, m);
    if (n == 0)
       return cur;   /* nothing new: the accumulator itself */
    /* A full set becomes one intermediate when one more source arrives,

@@ -61,6 +61,7 @@ build_test test_vcg "$here/test_vcg.c" "$here/synth.c" "$here/vfsynth.c" \
    "$host/trace_decode_vcg.c" "$host/trace_decode_reuse.c" \
    "$host/trace_write.c" "$vcg/vcg_build.c" \
    "$vcg/vcg_idmap.c" "$vcg/vcg_index.c" "$vcg/vcg_records.c" "$vcg/vcg_sort.c" \
+   "$vcg/vcg_edge_sort.c" \
    "$vcg/vcg_section.c" -lz -lpthread &&
    { "$work/test_vcg" "$work" || failed=1; }
 

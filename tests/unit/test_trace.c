@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "../../cats/format/cats_format.h"
 #include "../../cats/host/le.h"
@@ -672,6 +673,59 @@ static void test_gated_write(void)
    syn_free(&s);
 }
 
+/* A section above CTW_SPLIT_ABOVE is deflated in two halves on two
+ * threads; the file must still hold one standard zlib stream (inflate
+ * checks its Adler-32) and the section's CRC of the whole payload. */
+static void test_split_section(void)
+{
+   size_t size = CTW_SPLIT_ABOVE + 4099;
+   uint8_t *big = malloc(size);
+   CHECK(big != NULL);
+   if (!big)
+      return;
+   /* Edge-like words: compressible, and repeated across the halves. */
+   uint32_t x = 12345;
+   for (size_t i = 0; i < size; i++) {
+      x = x * 1103515245u + 12345u;
+      big[i] = (uint8_t)(i % 20 < 12 ? (i / 4096) & 0xff : (x >> 24) & 7);
+   }
+   ctw_section w[1] = { { 42, big, size } };
+   char p[4200], err[CTW_ERRLEN];
+   snprintf(p, sizeof p, "%s/split.cats", workdir);
+   CHECK_EQ(ctw_write(p, w, 1, err, sizeof err), CTW_OK);
+   size_t len = 0;
+   uint8_t *file = slurp(p, &len);
+   CHECK(file != NULL && len > CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE);
+   if (file && len > CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE) {
+      const uint8_t *e = file + CATS_HEADER_SIZE;
+      uint64_t off = cle_u64(e + 8), stored = cle_u64(e + 16);
+      CHECK_EQ(cle_u32(e), 42u);
+      CHECK_EQ(cle_u32(e + 24), (uint32_t)size);
+      CHECK_EQ(cle_u32(e + 28),
+               (uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), big, size));
+      CHECK(off + stored == len);
+      uint8_t *back = malloc(size + 1);
+      z_stream z;
+      memset(&z, 0, sizeof z);
+      CHECK(back != NULL && inflateInit(&z) == Z_OK);
+      if (back) {
+         z.next_in = file + off;
+         z.avail_in = (uInt)stored;
+         z.next_out = back;
+         z.avail_out = (uInt)size + 1;
+         CHECK_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
+         CHECK_EQ(z.total_out, (uLong)size);
+         CHECK_EQ(z.avail_in, 0u);
+         CHECK(memcmp(back, big, size) == 0);
+      }
+      inflateEnd(&z);
+      free(back);
+   }
+   free(file);
+   free(big);
+   unlink(p);
+}
+
 int main(int argc, char **argv)
 {
    if (argc != 2) {
@@ -691,5 +745,6 @@ int main(int argc, char **argv)
    RUN(test_event_fuzz);
    RUN(test_write_errors);
    RUN(test_gated_write);
+   RUN(test_split_section);
    return chk_failed ? 1 : 0;
 }
