@@ -71,9 +71,10 @@ static ctw_status pwrite_all(ctw_file *f, const uint8_t *p, size_t n,
    return CTW_OK;
 }
 
+typedef ctw_status (*ctw_sink)(void *to, const uint8_t *p, size_t n);
+
 /* Deflate `size` bytes into the open stream z (Z_NO_FLUSH until the
  * input ends, then `last`), each output chunk going to sink(). */
-typedef ctw_status (*ctw_sink)(void *to, const uint8_t *p, size_t n);
 
 static ctw_status deflate_into(z_stream *z, const uint8_t *data, size_t size,
                                int last, uint8_t *out, ctw_sink sink,
@@ -214,7 +215,8 @@ static ctw_status deflate_section(ctw_file *f, const uint8_t *data,
       free(t.out);
    }
    if (st == CTW_ENOMEM)
-      return fail(f->err, f->errlen, CTW_ENOMEM, "zlib deflate failed");
+      return fail(f->err, f->errlen, CTW_ENOMEM,
+                  "out of memory compressing a section (zlib)");
    *stored = f->pos - start;
    return st;
 }
