@@ -56,16 +56,107 @@ struct _Event {
 ULong CATS_(n_unattributed);
 ULong CATS_(bytes_unattributed);
 
-static XArray* events;       /* of Event* */
-static CatsMap event_map;    /* (ctx<<32|alloc, loc<<32|size<<1|kind) */
+/* Records live until the end of the run: they come from 1 MiB chunks,
+   without an allocator's header and footer each, and are numbered in
+   creation order; a number is its chunk and place there. */
+#define EVENT_CHUNK     (1u << 20)
+#define EVENTS_PER_CHUNK (EVENT_CHUNK / sizeof(Event))
+static UChar** chunks;
+static UInt    n_chunks, cap_chunks, n_events;
+
+/* Records by key (ctx, alloc, loc, size, kind): open addressing over
+   record numbers + 1 (0: empty slot) and 32 bits of the key's hash, 8
+   bytes a slot, the key itself compared in the record. A general map's
+   slot holds its keys, 24 bytes: on python3's start-up, 1.7 million
+   records made that table 100 MB, and 150 MB while it grew. */
+typedef struct {
+   UInt rec;
+   UInt tag;
+} EventSlot;
+static EventSlot* index_slots;
+static UInt       index_cap, index_used;
 
 void CATS_(events_init)(void)
 {
-   events = VG_(newXA)(VG_(malloc), "cats.events", VG_(free), sizeof(Event*));
-   CATS_(map_init)(&event_map, "cats.eventmap");
+   index_cap = 1024;
+   index_slots = VG_(calloc)("cats.eventindex", index_cap, sizeof(EventSlot));
 }
 
-UInt CATS_(n_events)(void) { return (UInt)VG_(sizeXA)(events); }
+UInt CATS_(n_events)(void) { return n_events; }
+
+static inline Event* event_at(UInt i)
+{
+   return (Event*)(chunks[i / EVENTS_PER_CHUNK]
+                   + (i % EVENTS_PER_CHUNK) * sizeof(Event));
+}
+
+/* A zeroed record, number n_events - 1. */
+static Event* event_alloc(void)
+{
+   if (n_events == n_chunks * EVENTS_PER_CHUNK) {
+      if (n_chunks == cap_chunks) {
+         cap_chunks = cap_chunks ? 2 * cap_chunks : 64;
+         chunks = VG_(realloc)("cats.eventchunks", chunks,
+                               cap_chunks * sizeof(UChar*));
+      }
+      chunks[n_chunks++] = VG_(calloc)("cats.event", 1, EVENT_CHUNK);
+   }
+   return event_at(n_events++);
+}
+
+static inline ULong key_hash(UInt ctx, UInt alloc, UInt loc, UInt size,
+                             UChar kind)
+{
+   ULong h = ((((ULong)ctx << 32) | alloc) * 0x9E3779B97F4A7C15ULL)
+             ^ ((((ULong)loc << 32) | ((ULong)size << 1) | kind)
+                * 0xC2B2AE3D27D4EB4FULL);
+   return h ^ (h >> 31);
+}
+
+static Bool same_key(const Event* e, UInt ctx, UInt alloc, const Site* s)
+{
+   return e->ctx == ctx && e->alloc == alloc && e->loc == s->loc
+          && e->size == s->size && e->kind == s->kind;
+}
+
+static void index_grow(void)
+{
+   UInt old_cap = index_cap, i;
+   EventSlot* old = index_slots;
+   index_cap *= 2;
+   index_slots = VG_(calloc)("cats.eventindex", index_cap, sizeof(EventSlot));
+   for (i = 0; i < old_cap; i++) {
+      if (old[i].rec == 0)
+         continue;
+      const Event* e = event_at(old[i].rec - 1);
+      UInt j = (UInt)key_hash(e->ctx, e->alloc, e->loc, e->size, e->kind)
+               & (index_cap - 1);
+      while (index_slots[j].rec != 0)
+         j = (j + 1) & (index_cap - 1);
+      index_slots[j] = old[i];
+   }
+   VG_(free)(old);
+}
+
+/* The record of the key, or NULL; *at is the slot to fill with a new
+   one. */
+static Event* index_find(UInt ctx, UInt alloc, const Site* s, UInt* at,
+                         UInt* tag)
+{
+   ULong h = key_hash(ctx, alloc, s->loc, s->size, s->kind);
+   UInt j = (UInt)h & (index_cap - 1);
+   *tag = (UInt)(h >> 32);
+   for (; index_slots[j].rec != 0; j = (j + 1) & (index_cap - 1)) {
+      if (index_slots[j].tag != *tag)
+         continue;
+      Event* e = event_at(index_slots[j].rec - 1);
+      if (same_key(e, ctx, alloc, s))
+         return e;
+   }
+   *at = j;
+   return NULL;
+}
+
 
 Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags)
 {
@@ -410,7 +501,7 @@ static inline void event_update(Event* e, Long off, ULong now)
 static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
                         ULong now)
 {
-   Event* e = VG_(calloc)("cats.event", 1, sizeof(Event));
+   Event* e = event_alloc();
    UInt j;
    e->ctx = ctx;
    e->loc = s->loc;
@@ -431,7 +522,6 @@ static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
    for (j = 0; j < e->ndims; j++)
       e->span_start[j] = e->iter[j];
    start_run(e, off);
-   VG_(addToXA)(events, &e);
    return e;
 }
 
@@ -457,20 +547,17 @@ static __attribute__((noinline)) Event* access_slow(Site* s, Addr a,
       s->blk_epoch = b->epoch;
       return s->ev;
    }
-   Bool found;
-   UWord* slot = CATS_(map_slot)(&event_map,
-                                 ((ULong)ctx << 32) | b->alloc,
-                                 ((ULong)s->loc << 32) | (s->size << 1)
-                                    | s->kind, &found);
-   Event* e;
-   if (found) {
-      e = (Event*)*slot;
+   if (2 * (index_used + 1) > index_cap)
+      index_grow();
+   UInt at = 0, tag = 0;
+   Event* e = index_find(ctx, b->alloc, s, &at, &tag);
+   if (e != NULL) {
       event_update(e, off, now);
    } else {
       e = new_event(s, ctx, b->alloc, off, now);
-      *CATS_(map_slot)(&event_map, ((ULong)ctx << 32) | b->alloc,
-                       ((ULong)s->loc << 32) | (s->size << 1) | s->kind,
-                       &found) = (UWord)e;
+      index_slots[at].rec = CATS_(n_events)();   /* its number + 1 */
+      index_slots[at].tag = tag;
+      index_used++;
    }
    s->blk = b;
    s->blk_epoch = b->epoch;
@@ -524,7 +611,7 @@ void* CATS_(access_hook)(void)
 
 const ReuseHist* CATS_(event_reuse)(UInt i, UInt* alloc_out)
 {
-   const Event* e = *(Event**)VG_(indexXA)(events, i);
+   const Event* e = event_at(i);
    *alloc_out = CATS_(alloc_out_id)(e->alloc);
    return e->reuse;
 }
@@ -549,7 +636,7 @@ ULong CATS_(total_accesses)(void)
    UInt i, n = CATS_(n_events)();
    ULong total = CATS_(n_unattributed);
    for (i = 0; i < n; i++)
-      total += (*(Event**)VG_(indexXA)(events, i))->count;
+      total += event_at(i)->count;
    return total;
 }
 
@@ -558,7 +645,7 @@ void CATS_(write_events)(CatsBuf* b)
    UInt i, n = CATS_(n_events)(), k;
    CATS_(put_u32)(b, n);
    for (i = 0; i < n; i++) {
-      Event* e = *(Event**)VG_(indexXA)(events, i);
+      Event* e = event_at(i);
       fold_run(e);
       /* The dimensions written: the loops, plus the re-entry level
          when it moved. */
