@@ -568,10 +568,12 @@ Bool CATS_(write_trace)(void)
    write_meta(&secs[1]);
    CATS_(write_contexts)(&secs[3]);
    CATS_(write_allocs)(&secs[4]);
-   CATS_(write_events)(&secs[5]);
-   CATS_(write_index)(&secs[6]);
+   /* The reuse histograms before the records, which write_events frees
+      as it goes. */
    if (CATS_(clo_reuse_distance))
       CATS_(write_reuse)(&secs[7]);
+   CATS_(write_events)(&secs[5]);
+   CATS_(write_index)(&secs[6]);
    CATS_(write_locs)(&secs[2]);
    CATS_(write_strings)(&secs[0]);
    static const UInt types[8] = { CATS_SEC_STRINGS, CATS_SEC_META,
