@@ -24,18 +24,11 @@
 
 #include "cats_tool.h"
 
-struct _Event {
-   /* Hot: what the fast path reads and writes, in one cache line. */
-   ULong count, last_time;
-   Long  last_off, run_stride;
-   ULong inst[CATS_MAX_DIMS];         /* loop instances of last access */
-   ULong iter[CATS_MAX_DIMS];
-   UChar ndims, irregular, kind, flags;
-   UInt  known;                       /* bit k: stride[k] learnt */
-   /* Cold. */
-   UInt  ctx, loc, alloc;
-   UInt  size;
-   ULong first_time;
+/* The slow path's state: none until a record's first slow-path update
+   (python3's start-up: most of its records never get one, all their
+   accesses at one offset), then created as the record would have had it
+   from the start (cold_init). */
+typedef struct {
    Long  base, min_off, max_off;
    Long  stride[CATS_MAX_DIMS + 1];
    Long  anchor[CATS_MAX_DIMS + 1];   /* offset at start of level k step */
@@ -43,14 +36,29 @@ struct _Event {
    ULong extent[CATS_MAX_DIMS + 1];
    ULong entries;                     /* steps of the re-entry level */
    UInt  ndistinct;
-   Long  distinct[CATS_MAX_DISTINCT];
    UInt  hist[CATS_HIST_BUCKETS];    /* saturating, as the format's */
-   UInt  hist_shift;                  /* log2 of the histogram bucket width */
+   Long  distinct[CATS_MAX_DISTINCT];
    /* The current run: the accesses since the last slow-path update,
       run_off + k * run_stride for k < count - run_count0. */
    Long  run_off;
    ULong run_count0;
+} EventCold;
+
+struct _Event {
+   /* Hot: what the fast path reads and writes, in one cache line. */
+   ULong count, last_time;
+   Long  last_off, run_stride;
+   ULong inst[CATS_MAX_DIMS];         /* loop instances of last access */
+   ULong iter[CATS_MAX_DIMS];
+   UChar ndims, irregular, kind, flags;
+   UChar hist_shift;                  /* log2 of the histogram bucket width */
+   UInt  known;                       /* bit k: stride[k] learnt */
+   /* The key, and what every record has. */
+   UInt  ctx, loc, alloc;
+   UInt  size;
+   ULong first_time;
    ReuseHist* reuse;                  /* cats_reuse.c; NULL until sampled */
+   EventCold* c;
 };
 
 ULong CATS_(n_unattributed);
@@ -211,12 +219,12 @@ static inline UInt bucket_of(const Event* e, Long off)
 static void add_distinct(Event* e, Long off)
 {
    UInt i;
-   if (e->ndistinct == CATS_MAX_DISTINCT)
+   if (e->c->ndistinct == CATS_MAX_DISTINCT)
       return;
-   for (i = 0; i < e->ndistinct; i++)
-      if (e->distinct[i] == off)
+   for (i = 0; i < e->c->ndistinct; i++)
+      if (e->c->distinct[i] == off)
          return;
-   e->distinct[e->ndistinct++] = off;
+   e->c->distinct[e->c->ndistinct++] = off;
 }
 
 /* Number of k in [0, len) with lo <= a + k*s < hi, for s > 0. */
@@ -233,8 +241,8 @@ static ULong terms_in(Long a, Long s, ULong len, Long lo, Long hi)
    program has a million records; 8 bytes a bucket was 64 of each). */
 static inline void hist_add(Event* e, UInt b, ULong n)
 {
-   ULong v = e->hist[b] + n;
-   e->hist[b] = v > 0xFFFFFFFFULL ? 0xFFFFFFFFu : (UInt)v;
+   ULong v = e->c->hist[b] + n;
+   e->c->hist[b] = v > 0xFFFFFFFFULL ? 0xFFFFFFFFu : (UInt)v;
 }
 
 /* Adds the progression a + k*s, k < len, to the summary. Runs end at
@@ -246,7 +254,7 @@ static void add_progression(Event* e, Long a, Long s, ULong len)
    UInt b;
    if (len == 0)
       return;
-   for (k = 0; k < len && e->ndistinct < CATS_MAX_DISTINCT; k++) {
+   for (k = 0; k < len && e->c->ndistinct < CATS_MAX_DISTINCT; k++) {
       add_distinct(e, a + (Long)k * s);
       if (s == 0)
          break;
@@ -280,13 +288,13 @@ static void add_progression(Event* e, Long a, Long s, ULong len)
 /* Irregular records summarise each access at once, with no run. */
 static inline void summarise_one(Event* e, Long off)
 {
-   if (off < e->min_off)
-      e->min_off = off;
-   if (off > e->max_off)
-      e->max_off = off;
+   if (off < e->c->min_off)
+      e->c->min_off = off;
+   if (off > e->c->max_off)
+      e->c->max_off = off;
    add_distinct(e, off);
    hist_add(e, bucket_of(e, off), 1);
-   e->run_count0 = e->count;
+   e->c->run_count0 = e->count;
 }
 
 static void make_irregular(Event* e)
@@ -297,15 +305,15 @@ static void make_irregular(Event* e)
 /* Checks that moving 'delta' steps at level k lands on 'off'. */
 static Bool step_fits(Event* e, UInt k, ULong delta, Long off)
 {
-   Long moved = off - e->anchor[k];
+   Long moved = off - e->c->anchor[k];
    if (!(e->known & (1u << k))) {
       if (delta == 0 || moved % (Long)delta != 0)
          return False;
-      e->stride[k] = moved / (Long)delta;
+      e->c->stride[k] = moved / (Long)delta;
       e->known |= 1u << k;
       return True;
    }
-   return moved == e->stride[k] * (Long)delta;
+   return moved == e->c->stride[k] * (Long)delta;
 }
 
 /* The extents reached by the iterations seen so far. */
@@ -313,9 +321,9 @@ static void fold_extents(Event* e)
 {
    UInt j;
    for (j = 0; j < e->ndims; j++) {
-      ULong span = e->iter[j] - e->span_start[j] + 1;
-      if (span > e->extent[j])
-         e->extent[j] = span;
+      ULong span = e->iter[j] - e->c->span_start[j] + 1;
+      if (span > e->c->extent[j])
+         e->c->extent[j] = span;
    }
 }
 
@@ -323,18 +331,18 @@ static void fold_extents(Event* e)
    an empty run. */
 static void fold_summary(Event* e)
 {
-   ULong len = e->count - e->run_count0;
+   ULong len = e->count - e->c->run_count0;
    if (len == 0)
       return;
-   Long last = e->run_off + (Long)(len - 1) * e->run_stride;
-   Long lo = e->run_off < last ? e->run_off : last;
-   Long hi = e->run_off < last ? last : e->run_off;
-   if (lo < e->min_off)
-      e->min_off = lo;
-   if (hi > e->max_off)
-      e->max_off = hi;
-   add_progression(e, e->run_off, e->run_stride, len);
-   e->run_count0 = e->count;
+   Long last = e->c->run_off + (Long)(len - 1) * e->run_stride;
+   Long lo = e->c->run_off < last ? e->c->run_off : last;
+   Long hi = e->c->run_off < last ? last : e->c->run_off;
+   if (lo < e->c->min_off)
+      e->c->min_off = lo;
+   if (hi > e->c->max_off)
+      e->c->max_off = hi;
+   add_progression(e, e->c->run_off, e->run_stride, len);
+   e->c->run_count0 = e->count;
 }
 
 /* Folds the current run (fast-path updates touch only iter[0],
@@ -358,9 +366,29 @@ static void fold_run_before_this(Event* e)
 /* The access just counted starts a new run. */
 static inline void start_run(Event* e, Long off)
 {
-   e->run_off = off;
-   e->run_stride = (e->ndims > 0 && (e->known & 1)) ? e->stride[0] : 0;
-   e->run_count0 = e->count - 1;
+   e->c->run_off = off;
+   e->run_stride = (e->ndims > 0 && (e->known & 1)) ? e->c->stride[0] : 0;
+   e->c->run_count0 = e->count - 1;
+}
+
+/* The slow-path state of a record that has had none: what it would
+   have been from the start. The fast path changed only count and
+   last_time meanwhile (the same offset in the same iterations), so the
+   first access's offset and iterations are still last_off, inst, iter,
+   and the run holds every access so far. */
+static void cold_init(EventCold* c, const Event* e)
+{
+   UInt j;
+   VG_(memset)(c, 0, sizeof *c);
+   c->base = c->min_off = c->max_off = e->last_off;
+   for (j = 0; j <= CATS_MAX_DIMS; j++) {
+      c->anchor[j] = e->last_off;
+      c->extent[j] = 1;
+   }
+   for (j = 0; j < e->ndims; j++)
+      c->span_start[j] = e->iter[j];
+   c->run_off = e->last_off;
+   c->run_count0 = 0;
 }
 
 static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
@@ -368,6 +396,10 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
    ULong inst[CATS_MAX_DIMS], iter[CATS_MAX_DIMS];
    UInt n, k, j;
 
+   if (UNLIKELY(e->c == NULL)) {
+      e->c = VG_(malloc)("cats.event.cold", sizeof(EventCold));
+      cold_init(e->c, e);
+   }
    if (e->irregular) {
       summarise_one(e, off);
       return;
@@ -376,7 +408,7 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
       did: an inner loop entered anew where the last one stopped (the
       rows of a CSR matrix) keeps its run, and its summary is folded
       once, not once per entry. */
-   Bool continues = e->count - 1 > e->run_count0
+   Bool continues = e->count - 1 > e->c->run_count0
                     && off == e->last_off + e->run_stride;
    fold_extents(e);
    if (!continues)
@@ -387,13 +419,13 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
    if (e->ndims >= 2 && CATS_(cur_inst0) != e->inst[0]
        && CATS_(cur_inst1) == e->inst[1]
        && CATS_(cur_iter1) == e->iter[1] + 1 && (e->known & 2)
-       && off == e->anchor[1] + e->stride[1]) {
-      ULong span = CATS_(cur_iter1) - e->span_start[1] + 1;
-      if (span > e->extent[1])
-         e->extent[1] = span;
-      e->anchor[0] = e->anchor[1] = off;
+       && off == e->c->anchor[1] + e->c->stride[1]) {
+      ULong span = CATS_(cur_iter1) - e->c->span_start[1] + 1;
+      if (span > e->c->extent[1])
+         e->c->extent[1] = span;
+      e->c->anchor[0] = e->c->anchor[1] = off;
       e->inst[0] = CATS_(cur_inst0);
-      e->iter[0] = e->span_start[0] = CATS_(cur_iter0);
+      e->iter[0] = e->c->span_start[0] = CATS_(cur_iter0);
       e->iter[1] = CATS_(cur_iter1);
       e->last_off = off;
       if (!continues)
@@ -445,7 +477,7 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
       level++;
       delta = 1;
       if (level == n)
-         e->entries++;
+         e->c->entries++;
    } else {
       delta = iter[level] - e->iter[level];
    }
@@ -457,18 +489,18 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
       return;
    }
    for (j = 0; j <= level; j++)
-      e->anchor[j] = off;
+      e->c->anchor[j] = off;
    for (j = 0; j < level && j < n; j++)
-      e->span_start[j] = iter[j];
+      e->c->span_start[j] = iter[j];
    for (j = 0; j < n; j++) {
       e->inst[j] = inst[j];
       e->iter[j] = iter[j];
-      ULong span = iter[j] - e->span_start[j] + 1;
-      if (span > e->extent[j])
-         e->extent[j] = span;
+      ULong span = iter[j] - e->c->span_start[j] + 1;
+      if (span > e->c->extent[j])
+         e->c->extent[j] = span;
    }
-   if (e->entries + 1 > e->extent[n])
-      e->extent[n] = e->entries + 1;
+   if (e->c->entries + 1 > e->c->extent[n])
+      e->c->extent[n] = e->c->entries + 1;
    e->last_off = off;
    if (!continues)
       start_run(e, off);
@@ -502,11 +534,13 @@ static inline void event_update(Event* e, Long off, ULong now)
    event_update_slow(e, off);
 }
 
+/* A record starts without its slow-path state: until its first
+   slow-path update every access was at its first offset, in its first
+   iterations (cold_init). */
 static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
                         ULong now)
 {
    Event* e = event_alloc();
-   UInt j;
    e->ctx = ctx;
    e->loc = s->loc;
    e->alloc = alloc;
@@ -515,17 +549,11 @@ static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
    e->size = s->size;
    e->count = 1;
    e->first_time = e->last_time = now;
-   e->base = e->last_off = e->min_off = e->max_off = off;
-   e->hist_shift = hist_shift(CATS_(alloc_size)(alloc));
+   e->last_off = off;
+   e->hist_shift = (UChar)hist_shift(CATS_(alloc_size)(alloc));
    CATS_(alloc_accessed)(alloc);
    e->ndims = (UChar)loop_vector(e->inst, e->iter);
-   for (j = 0; j <= CATS_MAX_DIMS; j++) {
-      e->anchor[j] = off;
-      e->extent[j] = 1;
-   }
-   for (j = 0; j < e->ndims; j++)
-      e->span_start[j] = e->iter[j];
-   start_run(e, off);
+   e->run_stride = 0;
    return e;
 }
 
@@ -627,8 +655,8 @@ static UChar classify(const Event* e)
    if (e->irregular)
       return CATS_PAT_IRREGULAR;
    for (k = 0; k <= e->ndims && k <= CATS_MAX_DIMS; k++) {
-      if ((e->known & (1u << k)) && e->stride[k] != 0) {
-         Long st = e->stride[k] < 0 ? -e->stride[k] : e->stride[k];
+      if ((e->known & (1u << k)) && e->c->stride[k] != 0) {
+         Long st = e->c->stride[k] < 0 ? -e->c->stride[k] : e->c->stride[k];
          return st == (Long)e->size ? CATS_PAT_STRIDE1 : CATS_PAT_STRIDEK;
       }
    }
@@ -662,6 +690,12 @@ void CATS_(write_events)(CatsBuf* b)
    CATS_(put_u32)(b, n);
    for (i = 0; i < n; i++) {
       Event* e = event_at(i);
+      EventCold start;
+      Bool own_cold = e->c != NULL;
+      if (!own_cold) {
+         cold_init(&start, e);
+         e->c = &start;
+      }
       fold_run(e);
       /* The dimensions written: the loops, plus the re-entry level
          when it moved. */
@@ -671,7 +705,7 @@ void CATS_(write_events)(CatsBuf* b)
       if (nd > CATS_MAX_DIMS)
          nd = CATS_MAX_DIMS;
       UInt nw = e->irregular ? 0 : nd;
-      tl_assert(e->ndistinct <= CATS_MAX_DISTINCT);
+      tl_assert(e->c->ndistinct <= CATS_MAX_DISTINCT);
       tl_assert(e->last_time >= e->first_time);
       CATS_(put_uvar)(b, e->ctx);
       CATS_(put_uvar)(b, e->loc);
@@ -681,30 +715,33 @@ void CATS_(write_events)(CatsBuf* b)
       CATS_(put_u8)(b, nw);
       CATS_(put_u8)(b, e->flags);
       CATS_(put_uvar)(b, e->size);
-      CATS_(put_uvar)(b, e->ndistinct);
+      CATS_(put_uvar)(b, e->c->ndistinct);
       CATS_(put_uvar)(b, e->count);
       CATS_(put_uvar)(b, e->first_time);
       CATS_(put_uvar)(b, e->last_time - e->first_time);
-      CATS_(put_svar)(b, e->base);
+      CATS_(put_svar)(b, e->c->base);
       /* Loops past the dimensions written move nothing: not written. */
       for (k = 0; k < nw; k++) {
-         CATS_(put_svar)(b, (e->known & (1u << k)) ? e->stride[k] : 0);
-         CATS_(put_uvar)(b, e->extent[k]);
+         CATS_(put_svar)(b, (e->known & (1u << k)) ? e->c->stride[k] : 0);
+         CATS_(put_uvar)(b, e->c->extent[k]);
       }
-      CATS_(put_svar)(b, e->min_off);
-      CATS_(put_svar)(b, e->max_off);
-      for (k = 0; k < e->ndistinct; k++)
-         CATS_(put_svar)(b, e->distinct[k]);
+      CATS_(put_svar)(b, e->c->min_off);
+      CATS_(put_svar)(b, e->c->max_off);
+      for (k = 0; k < e->c->ndistinct; k++)
+         CATS_(put_svar)(b, e->c->distinct[k]);
       /* The histogram: which buckets are not empty, then those. */
       UInt mask = 0;
       for (k = 0; k < CATS_HIST_BUCKETS; k++)
-         mask |= (e->hist[k] != 0) << k;
+         mask |= (e->c->hist[k] != 0) << k;
       CATS_(put_uvar)(b, mask);
       for (k = 0; k < CATS_HIST_BUCKETS; k++)
-         if (e->hist[k] != 0)
-            CATS_(put_uvar)(b, e->hist[k]);
+         if (e->c->hist[k] != 0)
+            CATS_(put_uvar)(b, e->c->hist[k]);
       if (e->reuse != NULL)
          VG_(free)(e->reuse);
+      if (own_cold)
+         VG_(free)(e->c);
+      e->c = NULL;
       if ((i + 1) % EVENTS_PER_CHUNK == 0 || i + 1 == n) {
          VG_(free)(chunks[i / EVENTS_PER_CHUNK]);
          chunks[i / EVENTS_PER_CHUNK] = NULL;
