@@ -153,6 +153,24 @@ def test_irregular_histogram_counts_every_access():
     check_eq(e["distinct"], [0, 8, 16, 24, 32, 40, 48, 56], "first distinct offsets in access order")
 
 
+def test_same_offset_then_moving_counts_every_access():
+    # samethenmove.c:10  get(i) reads g[i] (4 doubles) for i = 0, 0, 0, 2,
+    # 2, 1 from straight-line code: the first three are at one offset, so
+    # the record's folding state is only made at the fourth, and must
+    # still count them. Irregular (the offset moves with no loop moving);
+    # the histogram's buckets are 2 bytes wide (16 cover 32 bytes).
+    t, _ = traced("samethenmove.c")
+    g = t.alloc_by_name("g")
+    e = _one(t.events_where(10, "samethenmove.c", "read", g["id"]), "g read")
+    check_eq((e["pattern"], e["count"], e["base"]), ("irregular", 6, 0), "(pattern, count, base)")
+    check_eq((e["min_offset"], e["max_offset"]), (0, 16), "offset range")
+    check_eq(e["distinct"], [0, 16, 8], "distinct offsets in access order")
+    hist = [0] * 16
+    for off in (0, 0, 0, 16, 16, 8):
+        hist[off // 2] += 1
+    check_eq(e["histogram"], hist, "histogram")
+
+
 def test_recursion_buf_accesses_exact():
     # recursion.c: depth_sum(buf, 5000) runs lines 8-9 for n = 5000 .. 1:
     # line 8 buf[n % 16] += n reads and writes, line 9 reads it again.
