@@ -133,6 +133,22 @@ def test_exec_writes_the_trace_before_the_image_is_replaced():
     check_eq([(e["count"], e["pattern"]) for e in w], [(50, "stride-1")], "writes before the exec")
 
 
+def test_exec_that_fails_after_the_trace_was_written():
+    # execbadformat.c writes a[0..49] (line 14), execs a regular file with
+    # an execute bit that is not a program (ENOEXEC, after the tool wrote
+    # the trace), then reads a[] (line 24) and exits 0. The guest must
+    # finish normally with the trace of what ran before the exec, and the
+    # tool says once that the rest is not in it.
+    t, proc = traced("execbadformat.c")
+    check_eq(proc.stdout.strip(), "2450", "the guest's output after the failed exec")
+    check_eq(t.meta.get("exit"), "exec", "META exit")
+    a = t.alloc_by_name("main (execbadformat.c:12)")
+    w = t.events_where(14, "execbadformat.c", "write", a["id"])
+    check_eq([(e["count"], e["pattern"]) for e in w], [(50, "stride-1")], "writes before the exec")
+    check_eq(t.events_where(24, "execbadformat.c", "read", a["id"]), [], "reads after the failed exec")
+    check_eq(proc.stderr.count("execve failed after the trace was written"), 1, "warnings")
+
+
 def test_exec_that_cannot_run_does_not_end_the_trace():
     # execfails.c writes a[0..49] (line 11), tries to exec a missing file
     # and a directory, then updates a[0..29] (line 15)

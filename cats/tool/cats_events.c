@@ -675,18 +675,22 @@ ULong CATS_(total_accesses)(void)
    return total;
 }
 
-/* The last use of the records (after write_reuse): each chunk is freed
-   once written, so that the section's buffer grows into the room the
-   records leave (python3's start-up: 1.7 million records, 730 MB, and a
-   110 MB section, whose doubling buffer had held up to 190 MB more at
-   the run's peak). */
-void CATS_(write_events)(CatsBuf* b)
+/* With 'release', the last use of the records (after write_reuse), at
+   the process's end: each chunk is freed once written, so that the
+   section's buffer grows into the room the records leave (python3's
+   start-up: 1.7 million records, 730 MB, and a 110 MB section, whose
+   doubling buffer had held up to 190 MB more at the run's peak).
+   Without (the trace written before an execve, which may still fail and
+   leave the guest running and traced) they stay. */
+void CATS_(write_events)(CatsBuf* b, Bool release)
 {
    UInt i, n = CATS_(n_events)(), k;
    tl_assert(!records_freed);
    accesses_written = CATS_(total_accesses)();
-   VG_(free)(index_slots);
-   index_slots = NULL;
+   if (release) {
+      VG_(free)(index_slots);
+      index_slots = NULL;
+   }
    CATS_(put_u32)(b, n);
    for (i = 0; i < n; i++) {
       Event* e = event_at(i);
@@ -737,16 +741,23 @@ void CATS_(write_events)(CatsBuf* b)
       for (k = 0; k < CATS_HIST_BUCKETS; k++)
          if (e->c->hist[k] != 0)
             CATS_(put_uvar)(b, e->c->hist[k]);
+      /* A folding state made here only for writing goes: the record
+         is as it was (its run folded), one that will make it again. */
+      if (!own_cold)
+         e->c = NULL;
+      if (!release)
+         continue;
       if (e->reuse != NULL)
          VG_(free)(e->reuse);
       if (own_cold)
          VG_(free)(e->c);
-      e->c = NULL;
       if ((i + 1) % EVENTS_PER_CHUNK == 0 || i + 1 == n) {
          VG_(free)(chunks[i / EVENTS_PER_CHUNK]);
          chunks[i / EVENTS_PER_CHUNK] = NULL;
       }
    }
+   if (!release)
+      return;
    VG_(free)(chunks);
    chunks = NULL;
    n_chunks = cap_chunks = 0;

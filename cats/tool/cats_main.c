@@ -253,7 +253,7 @@ static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret)
    before an execve replaces the guest (Valgrind does not call fini then,
    and the trace of what ran would be lost). */
 static Bool finished = False;
-static void finish_run(void);
+static void finish_run(Bool ending);
 
 /* A newly mapped object with debug information: ask the helper about
    it now, so that its answers are ready when its code first runs. */
@@ -308,7 +308,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
                    || (sysno == __NR_execve && exec_may_succeed(args[0]));
    if (will_try && !CATS_(forked_child)) {
       CATS_(exec_called) = True;
-      finish_run();
+      finish_run(False);   /* the execve may still fail */
    }
 }
 
@@ -427,7 +427,7 @@ static void post_clo_init(void)
       CATS_(reuse_init)();
 }
 
-static void finish_run(void)
+static void finish_run(Bool ending)
 {
    if (finished)
       return;
@@ -436,7 +436,7 @@ static void finish_run(void)
    CATS_(mem_finish)();
    if (CATS_(clo_value_flow))
       CATS_(vf_finish)();
-   Bool ok = CATS_(write_trace)();
+   Bool ok = CATS_(write_trace)(ending);
    if (VG_(clo_verbosity) == 0)
       return;
    VG_(umsg)("cats: %'llu accesses (%'llu not in any container), "
@@ -459,7 +459,7 @@ static void fini(Int exitcode)
       CATS_(fatal_signal) = -1;
    else if (CATS_(exit_code) == 0)
       CATS_(exit_code) = exitcode;
-   finish_run();
+   finish_run(True);
 }
 
 static void pre_clo_init(void)

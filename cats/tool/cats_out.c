@@ -556,7 +556,7 @@ static void write_meta(CatsBuf* b)
    CATS_(patch_u32)(b, 0, count);
 }
 
-Bool CATS_(write_trace)(void)
+Bool CATS_(write_trace)(Bool ending)
 {
    CatsBuf secs[8];
    Int i;
@@ -569,10 +569,10 @@ Bool CATS_(write_trace)(void)
    CATS_(write_contexts)(&secs[3]);
    CATS_(write_allocs)(&secs[4]);
    /* The reuse histograms before the records, which write_events frees
-      as it goes. */
+      as it goes when the process ends. */
    if (CATS_(clo_reuse_distance))
       CATS_(write_reuse)(&secs[7]);
-   CATS_(write_events)(&secs[5]);
+   CATS_(write_events)(&secs[5], ending);
    CATS_(write_index)(&secs[6]);
    CATS_(write_locs)(&secs[2]);
    CATS_(write_strings)(&secs[0]);

@@ -311,7 +311,8 @@ VG_REGPARM(2) void CATS_(on_access_reuse)(Site* s, Addr a);
 void* CATS_(access_hook)(void);
 void  CATS_(events_init)(void);
 UInt  CATS_(n_events)(void);
-void  CATS_(write_events)(CatsBuf* b);
+/* release: the process ends; the records are freed as they are written. */
+void  CATS_(write_events)(CatsBuf* b, Bool release);
 ULong CATS_(total_accesses)(void);
 extern ULong CATS_(n_unattributed);
 extern ULong CATS_(bytes_unattributed);
@@ -508,7 +509,8 @@ typedef struct { Addr fn_entry; StackVar var; } FnStackVar;
 void  CATS_(stackvars_of_object)(Addr text_avma, SizeT text_size,
                                   const HChar* path,
                                   /*OUT*/FnStackVar** vars, /*OUT*/UInt* n);
-Bool  CATS_(write_trace)(void);
+/* ending: the process ends after it (not an execve, which may fail). */
+Bool  CATS_(write_trace)(Bool ending);
 /* Sends a frame of a stream (value flow) to the helper. */
 Bool  CATS_(send_stream)(UInt type, const void* payload, SizeT len);
 extern const HChar* CATS_(out_path);
