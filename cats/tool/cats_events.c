@@ -553,7 +553,6 @@ static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
    e->hist_shift = (UChar)hist_shift(CATS_(alloc_size)(alloc));
    CATS_(alloc_accessed)(alloc);
    e->ndims = (UChar)loop_vector(e->inst, e->iter);
-   e->run_stride = 0;
    return e;
 }
 
@@ -686,8 +685,8 @@ void CATS_(write_events)(CatsBuf* b, Bool release)
 {
    UInt i, n = CATS_(n_events)(), k;
    tl_assert(!records_freed);
-   accesses_written = CATS_(total_accesses)();
    if (release) {
+      accesses_written = CATS_(total_accesses)();
       VG_(free)(index_slots);
       index_slots = NULL;
    }

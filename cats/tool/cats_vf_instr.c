@@ -715,7 +715,8 @@ static IRDirty* store_call(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
    UInt l;
    if (n <= 2) {
       IRTemp x[4];
-      for (l = 0; l < 2; l++) {
+      UInt hook_lanes = s->size <= 8 ? 1 : 2;   /* vf_store_atoms8: one */
+      for (l = 0; l < hook_lanes; l++) {
          Deps d = l < n ? arg_lane(v, data, l) : NO_DEPS;
          IRTemp sl[4];
          lane_slots(v, &d, sl);

@@ -508,14 +508,12 @@ UInt CATS_(vf_union_sources)(VfSite* site, UInt* in, UInt* out, UInt* p)
 {
    n_unions++;
    Int base = largest_set(in);
-   UInt cur = in[base];
-   if (cur == site->last_base && site->epoch == n_collections + 1) {
-      *p = union_of(site, in, True);   /* seen again: shared */
+   UInt cur = in[base], q = shared_set(site, cur);
+   if (q != cur) {
+      in[base] = q;   /* seen again at this site: one shared value */
+      *p = union_of(site, in, False);
       return 0;
    }
-   site->last_base = cur;   /* its first appearance, noted (shared_set) */
-   site->epoch = n_collections + 1;
-   site->shared_id = 0;
    UInt c = CATS_(vf_members)(cur, out);
    UInt n = added_sources(in, base, out + c);
    if (c + n > VF_SET_CAP) {

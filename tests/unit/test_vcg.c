@@ -541,6 +541,18 @@ static void test_longest_record(void)
    cbuf_free(&end);
 }
 
+/* A SOURCES record's head with fields of any width (vfs_sources takes
+   only what a valid record holds). */
+static void sources_head(cbuf *vf, uint64_t dst, uint64_t version,
+                         uint64_t ctx, uint64_t n)
+{
+   cbuf_put8(vf, CATS_VF_SOURCES);
+   vfs_var(vf, dst);
+   vfs_var(vf, version);
+   vfs_var(vf, ctx);
+   vfs_var(vf, n);
+}
+
 static void test_malformed(void)
 {
    cbuf vf = CBUF_INIT, end = CBUF_INIT;
@@ -561,21 +573,13 @@ static void test_malformed(void)
 
    prefix(&vf, &end);
    /* n = 1000 in a frame that holds one source. */
-   cbuf_put8(&vf, CATS_VF_SOURCES);
-   vfs_var(&vf, 2);
-   vfs_var(&vf, 1);
-   vfs_var(&vf, 0);
-   vfs_var(&vf, 1000);
+   sources_head(&vf, 2, 1, 0, 1000);
    vfs_var(&vf, 2);
    expect_fail(&vf, &end, VCG_EINPUT, "frame ends 7 bytes into it");
 
    prefix(&vf, &end);
    /* A version of more than 32 bits. */
-   cbuf_put8(&vf, CATS_VF_SOURCES);
-   vfs_var(&vf, 2);
-   vfs_var(&vf, 1ull << 32);
-   vfs_var(&vf, 0);
-   vfs_var(&vf, 0);
+   sources_head(&vf, 2, 1ull << 32, 0, 0);
    expect_fail(&vf, &end, VCG_EINPUT, "SOURCES record malformed");
 
    prefix(&vf, &end);
@@ -588,11 +592,7 @@ static void test_malformed(void)
 
    prefix(&vf, &end);
    /* More sources than a record may have. */
-   cbuf_put8(&vf, CATS_VF_SOURCES);
-   vfs_var(&vf, 2);
-   vfs_var(&vf, 1);
-   vfs_var(&vf, 0);
-   vfs_var(&vf, 65536);
+   sources_head(&vf, 2, 1, 0, 65536);
    expect_fail(&vf, &end, VCG_EINPUT, "more than 65535 sources");
 
    prefix(&vf, &end);
