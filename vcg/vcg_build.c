@@ -712,15 +712,13 @@ vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
 
 /* --- the finished graph -------------------------------------------------- */
 
-/* Memory vertices by (alloc, offset), then register intermediates by
- * (loc, tool id); the tool id also orders memory vertices that share an
- * allocation record and offset (instances folded into one record). */
 /* The order of the finished graph (docs/VCG.md): memory vertices by
  * (allocation, offset), then register intermediates by (location, tool
- * id). Each group is radix-sorted on a 64-bit key from the builder's
- * order, which is stable, so offsets beyond 4 GiB in one allocation still
- * come in creation order. Returns the vertex indices in graph order, or
- * NULL if out of memory. */
+ * id); equal keys keep the builder's (creation) order. The radix sort is
+ * stable, so memory vertices are sorted by their full 64-bit offset and
+ * then by allocation: an offset need not fit 32 bits (an address with no
+ * allocation, such as another thread's stack, is its own offset).
+ * Returns the vertex indices in graph order, or NULL if out of memory. */
 static uint32_t *vertex_order(const vcg_builder *b)
 {
    size_t n = b->nv;
@@ -739,9 +737,7 @@ static uint32_t *vertex_order(const vcg_builder *b)
          key[nr] = (uint64_t)v->loc << 32 | v->id;
          order[nr] = i;
       } else {
-         uint64_t off = vb_offset(v) > UINT32_MAX ? UINT32_MAX
-                                                  : vb_offset(v);
-         key[nm] = (uint64_t)v->alloc << 32 | off;
+         key[nm] = vb_offset(v);
          order[nm] = i;
          nm++;
       }
@@ -755,8 +751,11 @@ static uint32_t *vertex_order(const vcg_builder *b)
       order[lo] = order[hi - 1];
       order[hi - 1] = to;
    }
-   int bad = vso_sort(key, order, nm) != 0 ||
-             vso_sort(key + nm, order + nm, n - nm) != 0;
+   int bad = vso_sort(key, order, nm) != 0;
+   for (size_t i = 0; !bad && i < nm; i++)
+      key[i] = b->v[order[i]].alloc;
+   bad = bad || vso_sort(key, order, nm) != 0 ||
+         vso_sort(key + nm, order + nm, n - nm) != 0;
    free(key);
    if (bad) {
       free(order);

@@ -896,6 +896,40 @@ static void test_roundtrip(void)
    cbuf_free(&sec);
 }
 
+/* Offsets beyond 32 bits order like any other, whatever order the
+ * vertices came in: words with no allocation (another thread's stack,
+ * at its address) and an allocation over 4 GiB. The written section
+ * passes the trace's check (vertices by (alloc, offset)). */
+static void test_wide_offsets(void)
+{
+   static const uint32_t alloc[5] = { NONE, NONE, 0, 0, 0 };
+   static const uint64_t offset[5] = { 0x1fff000568, 0x1fff000558,
+                                       (5ull << 30) + 8, 5ull << 30, 16 };
+   static const uint32_t want[5] = { 4, 3, 2, 1, 0 };   /* creation no. */
+   cbuf vf = CBUF_INIT, end = CBUF_INIT, sec = CBUF_INIT;
+   for (uint32_t i = 0; i < 5; i++)
+      vfs_vertex(&vf, 10 + i, CATS_VF_MEMORY_INPUT, alloc[i], offset[i], 8,
+                 0, 0);
+   vfs_end(&end, 8, 1, (const uint32_t[]){ 0 }, 0, NULL, NULL, NULL);
+   vcg_graph g;
+   char err[VCG_ERRLEN] = "";
+   CHECK_EQ(build(&vf, &end, &g, err, sizeof err), VCG_OK);
+   CHECK_EQ(g.nvertices, 5);
+   for (uint32_t i = 0; i < 5 && g.nvertices == 5; i++) {
+      CHECK_EQ(g.vertices[i].alloc, alloc[want[i]]);
+      CHECK_EQ(g.vertices[i].offset, offset[want[i]]);
+   }
+   CHECK_EQ(vcg_section_write(&g, &sec), 0);
+   ctr_trace *t = NULL;
+   char cerr[CTR_ERRLEN] = "";
+   CHECK_EQ(decode_with(&sec, &t, cerr), CTR_OK);
+   ctr_free(t);
+   vcg_graph_free(&g);
+   cbuf_free(&vf);
+   cbuf_free(&end);
+   cbuf_free(&sec);
+}
+
 /* Patch a u32 or u64 (width 4 or 8) of the example section, or cut it
  * at off (width 0), and expect status st and a message with `want`. */
 static void expect_corrupt(size_t off, int width, uint64_t value,
@@ -1064,6 +1098,7 @@ int main(int argc, char **argv)
    RUN(test_malformed);
    RUN(test_damage);
    RUN(test_roundtrip);
+   RUN(test_wide_offsets);
    RUN(test_corrupt_section);
    RUN(test_write_trace);
    RUN(test_write_big_trace);
