@@ -210,6 +210,20 @@ def test_threads_each_worker_writes_its_slice():
     check_eq(len(roots), 4, "distinct thread roots of the 4 records")
 
 
+def test_threads_update_an_array_on_mains_stack():
+    # threadstack.c:14  j->grid[i] = 2 * j->grid[i] + 1 in 2 threads, grid[1000]
+    # a local of main (as OpenMP shares a parallel region's variables): the
+    # accesses belong to grid, not to no container.
+    t, _ = traced("threadstack.c")
+    grid = t.alloc_by_name("grid")
+    check_eq((grid["kind"], grid["size"]), ("stack-var", 8000), "grid (kind, size)")
+    for kind in ("read", "write"):
+        recs = t.events_where(14, "threadstack.c", kind, grid["id"])
+        check_eq(sorted((e["base"], e["count"], e["pattern"]) for e in recs),
+                 [(0, 500, "stride-1"), (4000, 500, "stride-1")], "%s records at line 14" % kind)
+        check_eq(len({t.thread_root(e["ctx"]) for e in recs}), 2, "thread roots of the %ss" % kind)
+
+
 def test_timesteps_stencil_write_count():
     # timesteps.c:9  out[i] = ... for i in 1..N-2 (N = 4096) per step; a and
     # b swap roles, so each container takes half of the steps.

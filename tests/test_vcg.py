@@ -130,6 +130,19 @@ def test_two_threads_one_graph():
                      "sources of c[%d] %s" % (i, " ".join(flags)))
 
 
+def test_values_on_another_threads_stack():
+    # threadstack.c: main sets grid[i] = i * 0.5 on its stack, two threads
+    # update their halves in place; every element is one vertex of grid with
+    # two versions, the second computed from the first, and no vertex lies
+    # outside a container.
+    g = vcg_of("threadstack.c")
+    for i in range(1000):
+        label = "grid+%d" % (8 * i)
+        check_eq(g.vertices.get(label, (None, 0, 0))[1], 2, "versions of grid[%d]" % i)
+        check_eq(g.into(label), {label: (1, 1)}, "sources of grid[%d]" % i)
+    check_eq([v for v in g.vertices if v.startswith("?+")], [], "vertices outside any container")
+
+
 def test_value_flow_off_writes_no_graph():
     binary = compile_program("vf_add.c", ("-O2",))
     path, proc = run_cats(binary, tool_args=["--value-flow=no"], out=binary + ".novf.cats",

@@ -55,6 +55,7 @@ static UInt     n_ctx, cap_ctx;
 static CatsMap ctx_map;         /* (parent, kind|key) -> id + 1 */
 static Thread** threads;         /* VG_N_THREADS entries */
 static UInt    n_threads_seen;  /* also the serial number of the last one */
+static ThreadId max_tid;         /* highest tid with a Thread so far */
 static ULong   inst_counter;
 static CatsMap func_map;        /* entry -> Func* */
 static CatsMap point_map;       /* (addr, sb_start) -> Point* */
@@ -138,8 +139,22 @@ Thread* CATS_(thread)(ThreadId tid)
                           CATS_NONE, CATS_(intern_str)(name));
       ctx_node(t->root)->entries = 1;
       threads[tid] = t;
+      if (tid > max_tid)
+         max_tid = tid;
    }
    return threads[tid];
+}
+
+Thread* CATS_(stack_owner)(ThreadId self, Addr a)
+{
+   ThreadId tid;
+   for (tid = 1; tid <= max_tid; tid++) {
+      Thread* u = threads[tid];
+      if (u != NULL && tid != self && u->fn_top >= 0 && a < u->stack_hi
+          && a + 256 >= VG_(get_SP)(tid))
+         return u;
+   }
+   return NULL;
 }
 
 static inline UInt top_ctx(const Thread* t)

@@ -573,6 +573,11 @@ Block* CATS_(find_block)(ThreadId tid, Addr a)
    if (t != NULL && t->fn_top >= 0 && a < t->stack_hi
        && a + 256 >= VG_(get_SP)(tid))
       return stack_block(t, a);
+   /* Threads run one at a time, so another thread's frames are as it
+      left them. Before the mappings: a thread's stack is one. */
+   Thread* owner = CATS_(stack_owner)(tid, a);
+   if (owner != NULL)
+      return stack_block(owner, a);
    Block* b = lookup_block(a);
    if (b != NULL)
       return b;
