@@ -59,6 +59,7 @@ typedef struct hlp_session {
    int vf_seen;                        /* a VF frame arrived */
    int vf_end_seen;                    /* VF_END arrived */
    char error[HLP_ERRLEN];             /* first protocol error, or "" */
+   char graph_error[HLP_ERRLEN];       /* why there is no graph, or "" */
    int projecting;                     /* --ranks was given */
    pp_options proj;                    /* projection options */
 } hlp_session;
@@ -87,6 +88,28 @@ static void set_error(hlp_session *s, const char *fmt, ...)
    va_start(ap, fmt);
    vsnprintf(s->error, sizeof s->error, fmt, ap);
    va_end(ap);
+}
+
+static void set_graph_error(hlp_session *s, const char *fmt, ...)
+   __attribute__((format(printf, 2, 3)));
+
+/* The graph is optional in a trace and is built here, from the run: a
+ * graph that cannot be built (too little memory, or a bug of ours in the
+ * stream) is left out, with a warning at the commit, rather than cost the
+ * run its trace. The first reason is kept, and the builder's memory is
+ * given back at once. */
+static void set_graph_error(hlp_session *s, const char *fmt, ...)
+{
+   if (s->graph_error[0])
+      return;
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(s->graph_error, sizeof s->graph_error, fmt, ap);
+   va_end(ap);
+   vcg_builder_free(s->vcg);
+   s->vcg = NULL;
+   free(s->vf_buf);
+   s->vf_buf = NULL;
 }
 
 static const char *short_read_msg(cfr_status st)
@@ -321,11 +344,13 @@ static int on_stackvars_query(uint64_t len)
    return rc;
 }
 
-/* The builder, created on first use; NULL (error set) if out of memory. */
+/* The builder, created on first use; NULL if the graph is given up. */
 static vcg_builder *builder(hlp_session *s)
 {
+   if (s->graph_error[0])
+      return NULL;
    if (!s->vcg && !(s->vcg = vcg_builder_new()))
-      set_error(s, "out of memory for the value communication graph");
+      set_graph_error(s, "out of memory for the value communication graph");
    return s->vcg;
 }
 
@@ -334,11 +359,11 @@ static vcg_builder *builder(hlp_session *s)
 static int on_vf(hlp_session *s, uint64_t len)
 {
    s->vf_seen = 1;
-   if (!s->error[0] && s->vf_end_seen)
-      set_error(s, "VF frame after VF_END");
-   if (!s->error[0] && !s->vf_buf &&
+   if (s->vf_end_seen)
+      set_graph_error(s, "VF frame after VF_END");
+   if (!s->graph_error[0] && !s->vf_buf &&
        !(s->vf_buf = malloc(HLP_VF_CHUNK + VCG_MAX_RECORD)))
-      set_error(s, "out of memory for VF frames");
+      set_graph_error(s, "out of memory for VF frames");
    if (s->error[0] || !builder(s))
       return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
    size_t have = 0;
@@ -356,7 +381,7 @@ static int on_vf(hlp_session *s, uint64_t len)
       char err[VCG_ERRLEN];
       if (vcg_feed(s->vcg, s->vf_buf, have, left == 0, &used, err,
                    sizeof err) != VCG_OK) {
-         set_error(s, "%s", err);
+         set_graph_error(s, "%s", err);
          return cfr_skip(STDIN_FILENO, left) == CFR_OK ? 0 : -1;
       }
       memmove(s->vf_buf, s->vf_buf + used, have - used);
@@ -368,16 +393,16 @@ static int on_vf(hlp_session *s, uint64_t len)
 /* VF_END is small (9 bytes per vertex) and is read whole. */
 static int on_vf_end(hlp_session *s, uint64_t len)
 {
-   if (!s->error[0] && s->vf_end_seen)
-      set_error(s, "VF_END sent twice");
+   if (s->vf_end_seen)
+      set_graph_error(s, "VF_END sent twice");
    s->vf_end_seen = 1;
-   if (!s->error[0] && len > UINT32_MAX)
-      set_error(s, "VF_END of %llu bytes exceeds the 4 GiB limit",
-                (unsigned long long)len);
+   if (len > UINT32_MAX)
+      set_graph_error(s, "VF_END of %llu bytes exceeds the 4 GiB limit",
+                      (unsigned long long)len);
    cbuf b = CBUF_INIT;
-   if (!s->error[0] && cbuf_reserve(&b, (size_t)len) != 0)
-      set_error(s, "out of memory reading VF_END (%llu bytes)",
-                (unsigned long long)len);
+   if (!s->graph_error[0] && cbuf_reserve(&b, (size_t)len) != 0)
+      set_graph_error(s, "out of memory reading VF_END (%llu bytes)",
+                      (unsigned long long)len);
    if (s->error[0] || !builder(s)) {
       cbuf_free(&b);
       return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
@@ -390,7 +415,7 @@ static int on_vf_end(hlp_session *s, uint64_t len)
    }
    char err[VCG_ERRLEN];
    if (vcg_end(s->vcg, b.data, (size_t)len, err, sizeof err) != VCG_OK)
-      set_error(s, "%s", err);
+      set_graph_error(s, "%s", err);
    cbuf_free(&b);
    return 0;
 }
@@ -398,6 +423,10 @@ static int on_vf_end(hlp_session *s, uint64_t len)
 /* Section 7 from the builder into s->sec, freeing the builder first. */
 static int build_vcg(hlp_session *s, char *msg, size_t msglen)
 {
+   if (s->graph_error[0]) {
+      snprintf(msg, msglen, "%s", s->graph_error);
+      return -1;
+   }
    if (s->vf_seen && !s->vf_end_seen) {
       snprintf(msg, msglen, "VF frames without VF_END");
       return -1;
@@ -475,6 +504,40 @@ static int check_gate(void *arg, char *msg, size_t msglen)
    return 1;
 }
 
+/* A graph left out (set_graph_error) is the one loss the user hears of. */
+static void warn_no_graph(const char *why)
+{
+   fprintf(stderr, "==%ld== cats: warning: the trace is written without "
+                   "its value communication graph: %s\n", (long)getppid(),
+           why);
+}
+
+/* A graph that fails the check is left out too: removes section 7 from rs
+ * and ws if the rest passes the check; returns the new count, or n if
+ * there was none or the rest fails too. */
+static size_t drop_graph(ctr_section *rs, ctw_section *ws, size_t n,
+                         const char *why)
+{
+   size_t k = 0;
+   while (k < n && rs[k].type != CATS_SEC_VCG)
+      k++;
+   if (k == n)
+      return n;
+   ctr_section keep[CATS_SEC_MAX];
+   for (size_t i = 0, j = 0; i < n; i++)
+      if (i != k)
+         keep[j++] = rs[i];
+   char err[CTR_ERRLEN];
+   if (ctr_check(keep, n - 1, err, sizeof err) != CTR_OK)
+      return n;
+   for (size_t i = k; i + 1 < n; i++) {
+      rs[i] = rs[i + 1];
+      ws[i] = ws[i + 1];
+   }
+   warn_no_graph(why);
+   return n - 1;
+}
+
 /* Validate what arrived and write the trace; fills msg on failure. */
 static int commit(hlp_session *s, char *msg, size_t msglen)
 {
@@ -482,8 +545,11 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
       snprintf(msg, msglen, "%s", s->error);
       return -1;
    }
-   if (build_vcg(s, msg, msglen) != 0)
-      return -1;
+   char why[HLP_ERRLEN];
+   if (build_vcg(s, why, sizeof why) != 0) {
+      warn_no_graph(why);
+      s->seen[CATS_SEC_VCG] = 0;
+   }
    ctr_section rs[CATS_SEC_MAX];
    ctw_section ws[CATS_SEC_MAX];
    size_t n = 0;
@@ -501,8 +567,14 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
    int project_now = s->projecting && !s->seen[CATS_SEC_PROJECT];
    if (!project_now) {
       hlp_check c = { rs, n };
-      if (ctw_write_gated(s->out, ws, n, check_gate, &c, err, sizeof err) !=
-          CTW_OK) {
+      ctw_status st = ctw_write_gated(s->out, ws, n, check_gate, &c, err,
+                                      sizeof err);
+      size_t m = st == CTW_EGATE ? drop_graph(rs, ws, n, err) : n;
+      if (m < n) {
+         n = m;
+         st = ctw_write(s->out, ws, n, err, sizeof err);
+      }
+      if (st != CTW_OK) {
          snprintf(msg, msglen, "%s", err);
          return -1;
       }
@@ -511,7 +583,15 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
    }
    /* A projection needs the decoded trace, and is itself written. */
    ctr_trace *tr = NULL;
-   if (ctr_decode(rs, n, &tr, err, sizeof err) != CTR_OK) {
+   ctr_status cs = ctr_decode(rs, n, &tr, err, sizeof err);
+   if (cs != CTR_OK) {
+      size_t m = drop_graph(rs, ws, n, err);
+      if (m < n) {
+         n = m;
+         cs = ctr_decode(rs, n, &tr, err, sizeof err);
+      }
+   }
+   if (cs != CTR_OK) {
       snprintf(msg, msglen, "invalid trace data: %s", err);
       return -1;
    }
