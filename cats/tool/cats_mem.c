@@ -573,8 +573,9 @@ Block* CATS_(find_block)(ThreadId tid, Addr a)
    if (t != NULL && t->fn_top >= 0 && a < t->stack_hi
        && a + 256 >= VG_(get_SP)(tid))
       return stack_block(t, a);
-   /* Threads run one at a time, so another thread's frames are as it
-      left them. Before the mappings: a thread's stack is one. */
+   /* Another thread's stack: threads run one at a time, so its frames
+      are as it left them. Asked before the interval tree, where a
+      pthread's stack is also an anonymous mapping. */
    Thread* owner = CATS_(stack_owner)(tid, a);
    if (owner != NULL)
       return stack_block(owner, a);
