@@ -3,7 +3,7 @@ programs, the same at -O0, -O2 and -O3 (vectorised with AVX2)."""
 import os
 import subprocess
 
-from catslib import Vcg, cats_cmd, check, check_eq, compile_program, run_cats, vcg_of
+from catslib import Trace, Vcg, cats_cmd, check, check_eq, compile_program, run_cats, vcg_of
 
 OPT_LEVELS = [("-O0",), ("-O2",), ("-O3", "-mavx2")]
 NAMES = ("a", "b", "c", "d", "e", "s", "u", "v", "x", "y", "col", "rowptr", "node", "elem",
@@ -141,6 +141,32 @@ def test_values_on_another_threads_stack():
         check_eq(g.vertices.get(label, (None, 0, 0))[1], 2, "versions of grid[%d]" % i)
         check_eq(g.into(label), {label: (1, 1)}, "sources of grid[%d]" % i)
     check_eq([v for v in g.vertices if v.startswith("?+")], [], "vertices outside any container")
+
+
+def test_openmp_stencil_on_mains_stack():
+    # omp_stencil.c, 2 OpenMP threads, static schedule, 4 steps: b[i] = 0.25 *
+    # (a[i-1] + 2 a[i] + a[i+1]) (line 18) for i = 1..510, then a[i] = b[i]
+    # (a copy), with a and b on main's stack. Each thread writes its 255
+    # elements of b per step into b itself; b[i]'s sources are the first
+    # step's a[i-1..i+1] and then b[i-1..i+1], across the threads' boundary.
+    binary = compile_program("omp_stencil.c", ("-O2", "-fopenmp"))
+    path, proc = run_cats(binary, env={"OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "passive"})
+    check_eq(proc.returncode, 0, "valgrind exit: %s" % proc.stderr[-2000:])
+    t = Trace(path)
+    b = t.alloc_by_name("b")
+    check_eq(b["kind"], "stack-var", "b's kind")
+    w = t.events_where(18, "omp_stencil.c", "write", b["id"])
+    check_eq(sorted((e["base"], e["count"]) for e in w), [(8, 1020), (2048, 1020)],
+             "writes of b at line 18 (base, count) per thread")
+    check_eq(len({t.thread_root(e["ctx"]) for e in w}), 2, "thread roots of b's writes")
+    g = Vcg(path)
+    for i in (100, 255, 256, 300):
+        want = {}
+        for k in (i - 1, i, i + 1):
+            want["a+%d" % (8 * k)] = (1, 1)
+            want["b+%d" % (8 * k)] = (3, 3)
+        check_eq(g.into("b+%d" % (8 * i)), want, "sources of b[%d]" % i)
+        check_eq(g.vertices["b+%d" % (8 * i)][1], 5, "versions of b[%d] (b[i] = 0, then 4 steps)" % i)
 
 
 def test_value_flow_off_writes_no_graph():
