@@ -19,9 +19,18 @@ static inline Bool CATS_(vf_data_reg)(Int off)
    return off >= VF_OFF(guest_YMM0) && off < VF_OFF(guest_YMM16) + 32;
 }
 
-/* Registers that only update themselves (cats_vf_scan.c): self[t] = 1
-   for each GET temporary t of the superblock that reads one. */
+/* Registers that only update themselves (cats_vf_scan.c): self[t] =
+   VF_SELF_UPDATE for each GET temporary t of the superblock that reads
+   one. */
 void CATS_(vf_find_self_updates)(IRSB* sbIn, UChar* self);
+/* Per GET temporary: bit 0 a self-updating register read
+   (vf_find_self_updates); VF_PASS_LANE << l, lane l of a vector read
+   that comes back unchanged or dies (vf_find_passthrough_lanes). */
+#define VF_SELF_UPDATE 1
+#define VF_PASS_LANE   2
+void CATS_(vf_find_passthrough_lanes)(IRSB* sbIn, UChar* self);
+/* Operations on lane 0 that copy the other lanes of their vector. */
+Bool CATS_(vf_is_lowest_lane)(IROp op);
 
 #define VF_SM_BITS 16                     /* a secondary map: 64 KiB */
 #define VF_SM_SPAN ((Addr)1 << VF_SM_BITS)

@@ -57,8 +57,10 @@ struct _VfSB {
    UChar* put_valid;        /* VF_N_UNITS */
    /* Registers that only update themselves (cats_vf_scan.c): which
       GET temporaries read one, and per unit the shadow word read. */
-   UChar* self_get;         /* n_temps */
+   UChar* self_get;         /* n_temps: VF_SELF_UPDATE, VF_PASS_LANE */
    IRTemp* self_word;       /* VF_N_UNITS */
+   IRTemp* pass;            /* VF_N_UNITS: a lane read that comes back
+                               unchanged (its raw slot 0, unused) */
 };
 
 
@@ -345,7 +347,7 @@ static Bool is_cross_lane(IROp op)
 
 /* Operations on the lowest lane that pass the others of their first
    vector argument through (SSE scalar arithmetic). */
-static Bool is_lowest_lane(IROp op)
+Bool CATS_(vf_is_lowest_lane)(IROp op)
 {
    switch (op) {
    case Iop_Add64F0x2: case Iop_Sub64F0x2: case Iop_Mul64F0x2:
@@ -454,7 +456,7 @@ static void op_deps(VfSB* v, IROp op, IRExpr** args, UInt nargs,
    default:
       break;
    }
-   if (is_lowest_lane(op)) {
+   if (CATS_(vf_is_lowest_lane)(op)) {
       IRExpr* vec = args[nargs == 3 ? 1 : 0];   /* after a rounding mode */
       out[0] = mix_lane(v, args, nargs, 0);
       for (l = 1; l < rl; l++)
@@ -637,6 +639,13 @@ static void put_lane(VfSB* v, Int unit, const Deps* d)
 {
    UInt u = (UInt)unit / 8;
    IRTemp s[4];
+   if (d->n == 1 && !d->computed && d->a[0] == v->pass[u]
+       && v->pass[u] != IRTemp_INVALID) {
+      v->put[u] = *d;   /* the lane it read, back unchanged */
+      v->put_valid[u] = 1;
+      return;
+   }
+   v->pass[u] = IRTemp_INVALID;
    IRTemp w = v->self_word[u];
    if (w != IRTemp_INVALID && d->n > 0) {
       /* Its own value, or computed from it: slots 1-3 are what they
@@ -787,10 +796,18 @@ static void wr_tmp(VfSB* v, IRTemp t, IRExpr* e)
             continue;
          if (v->put_valid[unit / 8]) {
             out[l] = v->put[unit / 8];
-         } else if (v->self_get[t]) {
+         } else if (v->self_get[t] & VF_SELF_UPDATE) {
             out[l].n = 1;
             out[l].computed = False;
             out[l].a[0] = self_read(v, unit);
+         } else if (v->self_get[t] & (VF_PASS_LANE << l)) {
+            /* Its shadow stays as it is; the atom only marks it, and
+               nothing reads it (cats_vf_scan.c). */
+            out[l].n = 1;
+            out[l].computed = False;
+            out[l].a[0] = assign(v, Ity_I32, IRExpr_Get(unit + v->shadow,
+                                                         Ity_I32));
+            v->pass[unit / 8] = out[l].a[0];
          } else {
             need |= 1u << l;
          }
@@ -881,9 +898,11 @@ VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
    v->put_valid = VG_(calloc)("cats.vf.putv", VF_N_UNITS, 1);
    v->self_get = VG_(calloc)("cats.vf.selfg", v->n_temps + 1, 1);
    v->self_word = VG_(malloc)("cats.vf.selfw", VF_N_UNITS * sizeof(IRTemp));
+   v->pass = VG_(malloc)("cats.vf.pass", VF_N_UNITS * sizeof(IRTemp));
    for (UInt u = 0; u < VF_N_UNITS; u++)
-      v->self_word[u] = IRTemp_INVALID;
+      v->self_word[u] = v->pass[u] = IRTemp_INVALID;
    CATS_(vf_find_self_updates)(sbIn, v->self_get);
+   CATS_(vf_find_passthrough_lanes)(sbIn, v->self_get);
    return v;
 }
 
@@ -894,6 +913,7 @@ void CATS_(vf_sb_end)(VfSB* v)
    VG_(free)(v->put_valid);
    VG_(free)(v->self_get);
    VG_(free)(v->self_word);
+   VG_(free)(v->pass);
    VG_(free)(v);
 }
 

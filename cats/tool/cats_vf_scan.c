@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- cats: registers that only update themselves.   cats_vf_scan.c ---*/
+/*--- cats: register reads that need no union.       cats_vf_scan.c ---*/
 /*--------------------------------------------------------------------*/
 /* A pointer or a counter register (p += 8, i++) is read and written
    back in every iteration, but its value reaches no data: only
@@ -194,4 +194,260 @@ void CATS_(vf_find_self_updates)(IRSB* sbIn, UChar* self)
          self[sc->tmp[k] - 1] = 1;
    VG_(free)(sc->mask);
    VG_(free)(sc);
+}
+
+/*------------------------------------------------------------*/
+/*--- Vector lanes that come back unchanged                ---*/
+/*------------------------------------------------------------*/
+/* A scalar SSE instruction (mulsd, sqrtsd) reads its whole destination
+   register and writes back the upper lane as it was. When that lane
+   holds a value computed in an earlier superblock and not yet made a
+   set (its shadow slots are lazy), reading it would make the union for
+   nothing: the lane goes back to its own register unchanged, and its
+   shadow slots can stay as they are (the particle kernel: one union in
+   ten).
+
+   This pass finds the lanes of vector GETs (the superblock's first
+   access to the register) whose value moves only as a whole lane, in
+   the same lane position, to a PUT of the same register with nothing
+   else PUT there in between, or nowhere. Moves are followed only
+   through the operations whose lanes the instrumentation copies as
+   they are (cats_vf_instr.c, op_deps); any other use of a lane, a
+   scalar taken from it, a store, a helper, disqualifies it. */
+
+#define MAX_LANE_READS 64
+
+typedef struct {
+   ULong (*lanes)[VF_MAX_LANES];   /* per temporary: the lane reads each
+                                      lane holds as it is */
+   ULong  escaped;
+   UInt   n;
+   Int    unit[MAX_LANE_READS];     /* the unit the read came from */
+   IRTemp tmp[MAX_LANE_READS];      /* the GET's temporary */
+   UChar  lane[MAX_LANE_READS];     /* its lane in that temporary */
+   ULong  unit_now[VF_N_UNITS];     /* the lane reads a unit holds now */
+   ULong  parked[VF_N_UNITS];       /* of those, the ones not its own */
+   UChar  unit_seen[VF_N_UNITS];
+   UChar  unit_put[VF_N_UNITS];     /* something else was PUT there */
+} Lanes;
+
+static Bool is_vector(IRType ty)
+{
+   return ty == Ity_V128 || ty == Ity_V256;
+}
+
+static const ULong* lanes_of(const Lanes* ln, IRExpr* e)
+{
+   static const ULong none[VF_MAX_LANES] = { 0, 0, 0, 0 };
+   return e != NULL && e->tag == Iex_RdTmp ? ln->lanes[e->Iex.RdTmp.tmp]
+                                           : none;
+}
+
+/* At an exit, and at the end, the registers are seen. */
+static void lanes_exit(Lanes* ln)
+{
+   UInt u;
+   for (u = 0; u < VF_N_UNITS; u++) {
+      ln->escaped |= ln->parked[u];
+      ln->parked[u] = 0;
+   }
+}
+
+/* Every lane read that e carries is used (e.g. in a computation). */
+static void lanes_escape(Lanes* ln, IRExpr* e)
+{
+   const ULong* m = lanes_of(ln, e);
+   ln->escaped |= m[0] | m[1] | m[2] | m[3];
+}
+
+static void lanes_escape_args(Lanes* ln, IRExpr* e)
+{
+   Int i;
+   switch (e->tag) {
+   case Iex_Unop:
+      lanes_escape(ln, e->Iex.Unop.arg);
+      break;
+   case Iex_Binop:
+      lanes_escape(ln, e->Iex.Binop.arg1);
+      lanes_escape(ln, e->Iex.Binop.arg2);
+      break;
+   case Iex_Triop:
+      lanes_escape(ln, e->Iex.Triop.details->arg1);
+      lanes_escape(ln, e->Iex.Triop.details->arg2);
+      lanes_escape(ln, e->Iex.Triop.details->arg3);
+      break;
+   case Iex_Qop:
+      lanes_escape(ln, e->Iex.Qop.details->arg1);
+      lanes_escape(ln, e->Iex.Qop.details->arg2);
+      lanes_escape(ln, e->Iex.Qop.details->arg3);
+      lanes_escape(ln, e->Iex.Qop.details->arg4);
+      break;
+   case Iex_ITE:
+      lanes_escape(ln, e->Iex.ITE.iftrue);
+      lanes_escape(ln, e->Iex.ITE.iffalse);
+      break;
+   case Iex_CCall:
+      for (i = 0; e->Iex.CCall.args[i] != NULL; i++)
+         lanes_escape(ln, e->Iex.CCall.args[i]);
+      break;
+   case Iex_RdTmp:
+      lanes_escape(ln, e);
+      break;
+   default:
+      break;
+   }
+}
+
+/* A GET: the units' current lane reads, or new ones for a vector
+   register read first here. A scalar GET of a unit uses what it holds. */
+static void lanes_get(Lanes* ln, IRTemp t, IRExpr* e)
+{
+   Int off = e->Iex.Get.offset, size = size_of(e->Iex.Get.ty), u, l;
+   if (!CATS_(vf_data_reg)(off))
+      return;
+   Bool whole = is_vector(e->Iex.Get.ty) && (off & 7) == 0;
+   for (u = off / 8, l = 0; u <= (off + size - 1) / 8; u++, l++) {
+      if (!whole) {
+         ln->escaped |= ln->unit_now[u];
+      } else if (ln->unit_seen[u]) {
+         ln->lanes[t][l] = ln->unit_now[u];
+      } else if (ln->n < MAX_LANE_READS) {
+         UInt b = ln->n++;
+         ln->unit[b] = u;
+         ln->tmp[b] = t;
+         ln->lane[b] = (UChar)l;
+         ln->lanes[t][l] = ln->unit_now[u] = 1ULL << b;
+      }
+      ln->unit_seen[u] = 1;
+   }
+}
+
+/* A PUT: a lane read may come back to its own unit, unless something
+   else was PUT there since. Put in another unit it is parked there: the
+   compiler's copy (movapd %xmm1,%xmm0) stays in the flat IR when the
+   copy is overwritten later in the superblock, and a read parked in a
+   unit that is overwritten before the next exit is never seen (the
+   other register's shadow holds it only between the two PUTs). */
+static void lanes_put(Lanes* ln, Int off, IRExpr* data, IRType ty)
+{
+   Int size = size_of(ty), u, l;
+   if (!CATS_(vf_data_reg)(off))
+      return;
+   const ULong* m = lanes_of(ln, data);
+   Bool whole = is_vector(ty) && (off & 7) == 0;
+   if (!whole)
+      lanes_escape(ln, data);
+   for (u = off / 8, l = 0; u <= (off + size - 1) / 8; u++, l++) {
+      ULong bits = whole ? m[l] : 0;
+      Bool back = bits != 0 && (bits & (bits - 1)) == 0
+                  && ln->unit[__builtin_ctzll(bits)] == u && !ln->unit_put[u];
+      if (!back)
+         ln->unit_put[u] = 1;
+      ln->parked[u] = back ? 0 : bits;
+      ln->unit_seen[u] = 1;
+      ln->unit_now[u] = bits;
+   }
+}
+
+/* t = e: which lanes of e's arguments t holds as they are. */
+static void lanes_wrtmp(Lanes* ln, IRTypeEnv* env, IRTemp t, IRExpr* e)
+{
+   if (e->tag == Iex_Get) {
+      lanes_get(ln, t, e);
+      return;
+   }
+   if (e->tag == Iex_RdTmp) {
+      const ULong* m = lanes_of(ln, e);
+      for (Int l = 0; l < VF_MAX_LANES; l++)
+         ln->lanes[t][l] = m[l];
+      return;
+   }
+   if (!is_vector(typeOfIRTemp(env, t))) {
+      lanes_escape_args(ln, e);
+      return;
+   }
+   /* The moves that op_deps copies lane by lane: the upper lane of
+      SetV128lo64's vector (its lane 0 is replaced), and of a lowest-lane
+      operation's vector (lane 0 of every argument is computed on). */
+   if (e->tag == Iex_Binop && e->Iex.Binop.op == Iop_SetV128lo64) {
+      lanes_escape(ln, e->Iex.Binop.arg2);
+      ln->lanes[t][1] = lanes_of(ln, e->Iex.Binop.arg1)[1];
+      return;
+   }
+   IRExpr* args[3] = { NULL, NULL, NULL };
+   IRExpr* vec = NULL;
+   if (e->tag == Iex_Unop && CATS_(vf_is_lowest_lane)(e->Iex.Unop.op)) {
+      args[0] = vec = e->Iex.Unop.arg;
+   } else if (e->tag == Iex_Binop
+              && CATS_(vf_is_lowest_lane)(e->Iex.Binop.op)) {
+      args[0] = vec = e->Iex.Binop.arg1;
+      args[1] = e->Iex.Binop.arg2;
+   } else if (e->tag == Iex_Triop
+              && CATS_(vf_is_lowest_lane)(e->Iex.Triop.details->op)) {
+      args[0] = e->Iex.Triop.details->arg1;
+      args[1] = vec = e->Iex.Triop.details->arg2;
+      args[2] = e->Iex.Triop.details->arg3;
+   }
+   if (vec == NULL) {
+      lanes_escape_args(ln, e);
+      return;
+   }
+   for (Int i = 0; i < 3; i++)
+      ln->escaped |= lanes_of(ln, args[i])[0];
+   ln->lanes[t][1] = lanes_of(ln, vec)[1];
+}
+
+void CATS_(vf_find_passthrough_lanes)(IRSB* sbIn, UChar* self)
+{
+   Lanes* ln = VG_(calloc)("cats.vf.lanes", 1, sizeof(Lanes));
+   IRTypeEnv* env = sbIn->tyenv;
+   Int i;
+   UInt b;
+   ln->lanes = VG_(calloc)("cats.vf.lanesm", env->types_used + 1,
+                           sizeof(ln->lanes[0]));
+   for (i = 0; i < sbIn->stmts_used; i++) {
+      IRStmt* st = sbIn->stmts[i];
+      switch (st->tag) {
+      case Ist_WrTmp:
+         lanes_wrtmp(ln, env, st->Ist.WrTmp.tmp, st->Ist.WrTmp.data);
+         break;
+      case Ist_Put:
+         lanes_put(ln, st->Ist.Put.offset, st->Ist.Put.data,
+                   typeOfIRExpr(env, st->Ist.Put.data));
+         break;
+      case Ist_Store:
+         lanes_escape(ln, st->Ist.Store.data);
+         break;
+      case Ist_StoreG:
+         lanes_escape(ln, st->Ist.StoreG.details->data);
+         break;
+      case Ist_LoadG:
+         lanes_escape(ln, st->Ist.LoadG.details->alt);
+         break;
+      case Ist_CAS:
+         lanes_escape(ln, st->Ist.CAS.details->expdLo);
+         lanes_escape(ln, st->Ist.CAS.details->dataLo);
+         break;
+      case Ist_LLSC:
+         lanes_escape(ln, st->Ist.LLSC.storedata);
+         break;
+      case Ist_PutI:
+         lanes_escape(ln, st->Ist.PutI.details->data);
+         break;
+      case Ist_Dirty:
+         ln->escaped = ~0ULL;   /* a helper of the guest's reads state */
+         break;
+      case Ist_Exit:
+         lanes_exit(ln);
+         break;
+      default:
+         break;
+      }
+   }
+   lanes_exit(ln);
+   for (b = 0; b < ln->n; b++)
+      if (!(ln->escaped & (1ULL << b)))
+         self[ln->tmp[b]] |= (UChar)(VF_PASS_LANE << ln->lane[b]);
+   VG_(free)(ln->lanes);
+   VG_(free)(ln);
 }
