@@ -456,61 +456,9 @@ static void test_vf_commit(void)
    unlink(out);
 }
 
-/* A graph that fails its check (two vertices out of order) costs the
- * trace only the graph: the rest is written, without section 7. */
-static void test_bad_graph_left_out(void)
-{
-   const char *out = path_in("badgraph.cats");
-   unlink(out);
-   uint8_t vcg[CATS_VCG_HEADER_SIZE + 2 * CATS_VCG_VERTEX_SIZE];
-   memset(vcg, 0, sizeof vcg);
-   cle_put32(vcg, 8);
-   cle_put32(vcg + 4, 2);
-   for (int i = 0; i < 2; i++) {
-      uint8_t *v = vcg + CATS_VCG_HEADER_SIZE + i * CATS_VCG_VERTEX_SIZE;
-      cle_put32(v, CATS_NONE);
-      cle_put32(v + 4, CATS_VCG_INPUT);
-      cle_put64(v + 8, 16 - 8 * (uint64_t)i);   /* 16, then 8 */
-      cle_put32(v + 16, 8);
-      cle_put32(v + 20, CATS_NONE);
-      cle_put32(v + 24, CATS_NONE);
-      cle_put32(v + 28, 1);
-   }
-   child c;
-   CHECK(spawn(out, &c) == 0);
-   syn_opts o;
-   syn_default_opts(&o);
-   CHECK(send_sections(c.to, &o) == 0);
-   CHECK(send_frame(c.to, CATS_SEC_VCG, vcg, sizeof vcg) == 0);
-   char msg[512] = "";
-   CHECK_EQ(commit(&c, msg, sizeof msg), 0);
-   CHECK_EQ(finish(&c), 0);
-   CHECK(warned_no_graph("VCG vertex 1: out of order"));
-   ctr_trace *t = NULL;
-   char err[CTR_ERRLEN];
-   CHECK_EQ(ctr_open(out, &t, err, sizeof err), CTR_OK);
-   if (t) {
-      CHECK(!t->has_vcg);
-      CHECK_EQ(t->nevents, 3);
-   }
-   ctr_free(t);
-   CHECK(temp_files_left() == 0);
-   unlink(out);
-
-   /* A bad graph and bad events: nothing is written. */
-   CHECK(spawn(out, &c) == 0);
-   o.event_alloc = 9;
-   CHECK(send_sections(c.to, &o) == 0);
-   CHECK(send_frame(c.to, CATS_SEC_VCG, vcg, sizeof vcg) == 0);
-   CHECK(commit(&c, msg, sizeof msg) > 0);
-   CHECK(finish(&c) != 0);
-   CHECK(!exists(out));
-   CHECK(temp_files_left() == 0);
-}
-
 /* Start a helper, send the sections and `vf` frames (type, payload), and
  * expect the trace without a graph and a warning with `want`. */
-static void expect_vf_error(const uint32_t *types, const cbuf *frames, int n,
+static void expect_graph_left_out(const uint32_t *types, const cbuf *frames, int n,
                             const char *want)
 {
    const char *out = path_in("vfbad.cats");
@@ -538,27 +486,66 @@ static void expect_vf_error(const uint32_t *types, const cbuf *frames, int n,
    unlink(out);
 }
 
+/* A graph that fails its check (two vertices out of order) costs the
+ * trace only the graph: the rest is written, without section 7. */
+static void test_bad_graph_left_out(void)
+{
+   uint8_t vcg[CATS_VCG_HEADER_SIZE + 2 * CATS_VCG_VERTEX_SIZE];
+   memset(vcg, 0, sizeof vcg);
+   cle_put32(vcg, 8);
+   cle_put32(vcg + 4, 2);
+   for (int i = 0; i < 2; i++) {
+      uint8_t *v = vcg + CATS_VCG_HEADER_SIZE + i * CATS_VCG_VERTEX_SIZE;
+      cle_put32(v, CATS_NONE);
+      cle_put32(v + 4, CATS_VCG_INPUT);
+      cle_put64(v + 8, 16 - 8 * (uint64_t)i);   /* 16, then 8 */
+      cle_put32(v + 16, 8);
+      cle_put32(v + 20, CATS_NONE);
+      cle_put32(v + 24, CATS_NONE);
+      cle_put32(v + 28, 1);
+   }
+   cbuf raw = { vcg, sizeof vcg, sizeof vcg };
+   uint32_t type = CATS_SEC_VCG;
+   expect_graph_left_out(&type, &raw, 1, "VCG vertex 1: out of order");
+
+   /* A bad graph and bad events: nothing is written. */
+   const char *out = path_in("badgraph.cats");
+   unlink(out);
+   child c;
+   char msg[512] = "";
+   syn_opts o;
+   syn_default_opts(&o);
+   CHECK(spawn(out, &c) == 0);
+   o.event_alloc = 9;
+   CHECK(send_sections(c.to, &o) == 0);
+   CHECK(send_frame(c.to, CATS_SEC_VCG, vcg, sizeof vcg) == 0);
+   CHECK(commit(&c, msg, sizeof msg) > 0);
+   CHECK(finish(&c) != 0);
+   CHECK(!exists(out));
+   CHECK(temp_files_left() == 0);
+}
+
 static void test_vf_errors(void)
 {
    cbuf f[3] = { CBUF_INIT, CBUF_INIT, CBUF_INIT };
    CHECK(vfs_example(&f[0], &f[1]) == 0);
    uint32_t vf_end[2] = { CATS_FRAME_VF, CATS_FRAME_VF_END };
-   expect_vf_error(vf_end, f, 1, "without VF_END");
+   expect_graph_left_out(vf_end, f, 1, "without VF_END");
    /* VF after VF_END (an empty graph so far) */
    cbuf empty = CBUF_INIT;
    vfs_end(&empty, 8, 0, NULL, 0, NULL, NULL, NULL);
    uint32_t end_vf[2] = { CATS_FRAME_VF_END, CATS_FRAME_VF };
    cbuf swapped[2] = { empty, f[0] };
-   expect_vf_error(end_vf, swapped, 2, "VF frame after VF_END");
+   expect_graph_left_out(end_vf, swapped, 2, "VF frame after VF_END");
    cbuf_free(&empty);
    uint32_t twice[3] = { CATS_FRAME_VF, CATS_FRAME_VF_END,
                          CATS_FRAME_VF_END };
    cbuf again[3] = { f[0], f[1], f[1] };
-   expect_vf_error(twice, again, 3, "VF_END sent twice");
+   expect_graph_left_out(twice, again, 3, "VF_END sent twice");
    /* A malformed record. */
    cbuf_put8(&f[2], 7);
    cbuf bad[2] = { f[2], f[1] };
-   expect_vf_error(vf_end, bad, 2, "unknown tag 7");
+   expect_graph_left_out(vf_end, bad, 2, "unknown tag 7");
    /* Tool allocation 10 mapped to alloc 9 of a trace that has 2. */
    cbuf_free(&f[1]);
    uint32_t table[12];
@@ -566,7 +553,7 @@ static void test_vf_errors(void)
       table[i] = 0xFFFFFFFFu;
    table[10] = 9;
    vfs_end(&f[1], 8, 12, table, 0, NULL, NULL, NULL);
-   expect_vf_error(vf_end, f, 2, "alloc 9 out of range");
+   expect_graph_left_out(vf_end, f, 2, "alloc 9 out of range");
    for (int i = 0; i < 3; i++)
       cbuf_free(&f[i]);
 }
