@@ -82,6 +82,9 @@ int cli_error(int code, const char *fmt, ...)
 
 /* Load a trace, printing "cats: FILE: reason" on failure. */
 int cli_load(const char *path, ctr_trace **out);
+/* The same without keeping the value communication graph (it is still
+ * checked), for the commands that do not use it. */
+int cli_load_without_graph(const char *path, ctr_trace **out);
 
 /* Print a trace string for a terminal: control bytes become \xNN so a
  * hostile or odd name cannot break lines or emit escape sequences. */

@@ -87,12 +87,25 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
    return CLI_OK;
 }
 
-int cli_load(const char *path, ctr_trace **out)
+static int load(const char *path, int keep_graph, ctr_trace **out)
 {
    char err[CTR_ERRLEN];
-   if (ctr_open(path, out, err, sizeof err) != CTR_OK)
+   ctr_status st = keep_graph ? ctr_open(path, out, err, sizeof err)
+                              : ctr_open_without_graph(path, out, err,
+                                                       sizeof err);
+   if (st != CTR_OK)
       return cli_error(CLI_EFILE, "%s: %s", path, err);
    return CLI_OK;
+}
+
+int cli_load(const char *path, ctr_trace **out)
+{
+   return load(path, 1, out);
+}
+
+int cli_load_without_graph(const char *path, ctr_trace **out)
+{
+   return load(path, 0, out);
 }
 
 void cli_text(FILE *fp, const char *s)

@@ -307,7 +307,7 @@ int cli_cmd_dump(int argc, char **argv)
       return rc == CLI_HELP ? CLI_OK : rc;
 
    ctr_trace *t;
-   if ((rc = cli_load(file, &t)) != CLI_OK)
+   if ((rc = cli_load_without_graph(file, &t)) != CLI_OK)
       return rc;
    char err[512];
    cof_file f;

@@ -348,7 +348,7 @@ int cli_cmd_export(int argc, char **argv)
                        "(usage: %s)", usage);
 
    ctr_trace *t;
-   if ((rc = cli_load(file, &t)) != CLI_OK)
+   if ((rc = cli_load_without_graph(file, &t)) != CLI_OK)
       return rc;
    char err[512];
    cof_file f;

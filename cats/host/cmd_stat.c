@@ -178,7 +178,7 @@ int cli_cmd_stat(int argc, char **argv)
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
    ctr_trace *t;
-   if ((rc = cli_load(file, &t)) != CLI_OK)
+   if ((rc = cli_load_without_graph(file, &t)) != CLI_OK)
       return rc;
    counts(t, stdout);
    uint8_t *in_main = malloc((size_t)t->ncontexts + 1);

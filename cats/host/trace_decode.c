@@ -451,8 +451,10 @@ static ctr_status parse_events(ctr_trace *t, const ctr_section *s, int keep,
 typedef ctr_status (*parse_fn)(ctr_trace *, const ctr_section *, char *,
                                size_t);
 
-/* keep: the events and the graph are kept; a check only checks them. */
+/* keep: the events and the graph are kept; a check only checks them.
+ * keep_graph: the graph too (a trace opened without it has none). */
 static ctr_status decode(const ctr_section *secs, size_t n, int keep,
+                         int keep_graph,
                          ctr_trace **out, char *err, size_t errlen)
 {
    *out = NULL;
@@ -505,11 +507,15 @@ static ctr_status decode(const ctr_section *secs, size_t n, int keep,
       return est;
    }
    if (by_type[CATS_SEC_VCG]) {
-      ctr_status st = ctr_parse_vcg(t, by_type[CATS_SEC_VCG], keep,
-                                    err, errlen);
+      ctr_status st = ctr_parse_vcg(t, by_type[CATS_SEC_VCG],
+                                    keep && keep_graph, err, errlen);
       if (st != CTR_OK) {
          ctr_free(t);
          return st;
+      }
+      if (!keep_graph) {
+         t->has_vcg = 0;   /* checked, not kept */
+         memset(&t->vcg, 0, sizeof t->vcg);
       }
    }
    /* Sections 9 and 10 refer to events, allocs and locs only. */
@@ -541,14 +547,21 @@ static ctr_status decode(const ctr_section *secs, size_t n, int keep,
 ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
                       char *err, size_t errlen)
 {
-   return decode(secs, n, 1, out, err, errlen);
+   return decode(secs, n, 1, 1, out, err, errlen);
+}
+
+ctr_status ctr_decode_without_graph(const ctr_section *secs, size_t n,
+                                    ctr_trace **out, char *err,
+                                    size_t errlen)
+{
+   return decode(secs, n, 1, 0, out, err, errlen);
 }
 
 ctr_status ctr_check(const ctr_section *secs, size_t n, char *err,
                      size_t errlen)
 {
    ctr_trace *t;
-   ctr_status st = decode(secs, n, 0, &t, err, errlen);
+   ctr_status st = decode(secs, n, 0, 0, &t, err, errlen);
    ctr_free(t);
    return st;
 }

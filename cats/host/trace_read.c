@@ -320,8 +320,8 @@ static ctr_status read_header(const ctr_src *s, uint32_t *count, char *err,
    return CTR_OK;
 }
 
-static ctr_status read_container(const ctr_src *s, ctr_trace **out,
-                                 char *err, size_t errlen)
+static ctr_status read_container(const ctr_src *s, int keep_graph,
+                                 ctr_trace **out, char *err, size_t errlen)
 {
    uint32_t n = 0;
    ctr_status st = read_header(s, &n, err, errlen);
@@ -376,7 +376,8 @@ static ctr_status read_container(const ctr_src *s, ctr_trace **out,
       }
    }
    if (st == CTR_OK)
-      st = ctr_decode(secs, nsec, out, err, errlen);
+      st = keep_graph ? ctr_decode(secs, nsec, out, err, errlen)
+                      : ctr_decode_without_graph(secs, nsec, out, err, errlen);
    for (size_t i = 0; i < nsec; i++)
       free((void *)(uintptr_t)secs[i].data);
    free(secs);
@@ -389,11 +390,11 @@ ctr_status ctr_open_mem(const void *buf, size_t len, ctr_trace **out,
 {
    *out = NULL;
    ctr_src s = { -1, buf, len };
-   return read_container(&s, out, err, errlen);
+   return read_container(&s, 1, out, err, errlen);
 }
 
-ctr_status ctr_open(const char *path, ctr_trace **out, char *err,
-                    size_t errlen)
+static ctr_status open_file(const char *path, int keep_graph,
+                            ctr_trace **out, char *err, size_t errlen)
 {
    *out = NULL;
    int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -410,7 +411,19 @@ ctr_status ctr_open(const char *path, ctr_trace **out, char *err,
       return ctr_fail(err, errlen, CTR_EIO, "not a regular file");
    }
    ctr_src s = { fd, NULL, (uint64_t)sb.st_size };
-   ctr_status st = read_container(&s, out, err, errlen);
+   ctr_status st = read_container(&s, keep_graph, out, err, errlen);
    close(fd);
    return st;
+}
+
+ctr_status ctr_open(const char *path, ctr_trace **out, char *err,
+                    size_t errlen)
+{
+   return open_file(path, 1, out, err, errlen);
+}
+
+ctr_status ctr_open_without_graph(const char *path, ctr_trace **out,
+                                  char *err, size_t errlen)
+{
+   return open_file(path, 0, out, err, errlen);
 }

@@ -225,6 +225,12 @@ typedef struct ctr_trace {
 ctr_status ctr_open(const char *path, ctr_trace **out, char *err,
                     size_t errlen);
 
+/* The same, but the value communication graph (section 7) is only
+ * checked, not kept: has_vcg is 0. For the commands that do not use it
+ * (stat, dump, export), which then need no memory for it. */
+ctr_status ctr_open_without_graph(const char *path, ctr_trace **out,
+                                  char *err, size_t errlen);
+
 /* Same for a trace held in memory (the tests use it for truncation). */
 ctr_status ctr_open_mem(const void *buf, size_t len, ctr_trace **out,
                         char *err, size_t errlen);
@@ -235,6 +241,11 @@ ctr_status ctr_open_mem(const void *buf, size_t len, ctr_trace **out,
  * optional. */
 ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
                       char *err, size_t errlen);
+
+/* ctr_decode with section 7 checked, not kept (ctr_open_without_graph). */
+ctr_status ctr_decode_without_graph(const ctr_section *secs, size_t n,
+                                    ctr_trace **out, char *err,
+                                    size_t errlen);
 
 /* Validate raw section payloads as ctr_decode does, without keeping the
  * decoded trace: the helper checks a trace before writing it without

@@ -264,6 +264,12 @@ assert len(d.getElementsByTagName("edge")) == 7
    check cli_vcg_no_graph 1 "$cats" vcg "$trace"
    expect cli_vcg_no_graph_msg err \
       "^cats: $trace: no value communication graph (run with --value-flow=yes)$"
+   # The commands that do not keep the graph still check it.
+   for c in stat dump "export --cats-viz" vcg; do
+      name=cli_bad_graph_$(echo "$c" | cut -d' ' -f1)
+      check "$name" 1 "$cats" $c "$work/vcg-bad.cats"
+      expect "${name}_msg" err "VCG vertex 1: out of order"
+   done
    check cli_vcg_big_dot 1 "$cats" vcg "$work/vcg_big.cats" --dot "$work/big.dot"
    expect cli_vcg_big_dot_msg err "at most 20000 vertices"
    if [ -e "$work/big.dot" ]; then

@@ -1003,6 +1003,22 @@ static void test_write_trace(void)
    CHECK_EQ(ctr_open(path, &t, rerr, sizeof rerr), CTR_OK);
    CHECK(t && t->has_vcg && t->vcg.nedges == 8);
    ctr_free(t);
+   /* Opened without the graph: checked, not kept. */
+   CHECK_EQ(ctr_open_without_graph(path, &t, rerr, sizeof rerr), CTR_OK);
+   CHECK(t && !t->has_vcg && t->vcg.vertices == NULL && t->nevents > 0);
+   ctr_free(t);
+
+   /* The same trace with vertices 0 and 1 swapped (out of order), for the
+    * CLI's tests (run.sh): every command checks the graph. */
+   uint8_t *v0 = sec.data + CATS_VCG_HEADER_SIZE, tmp[CATS_VCG_VERTEX_SIZE];
+   memcpy(tmp, v0, sizeof tmp);
+   memcpy(v0, v0 + CATS_VCG_VERTEX_SIZE, sizeof tmp);
+   memcpy(v0 + CATS_VCG_VERTEX_SIZE, tmp, sizeof tmp);
+   snprintf(path, sizeof path, "%s/vcg-bad.cats", workdir);
+   CHECK_EQ(ctw_write(path, w, SYN_NSEC + 1, err, sizeof err), CTW_OK);
+   CHECK_EQ(ctr_open_without_graph(path, &t, rerr, sizeof rerr), CTR_EVALUE);
+   CHECK(strstr(rerr, "VCG vertex 1: out of order") != NULL);
+   ctr_free(t);
    syn_free(&s);
    cbuf_free(&sec);
 }
