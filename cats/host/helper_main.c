@@ -79,14 +79,22 @@ static void diag(const char *fmt, ...)
 static void set_error(hlp_session *s, const char *fmt, ...)
    __attribute__((format(printf, 2, 3)));
 
-/* Remember the first protocol error; later ones are consequences. */
+/* Keeps the first message in buf (HLP_ERRLEN); later ones are
+ * consequences. Returns whether this one was kept. */
+static int keep_first(char *buf, const char *fmt, va_list ap)
+{
+   if (buf[0])
+      return 0;
+   vsnprintf(buf, HLP_ERRLEN, fmt, ap);
+   return 1;
+}
+
+/* Remember the first protocol error. */
 static void set_error(hlp_session *s, const char *fmt, ...)
 {
-   if (s->error[0])
-      return;
    va_list ap;
    va_start(ap, fmt);
-   vsnprintf(s->error, sizeof s->error, fmt, ap);
+   keep_first(s->error, fmt, ap);
    va_end(ap);
 }
 
@@ -100,12 +108,12 @@ static void set_graph_error(hlp_session *s, const char *fmt, ...)
  * given back at once. */
 static void set_graph_error(hlp_session *s, const char *fmt, ...)
 {
-   if (s->graph_error[0])
-      return;
    va_list ap;
    va_start(ap, fmt);
-   vsnprintf(s->graph_error, sizeof s->graph_error, fmt, ap);
+   int first = keep_first(s->graph_error, fmt, ap);
    va_end(ap);
+   if (!first)
+      return;
    vcg_builder_free(s->vcg);
    s->vcg = NULL;
    free(s->vf_buf);

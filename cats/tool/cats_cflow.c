@@ -145,15 +145,21 @@ Thread* CATS_(thread)(ThreadId tid)
    return threads[tid];
 }
 
-Thread* CATS_(stack_owner)(ThreadId self, Addr a)
+/* From just below the SP (the red zone) to the stack's top. */
+static Bool on_live_stack(const Thread* u, ThreadId tid, Addr a)
 {
-   ThreadId tid;
-   for (tid = 1; tid <= max_tid; tid++) {
-      Thread* u = threads[tid];
-      if (u != NULL && tid != self && u->fn_top >= 0 && a < u->stack_hi
-          && a + 256 >= VG_(get_SP)(tid))
-         return u;
-   }
+   return u != NULL && u->fn_top >= 0 && a < u->stack_hi
+          && a + 256 >= VG_(get_SP)(tid);
+}
+
+Thread* CATS_(stack_owner)(ThreadId tid, Addr a)
+{
+   ThreadId other;
+   if (on_live_stack(threads[tid], tid, a))
+      return threads[tid];
+   for (other = 1; other <= max_tid; other++)
+      if (other != tid && on_live_stack(threads[other], other, a))
+         return threads[other];
    return NULL;
 }
 

@@ -569,13 +569,10 @@ static Block* stack_block(Thread* t, Addr a)
 
 Block* CATS_(find_block)(ThreadId tid, Addr a)
 {
-   Thread* t = CATS_(cur_thread);
-   if (t != NULL && t->fn_top >= 0 && a < t->stack_hi
-       && a + 256 >= VG_(get_SP)(tid))
-      return stack_block(t, a);
-   /* Another thread's stack: threads run one at a time, so its frames
-      are as it left them. Asked before the interval tree, where a
-      pthread's stack is also an anonymous mapping. */
+   /* A thread's stack, the running one's or another's (threads run one
+      at a time, so its frames are as it left them). Asked before the
+      interval tree, where a pthread's stack is also an anonymous
+      mapping. */
    Thread* owner = CATS_(stack_owner)(tid, a);
    if (owner != NULL)
       return stack_block(owner, a);

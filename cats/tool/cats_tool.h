@@ -200,10 +200,10 @@ extern Addr    CATS_(top_sp);
 
 void CATS_(cflow_init)(void);
 Thread* CATS_(thread)(ThreadId tid);
-/* The thread other than 'self' on whose live stack 'a' lies (OpenMP's
-   shared variables in the master's frame, a local passed to a thread),
-   or NULL. */
-Thread* CATS_(stack_owner)(ThreadId self, Addr a);
+/* The thread on whose live stack 'a' lies, or NULL: tid (running) first,
+   then the others (OpenMP's shared variables in the master's frame, a
+   local passed to a thread). */
+Thread* CATS_(stack_owner)(ThreadId tid, Addr a);
 void CATS_(switch_thread)(ThreadId tid);
 void CATS_(thread_exit)(ThreadId tid);
 Func* CATS_(func_of)(Addr a, Bool* is_entry);

@@ -69,31 +69,64 @@ static ULong scan_get(Scan* sc, IRExpr* e)
    return m;
 }
 
+/* The operands of an operation or a helper call, and its operator
+   (Iop_INVALID for a call); 0 operands for any other expression. */
+#define MAX_ARGS 16
+static UInt expr_args(IRExpr* e, IRExpr** out, IROp* op)
+{
+   UInt n = 0;
+   *op = Iop_INVALID;
+   switch (e->tag) {
+   case Iex_Unop:
+      *op = e->Iex.Unop.op;
+      out[n++] = e->Iex.Unop.arg;
+      break;
+   case Iex_Binop:
+      *op = e->Iex.Binop.op;
+      out[n++] = e->Iex.Binop.arg1;
+      out[n++] = e->Iex.Binop.arg2;
+      break;
+   case Iex_Triop:
+      *op = e->Iex.Triop.details->op;
+      out[n++] = e->Iex.Triop.details->arg1;
+      out[n++] = e->Iex.Triop.details->arg2;
+      out[n++] = e->Iex.Triop.details->arg3;
+      break;
+   case Iex_Qop:
+      *op = e->Iex.Qop.details->op;
+      out[n++] = e->Iex.Qop.details->arg1;
+      out[n++] = e->Iex.Qop.details->arg2;
+      out[n++] = e->Iex.Qop.details->arg3;
+      out[n++] = e->Iex.Qop.details->arg4;
+      break;
+   case Iex_CCall:
+      for (; e->Iex.CCall.args[n] != NULL; n++) {
+         tl_assert(n < MAX_ARGS);
+         out[n] = e->Iex.CCall.args[n];
+      }
+      break;
+   default:
+      break;
+   }
+   return n;
+}
+
 static ULong scan_expr(Scan* sc, IRExpr* e)
 {
+   IRExpr* args[MAX_ARGS];
+   IROp op;
    ULong m = 0;
-   Int i;
+   UInt i, n;
    switch (e->tag) {
    case Iex_Get:
       return scan_get(sc, e);
    case Iex_RdTmp: case Iex_Const:
       return mask_of(sc, e);
-   case Iex_Unop:
-      return mask_of(sc, e->Iex.Unop.arg);
-   case Iex_Binop:
-      return mask_of(sc, e->Iex.Binop.arg1) | mask_of(sc, e->Iex.Binop.arg2);
-   case Iex_Triop:
-      return mask_of(sc, e->Iex.Triop.details->arg1)
-             | mask_of(sc, e->Iex.Triop.details->arg2)
-             | mask_of(sc, e->Iex.Triop.details->arg3);
-   case Iex_Qop:
-      return mask_of(sc, e->Iex.Qop.details->arg1)
-             | mask_of(sc, e->Iex.Qop.details->arg2)
-             | mask_of(sc, e->Iex.Qop.details->arg3)
-             | mask_of(sc, e->Iex.Qop.details->arg4);
+   case Iex_Unop: case Iex_Binop: case Iex_Triop: case Iex_Qop:
    case Iex_CCall:
-      for (i = 0; e->Iex.CCall.args[i] != NULL; i++)
-         m |= mask_of(sc, e->Iex.CCall.args[i]);
+      n = expr_args(e, args, &op);
+      for (i = 0; i < n; i++)
+         m |= mask_of(sc, args[i]);
       return m;
    case Iex_ITE:
       sc->escaped |= mask_of(sc, e->Iex.ITE.iftrue)
@@ -262,40 +295,17 @@ static void lanes_escape(Lanes* ln, IRExpr* e)
 
 static void lanes_escape_args(Lanes* ln, IRExpr* e)
 {
-   Int i;
-   switch (e->tag) {
-   case Iex_Unop:
-      lanes_escape(ln, e->Iex.Unop.arg);
-      break;
-   case Iex_Binop:
-      lanes_escape(ln, e->Iex.Binop.arg1);
-      lanes_escape(ln, e->Iex.Binop.arg2);
-      break;
-   case Iex_Triop:
-      lanes_escape(ln, e->Iex.Triop.details->arg1);
-      lanes_escape(ln, e->Iex.Triop.details->arg2);
-      lanes_escape(ln, e->Iex.Triop.details->arg3);
-      break;
-   case Iex_Qop:
-      lanes_escape(ln, e->Iex.Qop.details->arg1);
-      lanes_escape(ln, e->Iex.Qop.details->arg2);
-      lanes_escape(ln, e->Iex.Qop.details->arg3);
-      lanes_escape(ln, e->Iex.Qop.details->arg4);
-      break;
-   case Iex_ITE:
+   IRExpr* args[MAX_ARGS];
+   IROp op;
+   UInt i, n = expr_args(e, args, &op);
+   for (i = 0; i < n; i++)
+      lanes_escape(ln, args[i]);
+   if (e->tag == Iex_ITE) {
       lanes_escape(ln, e->Iex.ITE.iftrue);
       lanes_escape(ln, e->Iex.ITE.iffalse);
-      break;
-   case Iex_CCall:
-      for (i = 0; e->Iex.CCall.args[i] != NULL; i++)
-         lanes_escape(ln, e->Iex.CCall.args[i]);
-      break;
-   case Iex_RdTmp:
-      lanes_escape(ln, e);
-      break;
-   default:
-      break;
    }
+   if (e->tag == Iex_RdTmp)
+      lanes_escape(ln, e);
 }
 
 /* A GET: the units' current lane reads, or new ones for a vector
@@ -369,32 +379,22 @@ static void lanes_wrtmp(Lanes* ln, IRTypeEnv* env, IRTemp t, IRExpr* e)
    /* The moves that op_deps copies lane by lane: the upper lane of
       SetV128lo64's vector (its lane 0 is replaced), and of a lowest-lane
       operation's vector (lane 0 of every argument is computed on). */
-   if (e->tag == Iex_Binop && e->Iex.Binop.op == Iop_SetV128lo64) {
-      lanes_escape(ln, e->Iex.Binop.arg2);
-      ln->lanes[t][1] = lanes_of(ln, e->Iex.Binop.arg1)[1];
+   IRExpr* args[MAX_ARGS];
+   IROp op;
+   UInt i, n = expr_args(e, args, &op);
+   if (op == Iop_SetV128lo64) {
+      lanes_escape(ln, args[1]);
+      ln->lanes[t][1] = lanes_of(ln, args[0])[1];
       return;
    }
-   IRExpr* args[3] = { NULL, NULL, NULL };
-   IRExpr* vec = NULL;
-   if (e->tag == Iex_Unop && CATS_(vf_is_lowest_lane)(e->Iex.Unop.op)) {
-      args[0] = vec = e->Iex.Unop.arg;
-   } else if (e->tag == Iex_Binop
-              && CATS_(vf_is_lowest_lane)(e->Iex.Binop.op)) {
-      args[0] = vec = e->Iex.Binop.arg1;
-      args[1] = e->Iex.Binop.arg2;
-   } else if (e->tag == Iex_Triop
-              && CATS_(vf_is_lowest_lane)(e->Iex.Triop.details->op)) {
-      args[0] = e->Iex.Triop.details->arg1;
-      args[1] = vec = e->Iex.Triop.details->arg2;
-      args[2] = e->Iex.Triop.details->arg3;
-   }
-   if (vec == NULL) {
+   if (!CATS_(vf_is_lowest_lane)(op)) {
       lanes_escape_args(ln, e);
       return;
    }
-   for (Int i = 0; i < 3; i++)
+   /* The vector after a rounding mode, as op_deps takes it. */
+   for (i = 0; i < n; i++)
       ln->escaped |= lanes_of(ln, args[i])[0];
-   ln->lanes[t][1] = lanes_of(ln, vec)[1];
+   ln->lanes[t][1] = lanes_of(ln, args[n == 3 ? 1 : 0])[1];
 }
 
 void CATS_(vf_find_passthrough_lanes)(IRSB* sbIn, UChar* self)
