@@ -76,15 +76,15 @@ static inline UInt* CATS_(vf_p_slot)(Addr a)
    view). A node only grows. The newest view of a node (its count is the
    node's fill) extends in place when there is room, so an accumulator
    (s += x, one union per iteration) writes its new sources and nothing
-   else, and older views still see their prefix. 'sum' is the hash of
-   the newest view, m[0..fill), without walking it. Membership is a
-   scan of the whole node, four sources per vector compare, masked to
+   else, and older views still see their prefix. A set's hash is
+   computed from its sources where it is needed (a stored version, a
+   reduction's link), not kept up to date by every union. Membership is
+   a scan of the whole node, four sources per vector compare, masked to
    the view: no branch depends on where a source is. */
 #define VF_VIEW_BITS 4
 typedef struct {
    UInt  m[VF_SET_CAP + 1];   /* unordered; first, for vector loads; a
                                  spare slot for accumulate() */
-   ULong sum;                 /* of vf_mix over m[0..fill) */
    UInt  fill;
 } VfSet;
 
@@ -132,7 +132,7 @@ static inline ULong CATS_(vf_prov_hash)(UInt p)
       return 1 + CATS_(vf_mix)(p & VF_ID_MASK);
    const VfSet* s = &CATS_(vf_sets)[CATS_(vf_set_node)(p)];
    UInt c = CATS_(vf_set_count)(p);
-   return c + (c == s->fill ? s->sum : CATS_(vf_mix_sum)(s->m, c));
+   return c + CATS_(vf_mix_sum)(s->m, c);
 }
 
 /* The distinct non-zero ids among x[0..4) into m; returns how many.

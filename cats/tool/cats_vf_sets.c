@@ -166,16 +166,13 @@ void append(VfSet* s, UInt c, const UInt* m, UInt n)
    for (k = 0; k < n; k++)
       s->m[c + k] = m[k];
    s->fill = c + n;
-   s->sum += CATS_(vf_mix_sum)(m, n);
 }
 
 /* The set of the distinct sources m[0..n), 1 <= n <= VF_SET_CAP. */
 static UInt new_set(const UInt* m, UInt n)
 {
    UInt i = alloc_node();
-   VfSet* s = &CATS_(vf_sets)[i];
-   s->sum = 0;
-   append(s, 0, m, n);
+   append(&CATS_(vf_sets)[i], 0, m, n);
    return CATS_(vf_set_p)(i, n);
 }
 
@@ -322,6 +319,33 @@ static UInt share(VfSite* site, UInt p)
    return VF_ONE_BIT | site->shared_id;
 }
 
+/* The set cur extended by the sources m[0..n), none of them in it. A
+   full set becomes one intermediate when one more source arrives, a
+   reduction's next link: the set is filled up to VF_SET_CAP sources
+   first, so that every link holds exactly that many however the
+   sources arrived (one per union, or two). */
+static __attribute__((noinline))
+UInt add_or_link(VfSite* site, UInt cur, UInt* m, UInt n)
+{
+   UInt pos = 0, link = 0, btotal = CATS_(vf_set_count)(cur), j;
+   while (btotal + (n - pos) > VF_SET_CAP) {
+      UInt need = VF_SET_CAP - btotal;
+      UInt full = need == 0 ? cur : extend(cur, m + pos, need);
+      link = share(site, full) & VF_ID_MASK;
+      pos += need;
+      /* The link may be one of the sources still to add (the same
+         intermediate, reached again). */
+      for (j = pos; j < n; j++)
+         if (m[j] == link)
+            m[j--] = m[--n];
+      if (pos == n)
+         return VF_ONE_BIT | link;
+      cur = new_set(&link, 1);
+      btotal = 1;
+   }
+   return extend(cur, m + pos, n - pos);
+}
+
 /* A set that one site combines again with other values is one value
    that many read (a norm made from a reduction's last link and its last
    elements, a coefficient made from two parameters): shared, so that its
@@ -382,21 +406,28 @@ UInt accumulate(VfSite* site, const UInt* in)
    UInt n = k0 + k1 + k2, c = CATS_(vf_set_count)(p);
    UInt i = CATS_(vf_set_node)(p);
    VfSet* s = &CATS_(vf_sets)[i];
-   if (n == 0 || c + n > VF_SET_CAP || c != s->fill)
+   if (n == 0 || c != s->fill)
       return 0;
    if (in_view(s, c, y0, y1, y2))
       return 0;
+   /* As union_of would: the set is noted at this site (shared_set)... */
    site->last_base = p;
    site->epoch = n_collections + 1;
    site->shared_id = 0;
+   if (UNLIKELY(c + n > VF_SET_CAP)) {
+      /* ... and extended by its new sources, in order: a link. */
+      UInt m[4];
+      m[0] = y0;
+      m[k0] = y1;
+      m[k0 + k1] = y2;
+      return add_or_link(site, p, m, n);
+   }
    /* In place: the newest view. A value not kept is overwritten by the
       next or lies past the fill (the node's spare slot). */
    s->m[c] = y0;
    s->m[c + k0] = y1;
    s->m[c + k0 + k1] = y2;
    s->fill = c + n;
-   s->sum += (CATS_(vf_mix)(y0) & -(ULong)k0) + (CATS_(vf_mix)(y1) & -(ULong)k1)
-             + (CATS_(vf_mix)(y2) & -(ULong)k2);
    return CATS_(vf_set_p)(i, c + n);
 }
 
@@ -525,7 +556,7 @@ UInt CATS_(vf_union_sources)(VfSite* site, UInt* in, UInt* out, UInt* p)
 
 static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
 {
-   UInt m[4 * VF_SET_CAP], n, j;
+   UInt m[4 * VF_SET_CAP], n;
    UInt nsets = ((in[0] >> 31) + (in[1] >> 31)) + ((in[2] >> 31)
                                                    + (in[3] >> 31));
    if (nsets == 0)
@@ -541,31 +572,11 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
          return union_of(site, in, False);
       }
    }
-   UInt cur = in[base], btotal = CATS_(vf_set_count)(cur);
+   UInt cur = in[base];
    n = added_sources(in, base, m);
    if (n == 0)
       return cur;   /* nothing new: the accumulator itself */
-   /* A full set becomes one intermediate when one more source arrives,
-      a reduction's next link: the base is filled up to VF_SET_CAP
-      sources first, so that every link holds exactly that many however
-      the sources arrived (one per union, or two). */
-   UInt pos = 0, link = 0;
-   while (btotal + (n - pos) > VF_SET_CAP) {
-      UInt need = VF_SET_CAP - btotal;
-      UInt full = need == 0 ? cur : extend(cur, m + pos, need);
-      link = share(site, full) & VF_ID_MASK;
-      pos += need;
-      /* The link may be one of the sources still to add (the same
-         intermediate, reached again). */
-      for (j = pos; j < n; j++)
-         if (m[j] == link)
-            m[j--] = m[--n];
-      if (pos == n)
-         return VF_ONE_BIT | link;
-      cur = new_set(&link, 1);
-      btotal = 1;
-   }
-   return extend(cur, m + pos, n - pos);
+   return add_or_link(site, cur, m, n);
 }
 
 void CATS_(vf_sets_stats)(void)
