@@ -382,9 +382,10 @@ static inline UInt union_of_singles(const UInt* in)
 
 /* The union of an accumulator (s += a * b, one per iteration), the
    commonest: one set, not seen at this site before, and single values
-   new to it that fit. Kept apart from union_of, small and without
-   branches on the data or stores at computed places before the last, so
-   that it stays in registers; 0 when it does not apply. */
+   new to it (those that do not fit make the set a link, add_or_link).
+   Kept apart from union_of, small and without branches on the data or
+   stores at computed places before the last, so that it stays in
+   registers; 0 when it does not apply. */
 static inline __attribute__((always_inline))
 UInt accumulate(VfSite* site, const UInt* in)
 {
