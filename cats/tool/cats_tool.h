@@ -462,8 +462,6 @@ VG_REGPARM(3) ULong CATS_(vf_store_atoms8)(Site* s, Addr a, ULong ab0,
                                           ULong cd0);
 /* Lanes 2 and 3 of the last 256-bit load or store. */
 extern UInt CATS_(vf_lane_hi)[2];
-/* A hash of a set of sources, independent of their order. */
-ULong CATS_(vf_sources_hash)(const UInt* m, UInt n);
 void  CATS_(vf_init)(void);
 void  CATS_(vf_finish)(void);
 void  CATS_(vf_stats)(void);

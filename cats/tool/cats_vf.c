@@ -61,13 +61,6 @@ static void flush(void)
    stream.len = 0;
 }
 
-/* A hash of a set of sources that does not depend on their order
-   (sets are unordered): a sum of mixed ids. */
-ULong CATS_(vf_sources_hash)(const UInt* m, UInt n)
-{
-   return n + CATS_(vf_mix_sum)(m, n);
-}
-
 /* LEB128 (docs/VCG.md): a SOURCES record's fields are small, and its
    sources lie near its vertex (their difference is small), so records
    are under half their fixed-width size: the pipe's copies were a

@@ -126,17 +126,22 @@ static inline ULong CATS_(vf_mix_sum)(const UInt* m, UInt n)
    return h0 + h1;
 }
 
-/* The hash of P's sources, independent of their order (sets are
-   unordered): equal to CATS_(vf_sources_hash) of vf_members(P). */
+/* A hash of a set of sources that does not depend on their order
+   (sets are unordered): a sum of mixed ids. */
+static inline ULong CATS_(vf_sources_hash)(const UInt* m, UInt n)
+{
+   return n + CATS_(vf_mix_sum)(m, n);
+}
+
+/* The hash of P's sources: CATS_(vf_sources_hash) of vf_members(P). */
 static inline ULong CATS_(vf_prov_hash)(UInt p)
 {
    if (p == 0)
       return 0;
    if (!(p & VF_SET_BIT))
       return 1 + CATS_(vf_mix)(p & VF_ID_MASK);
-   const VfSet* s = &CATS_(vf_sets)[CATS_(vf_set_node)(p)];
-   UInt c = CATS_(vf_set_count)(p);
-   return c + CATS_(vf_mix_sum)(s->m, c);
+   return CATS_(vf_sources_hash)(CATS_(vf_sets)[CATS_(vf_set_node)(p)].m,
+                                 CATS_(vf_set_count)(p));
 }
 
 /* The distinct non-zero ids among x[0..4) into m; returns how many.

@@ -305,15 +305,27 @@ static UInt materialise(VfSite* site, UInt p)
    return id;
 }
 
+/* Whether set p is the one this site last saw (since the last
+   collection, which may have reused its node). */
+static inline Bool seen_here(const VfSite* site, UInt p)
+{
+   return p == site->last_base && site->epoch == n_collections + 1;
+}
+
+/* Notes set p as the one this site last saw, not yet shared. */
+static inline void note_here(VfSite* site, UInt p)
+{
+   site->last_base = p;
+   site->epoch = n_collections + 1;
+   site->shared_id = 0;
+}
+
 /* The set p as one register intermediate, made once per appearance of p
    at this site. */
 static UInt share(VfSite* site, UInt p)
 {
-   if (p != site->last_base || site->epoch != n_collections + 1) {
-      site->last_base = p;
-      site->epoch = n_collections + 1;
-      site->shared_id = 0;
-   }
+   if (!seen_here(site, p))
+      note_here(site, p);
    if (site->shared_id == 0)
       site->shared_id = materialise(site, p);
    return VF_ONE_BIT | site->shared_id;
@@ -327,11 +339,11 @@ static UInt share(VfSite* site, UInt p)
 static __attribute__((noinline))
 UInt add_or_link(VfSite* site, UInt cur, UInt* m, UInt n)
 {
-   UInt pos = 0, link = 0, btotal = CATS_(vf_set_count)(cur), j;
+   UInt pos = 0, btotal = CATS_(vf_set_count)(cur), j;
    while (btotal + (n - pos) > VF_SET_CAP) {
       UInt need = VF_SET_CAP - btotal;
       UInt full = need == 0 ? cur : extend(cur, m + pos, need);
-      link = share(site, full) & VF_ID_MASK;
+      UInt link = share(site, full) & VF_ID_MASK;
       pos += need;
       /* The link may be one of the sources still to add (the same
          intermediate, reached again). */
@@ -353,11 +365,9 @@ UInt add_or_link(VfSite* site, UInt cur, UInt* m, UInt n)
    is only noted (a growing accumulator is a new set each time). */
 static UInt shared_set(VfSite* site, UInt p)
 {
-   if (p == site->last_base && site->epoch == n_collections + 1)
+   if (seen_here(site, p))
       return share(site, p);
-   site->last_base = p;
-   site->epoch = n_collections + 1;
-   site->shared_id = 0;
+   note_here(site, p);
    return p;
 }
 
@@ -394,7 +404,7 @@ UInt accumulate(VfSite* site, const UInt* in)
    if (s0 + s1 + s2 + s3 != 1)
       return 0;
    UInt p = (in[0] & -s0) | (in[1] & -s1) | (in[2] & -s2) | (in[3] & -s3);
-   if (p == site->last_base && site->epoch == n_collections + 1)
+   if (seen_here(site, p))
       return 0;   /* seen again: union_of shares it */
    /* The three others, y, and which of them are new among themselves
       (k: 0 or 1; an empty slot is 0, which is in no set). */
@@ -411,12 +421,9 @@ UInt accumulate(VfSite* site, const UInt* in)
       return 0;
    if (in_view(s, c, y0, y1, y2))
       return 0;
-   /* As union_of would: the set is noted at this site (shared_set)... */
-   site->last_base = p;
-   site->epoch = n_collections + 1;
-   site->shared_id = 0;
+   note_here(site, p);   /* as shared_set would */
    if (UNLIKELY(c + n > VF_SET_CAP)) {
-      /* ... and extended by its new sources, in order: a link. */
+      /* Extended by its new sources, in order: a link. */
       UInt m[4];
       m[0] = y0;
       m[k0] = y1;
