@@ -61,6 +61,8 @@ struct _VfSB {
    IRTemp* self_word;       /* VF_N_UNITS */
    IRTemp* pass;            /* VF_N_UNITS: a lane read that comes back
                                unchanged (its raw slot 0, unused) */
+   IRTemp* own;             /* VF_N_UNITS: the atom its shadow read gave,
+                               an accumulator's own value (lane_slots) */
 };
 
 
@@ -562,6 +564,7 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
       out[l].n = 1;
       out[l].a[0] = assign(v, Ity_I32, IRExpr_Get(lane_unit(off, l)
                                                   + v->shadow, Ity_I32));
+      v->own[lane_unit(off, l) / 8] = out[l].a[0];
    }
 }
 
@@ -570,8 +573,12 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
    computed from its atom, which matters only if it is the one
    non-zero slot); of the rest, at most one may hold a value at run
    time (the others are constants, like the 0.25 of a stencil held in a
-   register), and it goes to s3. More than that takes a union. */
-static void lane_slots(VfSB* v, const Deps* d, IRTemp* s)
+   register), and it goes to s3. More than that takes a union.
+   Of four or fewer, the atom 'own' (a register's own value when the
+   lane is written back to it: an accumulator, mostly a set) goes to s2
+   unless it is the first, the others keep their order: the layout whose
+   union needs no search (cats_vf_sets.c, union_unit). */
+static void lane_slots(VfSB* v, const Deps* d, IRTemp own, IRTemp* s)
 {
    UInt i;
    IRTemp zero = assign(v, Ity_I32, p_expr(IRTemp_INVALID));
@@ -587,8 +594,22 @@ static void lane_slots(VfSB* v, const Deps* d, IRTemp* s)
    s[0] = computed_from(v, d->a[0]);
    for (i = 1; i < d->n && i < 4; i++)
       s[i] = d->a[i];
-   if (d->n <= 4)
+   if (d->n <= 4) {
+      for (i = 1; i < d->n && d->a[i] != own; i++)
+         ;
+      if (i < d->n) {
+         UInt k = 1, j;
+         for (j = 1; j < d->n; j++)
+            if (j != i) {
+               s[k] = d->a[j];
+               k = k == 1 ? 3 : k + 1;
+            }
+         if (d->n < 4)
+            s[d->n == 2 ? 1 : 3] = zero;
+         s[2] = own;
+      }
       return;
+   }
    for (i = 0; i < v->nslots; i++)
       if (same_deps(&v->slots[i].d, d)) {
          VG_(memcpy)(s, v->slots[i].s, sizeof v->slots[i].s);
@@ -666,7 +687,7 @@ static void put_lane(VfSB* v, Int unit, const Deps* d)
    }
    v->put[u] = *d;
    v->put_valid[u] = 1;
-   lane_slots(v, d, s);
+   lane_slots(v, d, v->own[u], s);
    IRTemp s01 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64,
                                                 IRExpr_RdTmp(s[1]),
                                                 IRExpr_RdTmp(s[0])));
@@ -728,7 +749,7 @@ static IRDirty* store_call(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
       for (l = 0; l < hook_lanes; l++) {
          Deps d = l < n ? arg_lane(v, data, l) : NO_DEPS;
          IRTemp sl[4];
-         lane_slots(v, &d, sl);
+         lane_slots(v, &d, IRTemp_INVALID, sl);
          x[2 * l] = assign(v, Ity_I64, IRExpr_Binop(
             Iop_32HLto64, IRExpr_RdTmp(sl[1]), IRExpr_RdTmp(sl[0])));
          x[2 * l + 1] = assign(v, Ity_I64, IRExpr_Binop(
@@ -899,8 +920,9 @@ VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
    v->self_get = VG_(calloc)("cats.vf.selfg", v->n_temps + 1, 1);
    v->self_word = VG_(malloc)("cats.vf.selfw", VF_N_UNITS * sizeof(IRTemp));
    v->pass = VG_(malloc)("cats.vf.pass", VF_N_UNITS * sizeof(IRTemp));
+   v->own = VG_(malloc)("cats.vf.own", VF_N_UNITS * sizeof(IRTemp));
    for (UInt u = 0; u < VF_N_UNITS; u++)
-      v->self_word[u] = v->pass[u] = IRTemp_INVALID;
+      v->self_word[u] = v->pass[u] = v->own[u] = IRTemp_INVALID;
    CATS_(vf_find_self_updates)(sbIn, v->self_get);
    CATS_(vf_find_passthrough_lanes)(sbIn, v->self_get);
    return v;
@@ -914,6 +936,7 @@ void CATS_(vf_sb_end)(VfSB* v)
    VG_(free)(v->self_get);
    VG_(free)(v->self_word);
    VG_(free)(v->pass);
+   VG_(free)(v->own);
    VG_(free)(v);
 }
 

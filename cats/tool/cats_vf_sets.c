@@ -391,27 +391,19 @@ static inline UInt union_of_singles(const UInt* in)
 }
 
 /* The union of an accumulator (s += a * b, one per iteration), the
-   commonest: one set, not seen at this site before, and single values
-   new to it (those that do not fit make the set a link, add_or_link).
-   Kept apart from union_of, small and without branches on the data or
-   stores at computed places before the last, so that it stays in
-   registers; 0 when it does not apply. */
+   commonest: its set p, not seen at this site before, and the single
+   values y0..y2 (0: none), new to it (those that do not fit make the set
+   a link, add_or_link). Kept apart from union_of, small and without
+   branches on the data or stores at computed places before the last, so
+   that it stays in registers; 0, having changed nothing, when it does
+   not apply. */
 static inline __attribute__((always_inline))
-UInt accumulate(VfSite* site, const UInt* in)
+UInt accumulate_into(VfSite* site, UInt p, UInt y0, UInt y1, UInt y2)
 {
-   UInt s0 = in[0] >> 31, s1 = in[1] >> 31, s2 = in[2] >> 31,
-        s3 = in[3] >> 31;
-   if (s0 + s1 + s2 + s3 != 1)
-      return 0;
-   UInt p = (in[0] & -s0) | (in[1] & -s1) | (in[2] & -s2) | (in[3] & -s3);
    if (seen_here(site, p))
       return 0;   /* seen again: union_of shares it */
-   /* The three others, y, and which of them are new among themselves
-      (k: 0 or 1; an empty slot is 0, which is in no set). */
-   UInt x0 = in[0] & VF_ID_MASK, x1 = in[1] & VF_ID_MASK,
-        x2 = in[2] & VF_ID_MASK, x3 = in[3] & VF_ID_MASK;
-   UInt y0 = s0 ? x1 : x0, y1 = (s0 | s1) ? x2 : x1,
-        y2 = (s0 | s1 | s2) ? x3 : x2;
+   /* Which of y0..y2 are new among themselves (k: 0 or 1; an empty slot
+      is 0, which is in no set). */
    UInt k0 = y0 != 0, k1 = (y1 != 0) & (y1 != y0),
         k2 = (y2 != 0) & (y2 != y0) & (y2 != y1);
    UInt n = k0 + k1 + k2, c = CATS_(vf_set_count)(p);
@@ -437,6 +429,23 @@ UInt accumulate(VfSite* site, const UInt* in)
    s->m[c + k0 + k1] = y2;
    s->fill = c + n;
    return CATS_(vf_set_p)(i, c + n);
+}
+
+/* accumulate_into for any four inputs of which one is a set: the set
+   and the three others, in order, are found without branches. */
+static inline __attribute__((always_inline))
+UInt accumulate(VfSite* site, const UInt* in)
+{
+   UInt s0 = in[0] >> 31, s1 = in[1] >> 31, s2 = in[2] >> 31,
+        s3 = in[3] >> 31;
+   if (s0 + s1 + s2 + s3 != 1)
+      return 0;
+   UInt p = (in[0] & -s0) | (in[1] & -s1) | (in[2] & -s2) | (in[3] & -s3);
+   UInt x0 = in[0] & VF_ID_MASK, x1 = in[1] & VF_ID_MASK,
+        x2 = in[2] & VF_ID_MASK, x3 = in[3] & VF_ID_MASK;
+   UInt y0 = s0 ? x1 : x0, y1 = (s0 | s1) ? x2 : x1,
+        y2 = (s0 | s1 | s2) ? x3 : x2;
+   return accumulate_into(site, p, y0, y1, y2);
 }
 
 /* All paths. Single values only go apart first: at a given entry
@@ -467,6 +476,19 @@ void union_unit(VfSite* site, UInt* u, UInt* w)
 {
    if ((u[1] | w[0] | w[1]) == 0)
       return;
+   /* An accumulator as put_lane leaves it (lane_slots): its set in s2,
+      up to two new single values in s0 and s1. Its union needs no
+      search for the set (matmul: -10%). */
+   if ((((u[0] | u[1]) >> 31) | (w[1] != 0)) == 0 && (w[0] >> 31) != 0) {
+      UInt y1 = u[1] & VF_ID_MASK;
+      UInt r = accumulate_into(site, w[0], u[0] & VF_ID_MASK, y1, y1);
+      if (r != 0) {
+         n_unions++;
+         u[0] = r;
+         u[1] = w[0] = 0;
+         return;
+      }
+   }
    UInt in[4] = { u[0], u[1], w[0], w[1] };
    u[0] = union4(site, in);
    u[1] = w[0] = w[1] = 0;
