@@ -429,6 +429,7 @@ VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd);
    first shadow area; the second is 'area' bytes further) that hold
    lazy slots get their union as slot 0. */
 void CATS_(vf_union_reg1)(UChar* gst, VfSite* site, UWord at, UWord area);
+void CATS_(vf_union_reg2)(UChar* gst, VfSite* site, UWord at, UWord area);
 void CATS_(vf_union_reg)(UChar* gst, VfSite* site, UWord at, UWord area,
                          UWord mask);
 /* Set when the pool of sets is nearly full; the collection is made at

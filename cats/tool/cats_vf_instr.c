@@ -533,10 +533,12 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
    Int span = 8 * (Int)(last - first + 1);
    IRTemp any = assign(v, Ity_I1, IRExpr_Binop(
       Iop_CmpNE64, IRExpr_RdTmp(lazy), IRExpr_Const(IRConst_U64(0))));
-   IRDirty* di = (mask >> first) == 1
+   UInt lanes_read = mask >> first;
+   IRDirty* di = lanes_read == 1 || lanes_read == 3
       ? unsafeIRDirty_0_N(
-           0, "cats_vf_union_reg1",
-           VG_(fnptr_to_fnentry)(CATS_(vf_union_reg1)),
+           0, lanes_read == 1 ? "cats_vf_union_reg1" : "cats_vf_union_reg2",
+           VG_(fnptr_to_fnentry)(lanes_read == 1 ? CATS_(vf_union_reg1)
+                                                 : CATS_(vf_union_reg2)),
            mkIRExprVec_4(IRExpr_GSPTR(), mkIRExpr_HWord((HWord)site_of(v)),
                          mkIRExpr_HWord((HWord)(base + v->shadow)),
                          mkIRExpr_HWord((HWord)v->shadow)))

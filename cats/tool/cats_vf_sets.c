@@ -505,11 +505,18 @@ void CATS_(vf_union_reg)(UChar* gst, VfSite* site, UWord at, UWord area,
                     (UInt*)(gst + second + 8 * l));
 }
 
-/* A register read of one lane (scalar code): its own entry point, as the
-   load and store hooks have per size. */
+/* A register read of one lane (scalar code), and of two adjacent ones
+   (SSE's two doubles): their own entry points, as the load and store
+   hooks have per size. */
 void CATS_(vf_union_reg1)(UChar* gst, VfSite* site, UWord at, UWord area)
 {
    union_unit(site, (UInt*)(gst + at), (UInt*)(gst + at + area));
+}
+
+void CATS_(vf_union_reg2)(UChar* gst, VfSite* site, UWord at, UWord area)
+{
+   union_unit(site, (UInt*)(gst + at), (UInt*)(gst + at + area));
+   union_unit(site, (UInt*)(gst + at + 8), (UInt*)(gst + at + area + 8));
 }
 
 UInt CATS_(vf_atoms_value)(VfSite* site, UInt* in)
