@@ -77,6 +77,24 @@ def test_levels_agree():
     check(512 <= got["-O2"][2] <= 1.05 * 512, "2 ranks: %r, want 512 to 538" % got["-O2"][2])
 
 
+def test_levels_agree_when_lanes_share_a_value():
+    # vf_pairs.c: 128 particles on a line, each summing the force of the 2
+    # on either side. gcc -O2 updates fx and fy as one pair of doubles,
+    # whose lanes both multiply the same 1/r^3; at -O0 they are two scalar
+    # updates. The graph must not depend on it: k ranks cut the line k-1
+    # times, and each cut moves the x and y of 2 particles each way per
+    # step: 64 bytes per cut per step at every level.
+    got = {}
+    for flags in (("-O0",), ("-O2",), ("-O3", "-mavx2")):
+        trace, _ = traced("vf_pairs.c", flags)
+        res = _by_ranks(_projection(trace.path, "--ranks=2,4,8"))
+        got[flags[0]] = {k: _per_iter(res[k]) for k in (2, 4, 8)}
+        for k in (2, 4):
+            check_eq(got[flags[0]][k], 64 * (k - 1), "%s: bytes per step on %d ranks" % (flags[0], k))
+    vals = [got[o][8] for o in got]
+    check(max(vals) <= 1.05 * min(vals), "8 ranks: levels disagree: %r" % got)
+
+
 def test_compare_accuracy():
     trace, _ = traced("vf_stencil.c", ("-O2",), tool_args=("--ranks=2,3,4",))
     proj = os.path.join(WORK, "stencil-proj.json")

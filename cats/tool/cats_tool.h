@@ -304,7 +304,8 @@ typedef struct {
    ULong  blk_epoch;
    UInt   ctx;
    Event* ev;
-   struct _VfSite* vf;   /* its instruction's union site (value flow) */
+   struct _VfSite* vf;   /* its instruction's union sites, one per lane
+                            (value flow) */
 } Site;
 
 Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags);
@@ -427,7 +428,7 @@ UInt  CATS_(vf_members)(UInt p, UInt* out /* VF_SET_CAP */);
 VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd);
 /* The register lanes 'mask' (bit 0: the unit at 'at', an offset in the
    first shadow area; the second is 'area' bytes further) that hold
-   lazy slots get their union as slot 0. */
+   lazy slots get their union as slot 0; lane l's at site + l. */
 void CATS_(vf_union_reg1)(UChar* gst, VfSite* site, UWord at, UWord area);
 void CATS_(vf_union_reg2)(UChar* gst, VfSite* site, UWord at, UWord area);
 void CATS_(vf_union_reg)(UChar* gst, VfSite* site, UWord at, UWord area,

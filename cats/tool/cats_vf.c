@@ -323,8 +323,8 @@ static UInt store_lane_at(const Site* s, Block* b, Bool carrier, Addr a,
    (c = a + b, the common case) need no set: their ids are the
    version's sources. */
 static inline __attribute__((always_inline))
-UInt store_atoms(const Site* s, Block* b, Bool carrier, VfSecMap* map,
-                 UInt w, Addr a, UInt len, ULong ab, ULong cd)
+UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
+                 VfSecMap* map, UInt w, Addr a, UInt len, ULong ab, ULong cd)
 {
    UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
    UInt m[4], n = 0;
@@ -332,12 +332,12 @@ UInt store_atoms(const Site* s, Block* b, Bool carrier, VfSecMap* map,
       return store_lane(s, b, carrier, map, w, a, len, in[0]);
    if (carrier)
       return store_lane(s, b, carrier, map, w, a, len,
-                        CATS_(vf_atoms_value)(s->vf, in));
+                        CATS_(vf_atoms_value)(site, in));
    if ((in[0] | in[1] | in[2] | in[3]) & VF_SET_BIT) {
       /* The stored register holds the new vertex from now on, so the
          union is needed only as the version's sources. */
       UInt all[4 * VF_SET_CAP], p;
-      n = CATS_(vf_union_sources)(s->vf, in, all, &p);
+      n = CATS_(vf_union_sources)(site, in, all, &p);
       if (n == 0)
          return store_lane(s, b, carrier, map, w, a, len, p);
       UInt v = store_version(s, b, map, w, a, len, 0, all, n);
@@ -373,14 +373,15 @@ ULong store_hook(Site* s, Addr a, ULong ab0, ULong cd0, ULong ab1,
    UInt len = s->size < 8 ? s->size : 8;
    UInt w;
    VfSecMap* m = map_word(a, &w);
-   UInt v0 = store_atoms(s, b, carrier, m, w, a, len, ab0, cd0);
+   UInt v0 = store_atoms(s, s->vf, b, carrier, m, w, a, len, ab0, cd0);
    if (max <= 8 || s->size <= 8)
       return v0;
    if ((a & (VF_SM_SPAN - 1)) + 8 < VF_SM_SPAN)
       w += 8 >> CATS_(vf_wshift);   /* the same map */
    else
       m = map_word(a + 8, &w);
-   UInt v1 = store_atoms(s, b, carrier, m, w, a + 8, len, ab1, cd1);
+   UInt v1 = store_atoms(s, s->vf + 1, b, carrier, m, w, a + 8, len, ab1,
+                         cd1);
    return v0 | ((ULong)v1 << 32);
 }
 

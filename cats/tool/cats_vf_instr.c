@@ -44,7 +44,8 @@ struct _VfSB {
    Int    n_temps;
    Deps*  deps;             /* n_temps x VF_MAX_LANES */
    Addr   ip;
-   VfSite* site;            /* of the current instruction */
+   VfSite* site;            /* of the current instruction, one per lane */
+   UInt   lane;             /* the lane whose provenance is being made */
    UInt   ncache;
    struct { Deps d; IRTemp t; } cache[CACHE];
    UInt   nslots;           /* lanes of more than four atoms as slots */
@@ -154,13 +155,25 @@ static IRTemp cached(VfSB* v, const Deps* d)
    return IRTemp_INVALID;
 }
 
+/* An instruction's union site for lane l. Each lane of a vector
+   instruction has its own, as the scalar instructions that the compiler
+   paired have: a set that both lanes combine (1/r^3 times dx and dy) is
+   not a value read again, and a lane's chain of links is its own. */
+static VfSite* site_at(VfSB* v, UInt l)
+{
+   UInt i;
+   if (v->site == NULL) {
+      v->site = VG_(calloc)("cats.vf.site", VF_MAX_LANES, sizeof(VfSite));
+      for (i = 0; i < VF_MAX_LANES; i++)
+         v->site[i].loc = CATS_(loc_of_addr)(v->ip);
+   }
+   tl_assert(l < VF_MAX_LANES);
+   return &v->site[l];
+}
+
 static VfSite* site_of(VfSB* v)
 {
-   if (v->site == NULL) {
-      v->site = VG_(calloc)("cats.vf.site", 1, sizeof(VfSite));
-      v->site->loc = CATS_(loc_of_addr)(v->ip);
-   }
-   return v->site;
+   return site_at(v, v->lane);
 }
 
 /* Calls the union on four provenances (missing ones are 0), under
@@ -539,13 +552,15 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
            0, lanes_read == 1 ? "cats_vf_union_reg1" : "cats_vf_union_reg2",
            VG_(fnptr_to_fnentry)(lanes_read == 1 ? CATS_(vf_union_reg1)
                                                  : CATS_(vf_union_reg2)),
-           mkIRExprVec_4(IRExpr_GSPTR(), mkIRExpr_HWord((HWord)site_of(v)),
+           mkIRExprVec_4(IRExpr_GSPTR(),
+                         mkIRExpr_HWord((HWord)site_at(v, first)),
                          mkIRExpr_HWord((HWord)(base + v->shadow)),
                          mkIRExpr_HWord((HWord)v->shadow)))
       : unsafeIRDirty_0_N(
            0, "cats_vf_union_reg",
            VG_(fnptr_to_fnentry)(CATS_(vf_union_reg)),
-           mkIRExprVec_5(IRExpr_GSPTR(), mkIRExpr_HWord((HWord)site_of(v)),
+           mkIRExprVec_5(IRExpr_GSPTR(),
+                         mkIRExpr_HWord((HWord)site_at(v, first)),
                          mkIRExpr_HWord((HWord)(base + v->shadow)),
                          mkIRExpr_HWord((HWord)v->shadow),
                          mkIRExpr_HWord((HWord)(mask >> first))));
@@ -751,13 +766,15 @@ static IRDirty* store_call(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
       for (l = 0; l < hook_lanes; l++) {
          Deps d = l < n ? arg_lane(v, data, l) : NO_DEPS;
          IRTemp sl[4];
+         v->lane = l;
          lane_slots(v, &d, IRTemp_INVALID, sl);
          x[2 * l] = assign(v, Ity_I64, IRExpr_Binop(
             Iop_32HLto64, IRExpr_RdTmp(sl[1]), IRExpr_RdTmp(sl[0])));
          x[2 * l + 1] = assign(v, Ity_I64, IRExpr_Binop(
             Iop_32HLto64, IRExpr_RdTmp(sl[3]), IRExpr_RdTmp(sl[2])));
       }
-      s->vf = site_of(v);
+      v->lane = 0;
+      s->vf = site_at(v, 0);   /* the hooks take lane l's at s->vf + l */
       if (s->size <= 8)
          return unsafeIRDirty_1_N(
             r, 3, "cats_vf_store_atoms8",
@@ -773,8 +790,10 @@ static IRDirty* store_call(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
    }
    for (l = 0; l < VF_MAX_LANES; l++) {
       Deps d = l < n ? arg_lane(v, data, l) : NO_DEPS;
+      v->lane = l;
       p[l] = materialise(v, &d);
    }
+   v->lane = 0;
    IRTemp p01 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p_expr(p[1]),
                                                 p_expr(p[0])));
    IRTemp p23 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p_expr(p[3]),
@@ -915,6 +934,7 @@ VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
                          sizeof(Deps));
    v->ip = 0;
    v->site = NULL;
+   v->lane = 0;
    v->ncache = 0;
    v->nslots = 0;
    v->put = VG_(malloc)("cats.vf.put", VF_N_UNITS * sizeof(Deps));
@@ -1046,8 +1066,10 @@ Bool CATS_(vf_instrument_stmt)(VfSB* v, IRStmt* st, Addr ip)
          if (!CATS_(vf_data_reg)(unit))
             continue;
          Deps d = arg_lane(v, data, l);
+         v->lane = l;
          put_lane(v, unit, &d);
       }
+      v->lane = 0;
       return False;
    }
    case Ist_Dirty: {

@@ -501,7 +501,7 @@ void CATS_(vf_union_reg)(UChar* gst, VfSite* site, UWord at, UWord area,
    UInt l;
    for (l = 0; mask != 0; l++, mask >>= 1)
       if (mask & 1)
-         union_unit(site, (UInt*)(gst + at + 8 * l),
+         union_unit(site + l, (UInt*)(gst + at + 8 * l),
                     (UInt*)(gst + second + 8 * l));
 }
 
@@ -516,7 +516,7 @@ void CATS_(vf_union_reg1)(UChar* gst, VfSite* site, UWord at, UWord area)
 void CATS_(vf_union_reg2)(UChar* gst, VfSite* site, UWord at, UWord area)
 {
    union_unit(site, (UInt*)(gst + at), (UInt*)(gst + at + area));
-   union_unit(site, (UInt*)(gst + at + 8), (UInt*)(gst + at + area + 8));
+   union_unit(site + 1, (UInt*)(gst + at + 8), (UInt*)(gst + at + area + 8));
 }
 
 UInt CATS_(vf_atoms_value)(VfSite* site, UInt* in)
