@@ -62,15 +62,22 @@ def test_norm_singletons():
           "alpha listed as a broadcast singleton:\n" + listing)
 
 
+def _per_step_by_level(program):
+    """Projected point-to-point bytes per step on 2, 4 and 8 ranks of
+    PROGRAM built at -O0, -O2 and -O3 with AVX2, by level."""
+    got = {}
+    for flags in (("-O0",), ("-O2",), ("-O3", "-mavx2")):
+        trace, _ = traced(program, flags)
+        res = _by_ranks(_projection(trace.path, "--ranks=2,4,8"))
+        got[flags[0]] = {k: _per_iter(res[k]) for k in (2, 4, 8)}
+    return got
+
+
 def test_levels_agree():
     # vf_heat2d.c: a 32x32 interior, 5-point stencil with the centre term.
     # The graph of the time loop is the same at every level, and so is the
     # projection; two ranks need at least one 32-value line each way.
-    got = {}
-    for flags in (("-O0",), ("-O2",), ("-O3", "-mavx2")):
-        trace, _ = traced("vf_heat2d.c", flags)
-        res = _by_ranks(_projection(trace.path, "--ranks=2,4,8"))
-        got[flags[0]] = {k: _per_iter(res[k]) for k in (2, 4, 8)}
+    got = _per_step_by_level("vf_heat2d.c")
     for k in (2, 4, 8):
         vals = [got[o][k] for o in got]
         check(max(vals) <= 1.05 * min(vals), "%d ranks: levels disagree: %r" % (k, got))
@@ -84,13 +91,10 @@ def test_levels_agree_when_lanes_share_a_value():
     # updates. The graph must not depend on it: k ranks cut the line k-1
     # times, and each cut moves the x and y of 2 particles each way per
     # step: 64 bytes per cut per step at every level.
-    got = {}
-    for flags in (("-O0",), ("-O2",), ("-O3", "-mavx2")):
-        trace, _ = traced("vf_pairs.c", flags)
-        res = _by_ranks(_projection(trace.path, "--ranks=2,4,8"))
-        got[flags[0]] = {k: _per_iter(res[k]) for k in (2, 4, 8)}
+    got = _per_step_by_level("vf_pairs.c")
+    for level, per_step in got.items():
         for k in (2, 4):
-            check_eq(got[flags[0]][k], 64 * (k - 1), "%s: bytes per step on %d ranks" % (flags[0], k))
+            check_eq(per_step[k], 64 * (k - 1), "%s: bytes per step on %d ranks" % (level, k))
     vals = [got[o][8] for o in got]
     check(max(vals) <= 1.05 * min(vals), "8 ranks: levels disagree: %r" % got)
 
