@@ -615,15 +615,14 @@ static void lane_slots(VfSB* v, const Deps* d, IRTemp own, IRTemp* s)
       for (i = 1; i < d->n && d->a[i] != own; i++)
          ;
       if (i < d->n) {
-         UInt k = 1, j;
+         IRTemp others[2] = { zero, zero };
+         UInt k = 0, j;
          for (j = 1; j < d->n; j++)
-            if (j != i) {
-               s[k] = d->a[j];
-               k = k == 1 ? 3 : k + 1;
-            }
-         if (d->n < 4)
-            s[d->n == 2 ? 1 : 3] = zero;
+            if (j != i)
+               others[k++] = d->a[j];
+         s[1] = others[0];
          s[2] = own;
+         s[3] = others[1];
       }
       return;
    }
