@@ -53,7 +53,15 @@ typedef struct {
                                  next, the latest first; 0 if none */
    ULong next_h[REG_NEXT];    /* and their hashes */
 } RegVertex;
-static XArray* reg_vs;        /* of RegVertex */
+/* An array, not an XArray: a link reads two of them, and the XArray's
+   index is a call into the core each time. */
+static RegVertex* reg_vs;
+static UInt       n_reg_vs, reg_vs_cap;
+
+static inline RegVertex* reg_vertex(UInt k)
+{
+   return &reg_vs[k];
+}
 
 void CATS_(vf_sets_init)(void)
 {
@@ -61,8 +69,6 @@ void CATS_(vf_sets_init)(void)
    CATS_(vf_sets) = VG_(malloc)("cats.vf.sets", cap * sizeof(VfSet));
    marks = VG_(calloc)("cats.vf.marks", cap, 1);
    CATS_(map_init)(&reg_map, "cats.vf.regmap");
-   reg_vs = VG_(newXA)(VG_(malloc), "cats.vf.regvs", VG_(free),
-                       sizeof(RegVertex));
 }
 
 /* Marks the node of a set. */
@@ -253,13 +259,20 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h)
       UInt n = CATS_(vf_members)(p, m);
       for (i = 0; i < n; i++)
          if (m[i] & VF_REG_BIT) {
-            loc = ((RegVertex*)VG_(indexXA)(reg_vs,
-                                            m[i] & ~VF_REG_BIT))->loc;
+            loc = reg_vertex(m[i] & ~VF_REG_BIT)->loc;
             break;
          }
       RegVertex fresh = { 0, 0, loc, { 0, 0 }, { 0, 0 } };
-      VG_(addToXA)(reg_vs, &fresh);
-      *slot = (UWord)VG_(sizeXA)(reg_vs);
+      if (n_reg_vs == reg_vs_cap) {
+         if (reg_vs_cap >= VF_REG_BIT)
+            VG_(tool_panic)("cats: value flow: too many register "
+                            "intermediates");
+         reg_vs_cap = reg_vs_cap ? 2 * reg_vs_cap : 1024;
+         reg_vs = VG_(realloc)("cats.vf.regvs", reg_vs,
+                               reg_vs_cap * sizeof(RegVertex));
+      }
+      reg_vs[n_reg_vs++] = fresh;
+      *slot = n_reg_vs;
    }
    return (UInt)*slot - 1;
 }
@@ -272,7 +285,7 @@ static UInt materialise(VfSite* site, UInt p)
       the likely answer: a sequential walk instead of a hash probe into
       a table of every link. */
    RegVertex* prev = site->last_reg
-                     ? VG_(indexXA)(reg_vs, site->last_reg - 1) : NULL;
+                     ? reg_vertex(site->last_reg - 1) : NULL;
    UInt k, j = 0;
    while (prev != NULL && j < REG_NEXT
           && !(prev->next[j] != 0 && prev->next_h[j] == h))
@@ -283,7 +296,7 @@ static UInt materialise(VfSite* site, UInt p)
       k = find_or_add(site, p, h);
       if (prev != NULL) {
          /* The latest first; the oldest is forgotten. */
-         prev = VG_(indexXA)(reg_vs, site->last_reg - 1);
+         prev = reg_vertex(site->last_reg - 1);
          for (j = REG_NEXT - 1; j > 0; j--) {
             prev->next[j] = prev->next[j - 1];
             prev->next_h[j] = prev->next_h[j - 1];
@@ -293,7 +306,7 @@ static UInt materialise(VfSite* site, UInt p)
       }
    }
    site->last_reg = k + 1;
-   RegVertex* r = VG_(indexXA)(reg_vs, k);
+   RegVertex* r = reg_vertex(k);
    UInt id = VF_REG_BIT | k;
    UInt sig = CATS_(vf_sig)(h);
    if (CATS_(vf_bump)(&r->ver, &r->sig, sig)) {
@@ -619,17 +632,17 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
 void CATS_(vf_sets_stats)(void)
 {
    VG_(umsg)("cats: value flow: %'llu unions, %'llu set nodes in a pool "
-             "of %'u (%'llu collections), %'lu register intermediates\n",
-             n_unions, n_nodes, cap, n_collections, VG_(sizeXA)(reg_vs));
+             "of %'u (%'llu collections), %'u register intermediates\n",
+             n_unions, n_nodes, cap, n_collections, n_reg_vs);
 }
 
 void CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
                                                    void* opaque),
                                         void* opaque)
 {
-   Word k, n = VG_(sizeXA)(reg_vs);
+   UInt k, n = n_reg_vs;
    for (k = 0; k < n; k++) {
-      const RegVertex* r = VG_(indexXA)(reg_vs, k);
-      fn(VF_REG_BIT | (UInt)k, r->ver, opaque);
+      const RegVertex* r = reg_vertex(k);
+      fn(VF_REG_BIT | k, r->ver, opaque);
    }
 }
