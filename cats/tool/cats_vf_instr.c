@@ -163,9 +163,10 @@ static VfSite* site_at(VfSB* v, UInt l)
 {
    UInt i;
    if (v->site == NULL) {
+      UInt loc = CATS_(loc_of_addr)(v->ip);
       v->site = VG_(calloc)("cats.vf.site", VF_MAX_LANES, sizeof(VfSite));
       for (i = 0; i < VF_MAX_LANES; i++)
-         v->site[i].loc = CATS_(loc_of_addr)(v->ip);
+         v->site[i].loc = loc;
    }
    tl_assert(l < VF_MAX_LANES);
    return &v->site[l];
@@ -547,23 +548,23 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
    IRTemp any = assign(v, Ity_I1, IRExpr_Binop(
       Iop_CmpNE64, IRExpr_RdTmp(lazy), IRExpr_Const(IRConst_U64(0))));
    UInt lanes_read = mask >> first;
-   IRDirty* di = lanes_read == 1 || lanes_read == 3
-      ? unsafeIRDirty_0_N(
-           0, lanes_read == 1 ? "cats_vf_union_reg1" : "cats_vf_union_reg2",
-           VG_(fnptr_to_fnentry)(lanes_read == 1 ? CATS_(vf_union_reg1)
-                                                 : CATS_(vf_union_reg2)),
-           mkIRExprVec_4(IRExpr_GSPTR(),
-                         mkIRExpr_HWord((HWord)site_at(v, first)),
-                         mkIRExpr_HWord((HWord)(base + v->shadow)),
-                         mkIRExpr_HWord((HWord)v->shadow)))
-      : unsafeIRDirty_0_N(
-           0, "cats_vf_union_reg",
-           VG_(fnptr_to_fnentry)(CATS_(vf_union_reg)),
-           mkIRExprVec_5(IRExpr_GSPTR(),
-                         mkIRExpr_HWord((HWord)site_at(v, first)),
-                         mkIRExpr_HWord((HWord)(base + v->shadow)),
-                         mkIRExpr_HWord((HWord)v->shadow),
-                         mkIRExpr_HWord((HWord)(mask >> first))));
+   IRExpr* site = mkIRExpr_HWord((HWord)site_at(v, first));
+   IRExpr* at = mkIRExpr_HWord((HWord)(base + v->shadow));
+   IRExpr* area = mkIRExpr_HWord((HWord)v->shadow);
+   IRDirty* di;
+   if (lanes_read == 1)
+      di = unsafeIRDirty_0_N(0, "cats_vf_union_reg1",
+                             VG_(fnptr_to_fnentry)(CATS_(vf_union_reg1)),
+                             mkIRExprVec_4(IRExpr_GSPTR(), site, at, area));
+   else if (lanes_read == 3)
+      di = unsafeIRDirty_0_N(0, "cats_vf_union_reg2",
+                             VG_(fnptr_to_fnentry)(CATS_(vf_union_reg2)),
+                             mkIRExprVec_4(IRExpr_GSPTR(), site, at, area));
+   else
+      di = unsafeIRDirty_0_N(0, "cats_vf_union_reg",
+                             VG_(fnptr_to_fnentry)(CATS_(vf_union_reg)),
+                             mkIRExprVec_5(IRExpr_GSPTR(), site, at, area,
+                                           mkIRExpr_HWord((HWord)lanes_read)));
    di->guard = IRExpr_RdTmp(any);
    di->nFxState = 2;
    di->fxState[0].fx = Ifx_Modify;
