@@ -15,6 +15,8 @@
 #include "vcg_sort.h"
 
 #define VB_NIL 0xFFFFFFFFu
+#define VB_STR_(x) #x
+#define VB_STR(x) VB_STR_(x)
 /* The source of a constant: a SOURCES record with n = 0 keeps its uses on
  * the edge (VB_CONST, dst, ctx), so that a vertex's weight, the sum over
  * its records of uses x max(1, n), is the sum of the uses of its
@@ -69,6 +71,7 @@ struct vcg_builder {
    vim_map vidx;        /* tool id -> index in v */
    vcg_index eidx;      /* (src, dst, ctx) -> index in e */
    vrec_pool rec;       /* each vertex's distinct records */
+   uint64_t rec_floor;  /* pool words below which it is not compacted */
    uint32_t *scratch;   /* the edges of a record being made */
    uint32_t cap_scratch;
    uint32_t *ids;       /* the sources of the SOURCES record read last */
@@ -227,14 +230,30 @@ static uint32_t get_edge(vcg_builder *b, uint32_t src, uint32_t dst,
 /* End dst's open record at version `end`: each of its edges gets
  * end - version uses (the versions it made). A record's edges were mostly
  * made together, so this touches a line or two of the edge array. */
+static void add_record_uses(vcg_builder *b, uint32_t r, uint32_t uses)
+{
+   uint32_t ne = vrec_nedges(vrec_n(&b->rec, r));
+   for (uint32_t k = 0; k < ne; k++)
+      b->e[vrec_edge(&b->rec, r, k)].uses += uses;
+}
+
 static void close_record(vcg_builder *b, vb_vertex *d, uint64_t end)
 {
    if (d->version == 0)
       return;
-   uint32_t uses = (uint32_t)(end - d->version);
-   uint32_t ne = vrec_nedges(vrec_n(&b->rec, d->open));
-   for (uint32_t k = 0; k < ne; k++)
-      b->e[vrec_edge(&b->rec, d->open, k)].uses += uses;
+   add_record_uses(b, d->open, (uint32_t)(end - d->version));
+}
+
+/* Records in d's ring, counted up to `limit`. */
+static uint32_t ring_length(const vcg_builder *b, const vb_vertex *d,
+                            uint32_t limit)
+{
+   uint32_t n = 0, r = d->open;
+   do {
+      n++;
+      r = vrec_at(&b->rec, r)[VREC_RING];
+   } while (r != d->open && n < limit);
+   return n;
 }
 
 /* Open record r of d at version `version`. */
@@ -244,7 +263,9 @@ static void open_record(vb_vertex *d, uint32_t r, uint32_t version)
    d->version = version;
 }
 
-/* Keep only the open records. */
+/* Keep the rings that STEP may walk, in their order, and of a longer
+ * ring only the open record. Records that left their ring
+ * (SOURCES_ALONE) go. */
 static vcg_status compact_records(vcg_builder *b)
 {
    vrec_pool fresh = VREC_POOL_INIT;
@@ -252,14 +273,26 @@ static vcg_status compact_records(vcg_builder *b)
       vb_vertex *v = &b->v[i];
       if (v->open == VB_NIL)
          continue;
-      v->open = vrec_copy(&fresh, &b->rec, v->open);
-      if (v->open == VREC_NIL) {
-         vrec_free(&fresh);
-         return VCG_ENOMEM;
-      }
+      int whole = ring_length(b, v, CATS_VF_RING_MAX + 1) <=
+                  CATS_VF_RING_MAX;
+      uint32_t r = v->open, first = VREC_NIL, last = VREC_NIL;
+      do {
+         last = vrec_copy(&fresh, &b->rec, r, last);
+         if (last == VREC_NIL) {
+            vrec_free(&fresh);
+            return VCG_ENOMEM;
+         }
+         if (first == VREC_NIL)
+            first = last;
+         r = vrec_at(&b->rec, r)[VREC_RING];
+      } while (whole && r != v->open);
+      v->open = first;
    }
    vrec_free(&b->rec);
    b->rec = fresh;
+   /* Rings kept whole may fill the pool: the next compaction waits
+    * until it has grown as much again. */
+   b->rec_floor = 2 * b->rec.len;
    return VCG_OK;
 }
 
@@ -388,8 +421,8 @@ typedef struct vb_sources {
 /* A new record of vertex dst (d) from the SOURCES record s; its name in
  * *out. */
 static vcg_status new_record(vcg_builder *b, uint32_t dst,
-                             const vb_sources *s, uint32_t *out, char *err,
-                             size_t errlen)
+                             const vb_sources *s, int alone, uint32_t *out,
+                             char *err, size_t errlen)
 {
    unsigned long long rno = (unsigned long long)b->records;
    vb_vertex *d = &b->v[dst];
@@ -403,6 +436,8 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst,
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for edges (%u edges)", b->ne);
    uint64_t limit = VB_REC_BASE + (uint64_t)VB_REC_PER_EDGE * b->ne;
+   if (limit < b->rec_floor)
+      limit = b->rec_floor;
    if (b->rec.len + VREC_HEAD + vrec_nedges(n) > limit &&
        compact_records(b) != VCG_OK)
       return fail(b, VCG_ENOMEM, err, errlen,
@@ -439,7 +474,8 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES of vertex %u names source %u "
                   "twice", rno, dst_id, b->e[twice].src);
-   uint32_t r = vrec_new(&b->rec, d->version ? d->open : VREC_NIL, edges, n);
+   uint32_t r = vrec_new(&b->rec, d->version && !alone ? d->open : VREC_NIL,
+                         edges, n);
    if (r == VREC_NIL)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for records (%u edges)", b->ne);
@@ -536,8 +572,10 @@ static long parse_sources(vcg_builder *b, const uint8_t *q, size_t left,
    return (long)pos;
 }
 
-static vcg_status on_sources(vcg_builder *b, const vb_sources *s, char *err,
-                             size_t errlen)
+/* SOURCES, or with `alone` SOURCES_ALONE: the record starts a new ring
+ * without looking for itself in the old one. */
+static vcg_status on_sources(vcg_builder *b, const vb_sources *s, int alone,
+                             char *err, size_t errlen)
 {
    unsigned long long rno = (unsigned long long)b->records;
    uint32_t dst_id = s->dst, version = s->version, ctx = s->ctx, n = s->n;
@@ -551,16 +589,101 @@ static vcg_status on_sources(vcg_builder *b, const vb_sources *s, char *err,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES of vertex %u at version %u, not "
                   "after version %u", rno, dst_id, version, d->version);
-   uint32_t r = d->version ? vrec_find(&b->rec, b->e, d->open, ctx, n,
-                                       b->ids)
-                           : VREC_NIL;
+   uint32_t r = d->version && !alone
+                   ? vrec_find(&b->rec, b->e, d->open, ctx, n, b->ids)
+                   : VREC_NIL;
    if (r == VREC_NIL) {
-      vcg_status st = new_record(b, dst, s, &r, err, errlen);
+      vcg_status st = new_record(b, dst, s, alone, &r, err, errlen);
       if (st != VCG_OK)
          return st;
    }
    close_record(b, d, version);
    open_record(d, r, version);
+   return VCG_OK;
+}
+
+/* A STEP record, decoded. */
+typedef struct vb_step {
+   uint32_t dst, version, dist, m;
+} vb_step;
+
+/* Decodes the STEP record at q[0..left) (u8 tag, uvar dst, uvar version,
+ * uvar d, uvar m): its length, 0 if the bytes end inside it, -1 if a
+ * field is over 32 bits. */
+static long parse_step(const uint8_t *q, size_t left, vb_step *s)
+{
+   size_t pos = 1;
+   uint32_t *f[4] = { &s->dst, &s->version, &s->dist, &s->m };
+   for (int i = 0; i < 4; i++) {
+      int r = get_var32(q, left, &pos, f[i]);
+      if (r <= 0)
+         return r;
+   }
+   return (long)pos;
+}
+
+/* Versions version .. version + m - 1 of dst each open the next record
+ * of its ring, the first `dist` records along from the open one: each
+ * record passed gets one use, and a run around the whole ring one use
+ * per record per turn. */
+static vcg_status on_step(vcg_builder *b, const vb_step *s, char *err,
+                          size_t errlen)
+{
+   unsigned long long rno = (unsigned long long)b->records;
+   uint32_t dst = find_vertex(b, s->dst);
+   if (dst == VB_NIL)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: STEP names unknown vertex %u", rno,
+                  s->dst);
+   vb_vertex *d = &b->v[dst];
+   if (d->version == 0)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: STEP of vertex %u, which has no record",
+                  rno, s->dst);
+   if (s->version <= d->version)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: STEP of vertex %u at version %u, not "
+                  "after version %u", rno, s->dst, s->version, d->version);
+   if (s->m == 0 || (uint64_t)s->version + s->m - 1 > UINT32_MAX)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: STEP of vertex %u over %u versions from "
+                  "version %u", rno, s->dst, s->m, s->version);
+   /* Walked, not measured first: a run shorter than the ring passes
+    * each record once. */
+   uint32_t r = d->open, k;
+   for (k = 0; k < s->dist && k <= CATS_VF_RING_MAX; k++) {
+      r = vrec_at(&b->rec, r)[VREC_RING];
+      if (r == d->open)
+         break;
+   }
+   if (s->dist == 0 || k < s->dist)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: STEP of vertex %u by %u records along "
+                  "its ring of %u", rno, s->dst, s->dist,
+                  ring_length(b, d, CATS_VF_RING_MAX + 1));
+   close_record(b, d, s->version);
+   uint32_t steps = s->m - 1, start = r;
+   for (k = 0; k < steps; k++) {
+      add_record_uses(b, r, 1);
+      r = vrec_at(&b->rec, r)[VREC_RING];
+      if (r == start) {
+         /* Once round: the rest is whole turns and a part of one. */
+         uint32_t ring = k + 1, left = steps - ring;
+         uint32_t turns = left / ring, rest = left % ring;
+         if (turns > 0) {
+            do {
+               add_record_uses(b, r, turns);
+               r = vrec_at(&b->rec, r)[VREC_RING];
+            } while (r != start);
+         }
+         for (k = 0; k < rest; k++) {
+            add_record_uses(b, r, 1);
+            r = vrec_at(&b->rec, r)[VREC_RING];
+         }
+         break;
+      }
+   }
+   open_record(d, r, s->version + steps);
    return VCG_OK;
 }
 
@@ -578,7 +701,9 @@ vcg_status vcg_feed(vcg_builder *b, const uint8_t *p, size_t len,
       size_t left = len - pos, need;
       unsigned long long rno = (unsigned long long)b->records;
       vb_sources s;
-      if (q[0] == CATS_VF_VERTEX) {
+      vb_step step;
+      uint8_t tag = q[0];
+      if (tag == CATS_VF_VERTEX) {
          need = VB_VERTEX_LEN;
          if (left < need) {
             if (!frame_end)
@@ -587,31 +712,38 @@ vcg_status vcg_feed(vcg_builder *b, const uint8_t *p, size_t len,
                         "VF record %llu: VERTEX record truncated: needs %zu "
                         "bytes, the frame ends after %zu", rno, need, left);
          }
-      } else if (q[0] == CATS_VF_SOURCES) {
-         long got = parse_sources(b, q, left, &s);
+      } else if (tag == CATS_VF_SOURCES || tag == CATS_VF_SOURCES_ALONE ||
+                 tag == CATS_VF_STEP) {
+         const char *name = tag == CATS_VF_STEP ? "STEP" : "SOURCES";
+         long got = tag == CATS_VF_STEP ? parse_step(q, left, &step)
+                                        : parse_sources(b, q, left, &s);
          if (got == -2)
             return fail(b, VCG_ENOMEM, err, errlen,
                         "out of memory for a record's sources");
          if (got < 0)
             return fail(b, VCG_EINPUT, err, errlen,
-                        "VF record %llu: SOURCES record malformed: a field "
-                        "over 32 bits or more than %u sources", rno,
-                        (unsigned)CATS_VF_MAX_SOURCES);
+                        "VF record %llu: %s record malformed: a field over "
+                        "32 bits%s", rno, name,
+                        tag == CATS_VF_STEP
+                           ? ""
+                           : " or more than " VB_STR(CATS_VF_MAX_SOURCES)
+                             " sources");
          if (got == 0) {
             if (!frame_end)
                break;
             return fail(b, VCG_EINPUT, err, errlen,
-                        "VF record %llu: SOURCES record truncated: the frame "
-                        "ends %zu bytes into it", rno, left);
+                        "VF record %llu: %s record truncated: the frame "
+                        "ends %zu bytes into it", rno, name, left);
          }
          need = (size_t)got;
       } else {
          return fail(b, VCG_EINPUT, err, errlen,
-                     "VF record %llu: unknown tag %u", rno, q[0]);
+                     "VF record %llu: unknown tag %u", rno, tag);
       }
-      vcg_status st = q[0] == CATS_VF_VERTEX
-                         ? on_vertex(b, q, err, errlen)
-                         : on_sources(b, &s, err, errlen);
+      vcg_status st = tag == CATS_VF_VERTEX ? on_vertex(b, q, err, errlen)
+                      : tag == CATS_VF_STEP ? on_step(b, &step, err, errlen)
+                      : on_sources(b, &s, tag == CATS_VF_SOURCES_ALONE, err,
+                                   errlen);
       if (st != VCG_OK)
          return st;
       b->records++;

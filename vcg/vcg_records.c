@@ -113,14 +113,15 @@ uint32_t vrec_new(vrec_pool *p, uint32_t ring, const uint32_t *edges,
    return r;
 }
 
-uint32_t vrec_copy(vrec_pool *to, const vrec_pool *from, uint32_t r)
+uint32_t vrec_copy(vrec_pool *to, const vrec_pool *from, uint32_t r,
+                   uint32_t ring)
 {
    size_t words = vrec_len(from, r);
    uint32_t c = reserve(to, words);
    if (c == VREC_NIL)
       return VREC_NIL;
    memcpy(vrec_at(to, c), vrec_at(from, r), words * sizeof *to->w);
-   link_ring(to, c, VREC_NIL);
+   link_ring(to, c, ring);
    return c;
 }
 

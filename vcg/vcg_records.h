@@ -98,9 +98,11 @@ uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
 uint32_t vrec_new(vrec_pool *p, uint32_t ring, const uint32_t *edges,
                   uint32_t n);
 
-/* Copy record r of `from` to `to` as a ring of its own; its new name, or
- * VREC_NIL if out of memory. */
-uint32_t vrec_copy(vrec_pool *to, const vrec_pool *from, uint32_t r);
+/* Copy record r of `from` to `to`, after record `ring` of `to` in its
+ * ring (VREC_NIL: a ring of its own); its new name, or VREC_NIL if out
+ * of memory. */
+uint32_t vrec_copy(vrec_pool *to, const vrec_pool *from, uint32_t r,
+                   uint32_t ring);
 
 void vrec_free(vrec_pool *p);
 

@@ -105,9 +105,13 @@ enum cats_frame {
 #define CATS_VCG_REGISTER 4u   /* register intermediate, not memory */
 #define CATS_VCG_FLAGS    7u   /* all known flags */
 enum cats_vf_tag {
-   CATS_VF_VERTEX  = 1,
-   CATS_VF_SOURCES = 2
+   CATS_VF_VERTEX        = 1,
+   CATS_VF_SOURCES       = 2,
+   CATS_VF_SOURCES_ALONE = 3,   /* a new record that starts a new ring */
+   CATS_VF_STEP          = 4    /* versions that follow the ring */
 };
+/* Records in a ring that STEP may walk (docs/VCG.md). */
+#define CATS_VF_RING_MAX 256
 enum cats_vf_kind {
    CATS_VF_MEMORY       = 0,
    CATS_VF_MEMORY_INPUT = 1,

@@ -32,7 +32,7 @@ UInt  CATS_(vf_lane_hi)[2];
 
 static CatsBuf stream;
 static Bool    emitting;      /* the helper gets the stream */
-static ULong   stream_bytes, n_vertex_recs, n_sources_recs;
+static ULong   stream_bytes, n_vertex_recs, n_sources_recs, n_step_recs;
 
 void CATS_(vf_init)(void)
 {
@@ -75,9 +75,9 @@ static inline UChar* put_var32(UChar* q, UInt v)
    return q;
 }
 
-void CATS_(vf_send_version)(UInt id, UInt v, UInt* sig, UInt s,
-                            const UInt* m, UInt n, UChar kind, UInt alloc,
-                            ULong off, UInt size, UInt loc)
+void CATS_(vf_send_version)(UInt id, UInt v, UInt tag, const UInt* m,
+                            UInt n, UChar kind, UInt alloc, ULong off,
+                            UInt size, UInt loc)
 {
    UInt ctx = CATS_(cur_ctx), i;
    if (!emitting)
@@ -96,13 +96,12 @@ void CATS_(vf_send_version)(UInt id, UInt v, UInt* sig, UInt s,
       *(UInt*)(r + 22) = ctx;
       *(UInt*)(r + 26) = loc;
    }
-   if (kind != CATS_VF_MEMORY_INPUT && s != *sig) {
-      *sig = s;
+   if (tag != 0) {
       n_sources_recs++;
       SizeT max = 1 + 4 * 5 + 5 * (SizeT)n;
       UChar* r = CATS_(buf_room)(&stream, max);
       UChar* q = r;
-      *q++ = CATS_VF_SOURCES;
+      *q++ = (UChar)tag;
       q = put_var32(q, id);
       q = put_var32(q, v);
       q = put_var32(q, ctx);
@@ -113,6 +112,23 @@ void CATS_(vf_send_version)(UInt id, UInt v, UInt* sig, UInt s,
       }
       stream.len -= max - (SizeT)(q - r);
    }
+   if (stream.len >= VF_FLUSH_BYTES)
+      flush();
+}
+
+void CATS_(vf_send_step)(UInt id, UInt v, UInt d, UInt m)
+{
+   if (!emitting)
+      return;
+   n_step_recs++;
+   UChar* r = CATS_(buf_room)(&stream, 1 + 4 * 5);
+   UChar* q = r;
+   *q++ = CATS_VF_STEP;
+   q = put_var32(q, id);
+   q = put_var32(q, v);
+   q = put_var32(q, d);
+   q = put_var32(q, m);
+   stream.len -= 1 + 4 * 5 - (SizeT)(q - r);
    if (stream.len >= VF_FLUSH_BYTES)
       flush();
 }
@@ -176,8 +192,7 @@ static UInt load_lane(const Site* s, Block* b, Bool carrier, UInt* slot,
    UInt *ver, *sig;
    UInt id = CATS_(vf_word_vertex)(a, &ver, &sig);
    if (*ver == 0)
-      CATS_(vf_send_version)(id, ++*ver, sig, 0, NULL, 0,
-                             CATS_VF_MEMORY_INPUT,
+      CATS_(vf_send_version)(id, ++*ver, 0, NULL, 0, CATS_VF_MEMORY_INPUT,
                              b ? b->alloc : CATS_NONE,
                              b ? (ULong)(a - b->origin) : (ULong)a, len,
                              s->loc);
@@ -260,13 +275,15 @@ UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w, Addr a,
    UInt* vs = &map->vs[2 * w];
    ULong h = n > 0 ? CATS_(vf_sources_hash)(m, n) : CATS_(vf_prov_hash)(p);
    UInt sig = CATS_(vf_sig)(h);
-   if (CATS_(vf_bump)(&vs[0], &vs[1], sig)) {
+   UInt tag;
+   if (CATS_(vf_bump)(&vs[0], &vs[1], sig)
+       && (tag = CATS_(vf_record_tag)(v, vs[0], &vs[1], sig)) != 0) {
       UInt mm[VF_SET_CAP];
       if (n == 0) {
          n = CATS_(vf_members)(p, mm);
          m = mm;
       }
-      CATS_(vf_send_version)(v, vs[0], &vs[1], sig, m, n, CATS_VF_MEMORY,
+      CATS_(vf_send_version)(v, vs[0], tag, m, n, CATS_VF_MEMORY,
                              b ? b->alloc : CATS_NONE,
                              b ? (ULong)(a - b->origin) : (ULong)a, len,
                              s->loc);
@@ -452,9 +469,10 @@ static void end_register(UInt id, UInt versions, void* opaque)
 
 void CATS_(vf_stats)(void)
 {
-   VG_(umsg)("cats: value flow: %'llu vertex and %'llu source records, "
-             "%'llu bytes to the helper\n", n_vertex_recs, n_sources_recs,
-             stream_bytes);
+   VG_(umsg)("cats: value flow: %'llu vertex, %'llu source and %'llu step "
+             "records, %'llu bytes to the helper; %'u vertices with "
+             "changing sources\n", n_vertex_recs, n_sources_recs,
+             n_step_recs, stream_bytes, CATS_(vf_hist_count)());
    CATS_(vf_sets_stats)();
 }
 
@@ -463,6 +481,7 @@ void CATS_(vf_stats)(void)
 void CATS_(vf_finish)(void)
 {
    UInt i, n = CATS_(n_allocs)();
+   CATS_(vf_hist_finish)();
    flush();
    if (!emitting)
       return;

@@ -169,21 +169,66 @@ static inline UInt CATS_(vf_sig)(ULong h)
                                           version */
 }
 
-/* Counts a new version of a vertex whose last signature is *sig; True
-   if the helper must hear of it (its first version, or new sources).
-   Repeated time steps stop here: this is the hot path of every
-   computed store. */
+/* Counts a new version of a vertex whose signature word is *sig; True
+   if its sources may have changed (its first version, new sources, or
+   a vertex with a history). Repeated time steps stop here: this is the
+   hot path of every computed store. */
 static inline Bool CATS_(vf_bump)(UInt* ver, const UInt* sig, UInt s)
 {
    UInt v = ++*ver;
    return v == 1 || s != *sig;
 }
 
+/* The signatures of a vertex's distinct records in the helper's ring
+   order, and the steps along it not sent yet (cats_vf_hist.c). */
+typedef struct {
+   UInt id;
+   UInt n, cap, open;          /* records; the open one's index */
+   UInt run_ver, run_d, run_len;
+   UInt sig[0];
+} VfHist;
+#define VF_RUN_MAX (1u << 16)  /* steps per STEP record */
+
+extern VfHist** CATS_(vf_hists);
+UInt CATS_(vf_record_tag_slow)(UInt id, UInt ver, UInt* sig, UInt s);
+/* Sends the pending steps of every vertex (before VF_END). */
+void CATS_(vf_hist_finish)(void);
+UInt CATS_(vf_hist_count)(void);
+
+/* For version 'ver' of vertex 'id', signature s, whose signature word
+   is *sig and which vf_bump found changed: the record to send with its
+   sources (CATS_VF_SOURCES or CATS_VF_SOURCES_ALONE), or 0 when the
+   helper knows them (the open record, or a step along the ring, sent
+   later). Inline, the next step of a run: an accumulator's update in a
+   repeated time step. */
+static inline UInt CATS_(vf_record_tag)(UInt id, UInt ver, UInt* sig,
+                                        UInt s)
+{
+   UInt cur = *sig;
+   if ((cur & 1) == 0 && cur != 0) {
+      VfHist* h = CATS_(vf_hists)[(cur >> 1) - 1];
+      UInt open = h->open;
+      if (h->sig[open] == s)
+         return 0;
+      UInt next = open + 1 == h->n ? 0 : open + 1;
+      if (h->sig[next] == s && h->run_len - 1 < VF_RUN_MAX - 1
+          && ver == h->run_ver + h->run_len) {
+         h->open = next;
+         h->run_len++;
+         return 0;
+      }
+   }
+   return CATS_(vf_record_tag_slow)(id, ver, sig, s);
+}
+
 /* Sends version 'ver' of vertex 'id' (VERTEX first if it is the first)
-   with the sources m[0..n) (none for an input) and notes the
-   signature. */
-void CATS_(vf_send_version)(UInt id, UInt ver, UInt* sig, UInt s,
-                            const UInt* m, UInt n, UChar kind, UInt alloc,
-                            ULong off, UInt size, UInt loc);
+   and, unless tag is 0, a record of tag 'tag' with the sources m[0..n)
+   (none for an input). */
+void CATS_(vf_send_version)(UInt id, UInt ver, UInt tag, const UInt* m,
+                            UInt n, UChar kind, UInt alloc, ULong off,
+                            UInt size, UInt loc);
+/* Sends "m versions of 'id' from 'ver' on follow its ring, the first
+   d records along it" (STEP). */
+void CATS_(vf_send_step)(UInt id, UInt ver, UInt d, UInt m);
 
 #endif /* CATS_VF_H */

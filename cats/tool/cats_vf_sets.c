@@ -309,11 +309,13 @@ static UInt materialise(VfSite* site, UInt p)
    RegVertex* r = reg_vertex(k);
    UInt id = VF_REG_BIT | k;
    UInt sig = CATS_(vf_sig)(h);
-   if (CATS_(vf_bump)(&r->ver, &r->sig, sig)) {
+   UInt tag;
+   if (CATS_(vf_bump)(&r->ver, &r->sig, sig)
+       && (tag = CATS_(vf_record_tag)(id, r->ver, &r->sig, sig)) != 0) {
       UInt m[VF_SET_CAP];
       UInt n = CATS_(vf_members)(p, m);
-      CATS_(vf_send_version)(id, r->ver, &r->sig, sig, m, n,
-                             CATS_VF_REGISTER, CATS_NONE, 0, 8, r->loc);
+      CATS_(vf_send_version)(id, r->ver, tag, m, n, CATS_VF_REGISTER,
+                             CATS_NONE, 0, 8, r->loc);
    }
    return id;
 }

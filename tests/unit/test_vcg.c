@@ -292,11 +292,11 @@ static void test_memory(void)
    cbuf_free(&s);
 }
 
-/* An edge whose record was compacted away is made again when a later
- * record names it, and the two are one edge of the graph. Vertex 1 gets
- * records {2, 3} and {4}; vertex 5's sources change at random among 200
- * records, too many for the walk of its ring, until the records are
- * compacted; then vertex 1's first record comes back. */
+/* An edge whose record left its vertex's ring (SOURCES_ALONE) and was
+ * compacted away is made again when a later record names it, and the
+ * two are one edge of the graph. Vertex 1 gets records {2, 3} and, alone,
+ * {4}; vertex 5's sources change at random among 200 records until the
+ * records are compacted; then vertex 1's first record comes back. */
 static void test_compacted_edges_merge(void)
 {
    vcg_builder *b = vcg_builder_new();
@@ -306,7 +306,7 @@ static void test_compacted_edges_merge(void)
    for (uint32_t i = 1; i < 10 + 200; i++)
       vfs_vertex(&s, i, CATS_VF_MEMORY, NONE, 8 * (uint64_t)i, 8, 0, 0);
    vfs_sources(&s, 1, 1, 0, 2, (const uint32_t[]){ 2, 3 });
-   vfs_sources(&s, 1, 2, 0, 1, (const uint32_t[]){ 4 });
+   vfs_record(&s, CATS_VF_SOURCES_ALONE, 1, 2, 0, 1, (const uint32_t[]){ 4 });
    CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
    uint64_t records;
    uint32_t nv, ne, lcg = 12345, version = 1;
@@ -340,6 +340,122 @@ static void test_compacted_edges_merge(void)
    e = edge(&g, 3, 0, 0);
    CHECK(e && e->uses == 1);
    CHECK_EQ(g.vertices[0].weight, 3 * 2 + 1);
+   vcg_graph_free(&g);
+   vcg_builder_free(b);
+   cbuf_free(&s);
+   cbuf_free(&end);
+}
+
+/* Vertex 4's records r0 {1}, r1 {2}, r2 {3} at versions 1-3, then STEP
+ * runs: versions 4-10 follow the ring from r2 (r0 r1 r2 r0 r1 r2 r0),
+ * version 11 repeats r0 (nothing sent), version 12 goes two along (r2),
+ * and 13 is the last. The same graph as the stream of one SOURCES record
+ * per change: r0 has versions 1, 4, 7, 10, 11 (5 uses), r1 2, 5, 8 (3),
+ * r2 3, 6, 9, 12, 13 (5). */
+static void test_steps(void)
+{
+   const uint32_t r[3][1] = { { 1 }, { 2 }, { 3 } };
+   cbuf vf = CBUF_INIT, plain = CBUF_INIT, end = CBUF_INIT;
+   for (int i = 0; i < 2; i++) {
+      cbuf *s = i ? &plain : &vf;
+      for (uint32_t v = 1; v <= 3; v++)
+         vfs_vertex(s, v, CATS_VF_MEMORY_INPUT, NONE, 8 * (uint64_t)v - 8,
+                    8, 0, 0);
+      vfs_vertex(s, 4, CATS_VF_MEMORY, NONE, 24, 8, 0, 0);
+      for (uint32_t v = 1; v <= 3; v++)
+         vfs_sources(s, 4, v, 0, 1, r[v - 1]);
+   }
+   vfs_step(&vf, 4, 4, 1, 7);
+   vfs_step(&vf, 4, 12, 2, 1);
+   for (uint32_t v = 4; v <= 10; v++)
+      vfs_sources(&plain, 4, v, 0, 1, r[(v - 1) % 3]);
+   vfs_sources(&plain, 4, 12, 0, 1, r[2]);
+   end_simple(&end, 1, (const uint32_t[]){ 4 }, (const uint32_t[]){ 13 },
+              (const uint8_t[]){ 0 });
+   vcg_graph g, want;
+   char err[VCG_ERRLEN] = "";
+   CHECK_EQ(build(&vf, &end, &g, err, sizeof err), VCG_OK);
+   CHECK_EQ(build(&plain, &end, &want, err, sizeof err), VCG_OK);
+   CHECK_EQ(g.nedges, 3);
+   CHECK_EQ(want.nedges, 3);
+   if (g.nedges == 3 && want.nedges == 3) {
+      CHECK(memcmp(g.edges, want.edges, 3 * sizeof *g.edges) == 0);
+      CHECK(memcmp(g.vertices, want.vertices,
+                   4 * sizeof *g.vertices) == 0);
+      const uint32_t uses[3] = { 5, 3, 5 };
+      for (uint32_t k = 0; k < 3; k++) {
+         const vcg_edge *e = edge(&g, k, 3, 0);
+         CHECK(e && e->uses == uses[k]);
+      }
+      CHECK_EQ(g.vertices[3].versions, 13);
+      CHECK_EQ(g.vertices[3].weight, 13);
+   }
+   vcg_graph_free(&g);
+   vcg_graph_free(&want);
+
+   /* A run of many turns: 3 + 3000 versions, then nothing more. */
+   vf.len = end.len = 0;
+   for (uint32_t v = 1; v <= 3; v++)
+      vfs_vertex(&vf, v, CATS_VF_MEMORY_INPUT, NONE, 8 * (uint64_t)v - 8,
+                 8, 0, 0);
+   vfs_vertex(&vf, 4, CATS_VF_MEMORY, NONE, 24, 8, 0, 0);
+   for (uint32_t v = 1; v <= 3; v++)
+      vfs_sources(&vf, 4, v, 0, 1, r[v - 1]);
+   vfs_step(&vf, 4, 4, 1, 3000);
+   end_simple(&end, 1, (const uint32_t[]){ 4 }, (const uint32_t[]){ 3003 },
+              (const uint8_t[]){ 0 });
+   CHECK_EQ(build(&vf, &end, &g, err, sizeof err), VCG_OK);
+   for (uint32_t k = 0; k < 3 && g.nedges == 3; k++) {
+      const vcg_edge *e = edge(&g, k, 3, 0);
+      CHECK(e && e->uses == 1001);
+   }
+   vcg_graph_free(&g);
+   cbuf_free(&vf);
+   cbuf_free(&plain);
+   cbuf_free(&end);
+}
+
+/* The rings that STEP walks survive compaction in their order: vertex 1
+ * has records {2}, {3}, {4}; vertex 5's sources change at random until
+ * the pool is compacted; then vertex 1 steps twice round its ring. */
+static void test_rings_survive_compaction(void)
+{
+   vcg_builder *b = vcg_builder_new();
+   cbuf s = CBUF_INIT, end = CBUF_INIT;
+   char err[VCG_ERRLEN] = "";
+   size_t used;
+   for (uint32_t i = 1; i < 10 + 200; i++)
+      vfs_vertex(&s, i, CATS_VF_MEMORY, NONE, 8 * (uint64_t)i, 8, 0, 0);
+   for (uint32_t v = 1; v <= 3; v++)
+      vfs_sources(&s, 1, v, 0, 1, (const uint32_t[]){ 1 + v });
+   CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
+   uint32_t lcg = 12345, version = 1;
+   for (int round = 0; round < 40; round++) {
+      s.len = 0;
+      for (int i = 0; i < 50000; i++, version++) {
+         lcg = lcg * 1103515245u + 12345u;
+         vfs_sources(&s, 5, version, 0, 1,
+                     (const uint32_t[]){ 10 + (lcg >> 16) % 200 });
+      }
+      CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err),
+               VCG_OK);
+   }
+   s.len = 0;
+   vfs_step(&s, 1, 4, 1, 6);   /* {2} {3} {4} {2} {3} {4} */
+   CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
+   uint64_t records;
+   uint32_t nv, ne;
+   vcg_builder_counts(b, &records, &nv, &ne);
+   CHECK_EQ(ne, 3 + 200);
+   end_simple(&end, 1, (const uint32_t[]){ 1 }, (const uint32_t[]){ 9 },
+              (const uint8_t[]){ 0 });
+   CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
+   vcg_graph g;
+   CHECK_EQ(vcg_finish(b, &g, err, sizeof err), VCG_OK);
+   for (uint32_t k = 1; k <= 3 && g.nedges == 203; k++) {
+      const vcg_edge *e = edge(&g, k, 0, 0);
+      CHECK(e && e->uses == 3);
+   }
    vcg_graph_free(&g);
    vcg_builder_free(b);
    cbuf_free(&s);
@@ -648,6 +764,55 @@ static void test_malformed(void)
    prefix(&vf, &end);
    vfs_vertex(&vf, 3, 3, NONE, 0, 8, 0, 0);
    expect_fail(&vf, &end, VCG_EINPUT, "unknown kind 3");
+
+   /* STEP problems. Vertex 2's ring: {1}, then alone {1} again. */
+   prefix(&vf, &end);
+   vfs_step(&vf, 3, 1, 1, 1);
+   expect_fail(&vf, &end, VCG_EINPUT, "STEP names unknown vertex 3");
+   prefix(&vf, &end);
+   vfs_step(&vf, 2, 2, 1, 1);
+   expect_fail(&vf, &end, VCG_EINPUT, "which has no record");
+   for (int alone = 0; alone < 2; alone++) {
+      prefix(&vf, &end);
+      vfs_sources(&vf, 2, 1, 0, 1, (const uint32_t[]){ 1 });
+      vfs_record(&vf, alone ? CATS_VF_SOURCES_ALONE : CATS_VF_SOURCES, 2, 3,
+                 0, 0, NULL);
+      vfs_step(&vf, 2, 5, 2, 1);
+      expect_fail(&vf, &end, VCG_EINPUT,
+                  alone ? "by 2 records along its ring of 1"
+                        : "by 2 records along its ring of 2");
+   }
+   prefix(&vf, &end);
+   vfs_sources(&vf, 2, 1, 0, 1, (const uint32_t[]){ 1 });
+   vfs_sources(&vf, 2, 3, 0, 0, NULL);
+   vfs_step(&vf, 2, 3, 1, 1);
+   expect_fail(&vf, &end, VCG_EINPUT, "at version 3, not after version 3");
+   prefix(&vf, &end);
+   vfs_sources(&vf, 2, 1, 0, 1, (const uint32_t[]){ 1 });
+   vfs_sources(&vf, 2, 3, 0, 0, NULL);
+   vfs_step(&vf, 2, 4, 0, 1);
+   expect_fail(&vf, &end, VCG_EINPUT, "by 0 records");
+   prefix(&vf, &end);
+   vfs_sources(&vf, 2, 1, 0, 1, (const uint32_t[]){ 1 });
+   vfs_sources(&vf, 2, 3, 0, 0, NULL);
+   vfs_step(&vf, 2, 4, 1, 0);
+   expect_fail(&vf, &end, VCG_EINPUT, "over 0 versions");
+   prefix(&vf, &end);
+   vfs_sources(&vf, 2, 1, 0, 1, (const uint32_t[]){ 1 });
+   vfs_sources(&vf, 2, 3, 0, 0, NULL);
+   vfs_step(&vf, 2, 0xFFFFFFF0u, 1, 100);
+   expect_fail(&vf, &end, VCG_EINPUT, "over 100 versions");
+   prefix(&vf, &end);
+   vfs_step(&vf, 2, 4, 1, 1);
+   vf.len -= 1;
+   expect_fail(&vf, &end, VCG_EINPUT, "STEP record truncated");
+   prefix(&vf, &end);
+   cbuf_put8(&vf, CATS_VF_STEP);
+   vfs_var(&vf, 2);
+   vfs_var(&vf, 1ull << 32);
+   vfs_var(&vf, 1);
+   vfs_var(&vf, 1);
+   expect_fail(&vf, &end, VCG_EINPUT, "STEP record malformed");
 
    /* VF_END problems. */
    prefix(&vf, &end);
@@ -1107,6 +1272,8 @@ int main(int argc, char **argv)
    RUN(test_merge);
    RUN(test_memory);
    RUN(test_compacted_edges_merge);
+   RUN(test_steps);
+   RUN(test_rings_survive_compaction);
    RUN(test_far_edges);
    RUN(test_remap);
    RUN(test_pieces);

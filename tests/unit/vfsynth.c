@@ -25,7 +25,19 @@ int vfs_var(cbuf *b, uint64_t v)
 int vfs_sources(cbuf *b, uint32_t dst, uint32_t version, uint32_t ctx,
                 uint16_t n, const uint32_t *src)
 {
-   int r = cbuf_put8(b, CATS_VF_SOURCES) | vfs_var(b, dst) |
+   return vfs_record(b, CATS_VF_SOURCES, dst, version, ctx, n, src);
+}
+
+int vfs_step(cbuf *b, uint32_t dst, uint32_t version, uint32_t d, uint32_t m)
+{
+   return cbuf_put8(b, CATS_VF_STEP) | vfs_var(b, dst) | vfs_var(b, version) |
+          vfs_var(b, d) | vfs_var(b, m);
+}
+
+int vfs_record(cbuf *b, uint8_t tag, uint32_t dst, uint32_t version,
+               uint32_t ctx, uint16_t n, const uint32_t *src)
+{
+   int r = cbuf_put8(b, tag) | vfs_var(b, dst) |
            vfs_var(b, version) | vfs_var(b, ctx) | vfs_var(b, n);
    for (uint16_t i = 0; i < n; i++) {
       int32_t d = (int32_t)(src[i] - dst);

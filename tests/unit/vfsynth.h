@@ -20,6 +20,12 @@ int vfs_vertex(cbuf *b, uint32_t id, uint8_t kind, uint32_t alloc,
 int vfs_var(cbuf *b, uint64_t v);
 int vfs_sources(cbuf *b, uint32_t dst, uint32_t version, uint32_t ctx,
                 uint16_t n, const uint32_t *src);
+/* SOURCES or SOURCES_ALONE. */
+int vfs_record(cbuf *b, uint8_t tag, uint32_t dst, uint32_t version,
+               uint32_t ctx, uint16_t n, const uint32_t *src);
+/* STEP: m versions from `version` follow dst's ring, the first d along. */
+int vfs_step(cbuf *b, uint32_t dst, uint32_t version, uint32_t d,
+             uint32_t m);
 /* VF_END with table[0..nallocs) and n entries (ids, versions, flags). */
 int vfs_end(cbuf *b, uint32_t word, uint32_t nallocs, const uint32_t *table,
             uint32_t n, const uint32_t *ids, const uint32_t *versions,
