@@ -572,13 +572,15 @@ static long parse_sources(vcg_builder *b, const uint8_t *q, size_t left,
    return (long)pos;
 }
 
-/* SOURCES, or with `alone` SOURCES_ALONE: the record starts a new ring
- * without looking for itself in the old one. */
+/* SOURCES, a new record after the open one in its vertex's ring, or
+ * with `alone` SOURCES_ALONE, a new record in a ring of its own. The
+ * tool sends a record only when its ring of the vertex lacks it: the
+ * helper does not look for it (a repeat is a STEP). */
 static vcg_status on_sources(vcg_builder *b, const vb_sources *s, int alone,
                              char *err, size_t errlen)
 {
    unsigned long long rno = (unsigned long long)b->records;
-   uint32_t dst_id = s->dst, version = s->version, ctx = s->ctx, n = s->n;
+   uint32_t dst_id = s->dst, version = s->version;
    uint32_t dst = find_vertex(b, dst_id);
    if (dst == VB_NIL)
       return fail(b, VCG_EINPUT, err, errlen,
@@ -589,14 +591,10 @@ static vcg_status on_sources(vcg_builder *b, const vb_sources *s, int alone,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES of vertex %u at version %u, not "
                   "after version %u", rno, dst_id, version, d->version);
-   uint32_t r = d->version && !alone
-                   ? vrec_find(&b->rec, b->e, d->open, ctx, n, b->ids)
-                   : VREC_NIL;
-   if (r == VREC_NIL) {
-      vcg_status st = new_record(b, dst, s, alone, &r, err, errlen);
-      if (st != VCG_OK)
-         return st;
-   }
+   uint32_t r = VREC_NIL;
+   vcg_status st = new_record(b, dst, s, alone, &r, err, errlen);
+   if (st != VCG_OK)
+      return st;
    close_record(b, d, version);
    open_record(d, r, version);
    return VCG_OK;

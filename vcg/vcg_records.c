@@ -6,11 +6,6 @@
 #include <string.h>
 
 
-/* Records of one vertex compared before a repeat is taken for new: a
- * vertex whose sources never repeat must not cost a walk of all of them.
- * A record missed this way is stored twice, which costs memory only. */
-#define VREC_RING_WALK 64
-
 static size_t words_for(uint32_t nedges, int wide)
 {
    return VREC_HEAD + 1 + (wide ? nedges - 1 : nedges / 2);
@@ -20,32 +15,6 @@ size_t vrec_len(const vrec_pool *p, uint32_t r)
 {
    return words_for(vrec_nedges(vrec_n(p, r)),
                     (p->w[r + VREC_N] & VREC_WIDE) != 0);
-}
-
-static int same(const vrec_pool *p, const vb_edge *e, uint32_t r,
-                uint32_t ctx, uint32_t n, const uint32_t *ids)
-{
-   if (vrec_n(p, r) != n || e[vrec_edge(p, r, 0)].ctx != ctx)
-      return 0;
-   for (uint32_t k = 0; k < n; k++)
-      if (e[vrec_edge(p, r, k)].src != ids[k])
-         return 0;
-   return 1;
-}
-
-uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
-                   uint32_t ctx, uint32_t n, const uint32_t *ids)
-{
-   /* From the one after it, around to itself. */
-   uint32_t r = open;
-   for (int k = 0; k < VREC_RING_WALK; k++) {
-      r = vrec_at(p, r)[VREC_RING];
-      if (same(p, e, r, ctx, n, ids))
-         return r;
-      if (r == open)
-         break;
-   }
-   return VREC_NIL;
 }
 
 /* Room for `words` more; the offset of the first, or VREC_NIL. */

@@ -5,12 +5,11 @@
  * force accumulated over 16 neighbours gets 16 records per step). The
  * builder keeps each distinct record once, as the edges it names, in a
  * ring per vertex in the order they were first made, each after the one
- * it followed: the record that follows the open one now is most often
- * the next in the ring. A repeated record is
- * recognised by comparing its ids with that one's (then the ring's): no
- * lookup of its sources, no hash probe of its edges. When the next record
- * of its vertex comes, the record's edges get the versions it made as
- * uses.
+ * it followed. The tool keeps the same ring as signatures, and says
+ * which record a version opens by how far along the ring it is (STEP,
+ * docs/VCG.md): no record is looked up by its sources. When the next
+ * record of its vertex opens, the record's edges get the versions it
+ * made as uses.
  *
  * A record is a run of u32 words in one pool:
  *   ring    the next record of the same vertex (a circular list)
@@ -22,8 +21,7 @@
  * its records' edges lie close to each other: half the words of u32
  * indices. The sources' ids and the record's context are not kept: while
  * the graph is built an edge's src is its source's tool id and its ctx
- * the record's, so a record is compared through its edges.
- * A record's offset in the pool is its name; compaction renames. */
+ * the record's. A record's offset in the pool is its name; compaction renames. */
 #ifndef VCG_RECORDS_H
 #define VCG_RECORDS_H
 
@@ -84,13 +82,6 @@ static inline uint32_t vrec_edge(const vrec_pool *p, uint32_t r, uint32_t k)
 
 /* Words of record r. */
 size_t vrec_len(const vrec_pool *p, uint32_t r);
-
-/* The record of `open`'s vertex with context ctx and the n sources ids
- * (tool ids, in the order sent; e the edges, whose src is a tool id):
- * the ring from the one after `open` round to `open`, 64 records at
- * most. VREC_NIL if there is none. */
-uint32_t vrec_find(const vrec_pool *p, const vb_edge *e, uint32_t open,
-                   uint32_t ctx, uint32_t n, const uint32_t *ids);
 
 /* A new record with n sources and the edges edges[0..max(n, 1)) in the
  * ring of `ring` (VREC_NIL: a ring of its own). VREC_NIL if out of memory

@@ -444,6 +444,14 @@ UInt  CATS_(vf_atoms_value)(VfSite* site, UInt* in);
    with *p set when the union is one value (shared, or a reduction's
    link). */
 UInt  CATS_(vf_union_sources)(VfSite* site, UInt* in, UInt* out, UInt* p);
+/* The same union when it is neither shared nor a link (the set not seen
+   again at this site, all the inputs' sources fitting one set): notes
+   the set at the site as vf_union_sources would, and gives in *h the
+   hash of the inputs' sources counted with their repeats, a signature
+   that needs no search for them; False, with nothing changed, in the
+   other cases. vf_union_list then gives the sources themselves. */
+Bool  CATS_(vf_union_store_hash)(VfSite* site, const UInt* in, ULong* h);
+UInt  CATS_(vf_union_list)(const UInt* in, UInt* out);
 void  CATS_(vf_sets_stats)(void);
 void  CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
                                                    void* opaque),

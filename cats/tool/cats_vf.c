@@ -260,26 +260,31 @@ static ULong load_slow(Site* s, Addr a, UInt* slot0, UInt* slot1)
    return p0 | ((ULong)p1 << 32);
 }
 
-/* The word's new version, computed from P's sources, or from m[0..n)
-   (distinct vertex ids) when P is 0 and n > 0. Returns the vertex.
-   Inline, as store_atoms is: called, they took nine arguments, some on
-   the stack, twice per stored lane. */
+/* The word's new version, whose sources' signature comes from the hash
+   h: the sources of P, of m[0..n) (distinct vertex ids) when n > 0, or
+   of the union of in[0..4) when 'in' is given (vf_union_store_hash).
+   The sources themselves are listed only when the helper is sent them.
+   Returns the vertex. Inline, as store_atoms is: called, they took nine
+   arguments, some on the stack, twice per stored lane. */
 static inline __attribute__((always_inline))
 UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w, Addr a,
-                   UInt len, UInt p, const UInt* m, UInt n)
+                   UInt len, ULong h, UInt p, const UInt* m, UInt n,
+                   const UInt* in)
 {
    UInt sh = CATS_(vf_wshift);
    if (UNLIKELY(map->seq == 0))
       CATS_(vf_map_vertices)(map);
    UInt v = (map->seq << (VF_SM_BITS - sh)) | w;
    UInt* vs = &map->vs[2 * w];
-   ULong h = n > 0 ? CATS_(vf_sources_hash)(m, n) : CATS_(vf_prov_hash)(p);
    UInt sig = CATS_(vf_sig)(h);
    UInt tag;
    if (CATS_(vf_bump)(&vs[0], &vs[1], sig)
        && (tag = CATS_(vf_record_tag)(v, vs[0], &vs[1], sig)) != 0) {
-      UInt mm[VF_SET_CAP];
-      if (n == 0) {
+      UInt mm[4 * VF_SET_CAP];
+      if (in != NULL) {
+         n = CATS_(vf_union_list)(in, mm);
+         m = mm;
+      } else if (n == 0) {
          n = CATS_(vf_members)(p, mm);
          m = mm;
       }
@@ -320,7 +325,8 @@ static UInt store_lane(const Site* s, Block* b, Bool carrier,
 {
    UInt v = p;
    if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT))))
-      v = store_version(s, b, map, w, a, len, p, NULL, 0);
+      v = store_version(s, b, map, w, a, len, CATS_(vf_prov_hash)(p), p,
+                        NULL, 0, NULL);
    /* A stored constant stays a constant in the register: the same
       constant stored again (an unrolled loop filling an array) is
       another value, not a copy of the first. */
@@ -352,12 +358,20 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
                         CATS_(vf_atoms_value)(site, in));
    if ((in[0] | in[1] | in[2] | in[3]) & VF_SET_BIT) {
       /* The stored register holds the new vertex from now on, so the
-         union is needed only as the version's sources. */
-      UInt all[4 * VF_SET_CAP], p;
-      n = CATS_(vf_union_sources)(site, in, all, &p);
-      if (n == 0)
-         return store_lane(s, b, carrier, map, w, a, len, p);
-      UInt v = store_version(s, b, map, w, a, len, 0, all, n);
+         union is needed only as the version's sources, and those only
+         when the helper has not had them. */
+      ULong h;
+      UInt v;
+      if (CATS_(vf_union_store_hash)(site, in, &h)) {
+         v = store_version(s, b, map, w, a, len, h, 0, NULL, 0, in);
+      } else {
+         UInt all[4 * VF_SET_CAP], p;
+         n = CATS_(vf_union_sources)(site, in, all, &p);
+         if (n == 0)
+            return store_lane(s, b, carrier, map, w, a, len, p);
+         v = store_version(s, b, map, w, a, len,
+                           CATS_(vf_sources_hash)(all, n), 0, all, n, NULL);
+      }
       store_words(map, w, a, len, v);
       return v;
    }
@@ -372,7 +386,8 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
    if (n < 2)
       return store_lane(s, b, carrier, map, w, a, len,
                         n ? VF_ONE_BIT | m[0] : 0);
-   UInt v = store_version(s, b, map, w, a, len, 0, m, n);
+   UInt v = store_version(s, b, map, w, a, len, CATS_(vf_sources_hash)(m, n),
+                          0, m, n, NULL);
    store_words(map, w, a, len, v);
    return v;
 }

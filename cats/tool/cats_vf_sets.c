@@ -606,6 +606,39 @@ UInt CATS_(vf_union_sources)(VfSite* site, UInt* in, UInt* out, UInt* p)
    return c + n;
 }
 
+Bool CATS_(vf_union_store_hash)(VfSite* site, const UInt* in, ULong* h)
+{
+   Int base = largest_set(in);
+   UInt cur = in[base], total = 0, i;
+   if (seen_here(site, cur))
+      return False;
+   ULong sum = 0;
+   for (i = 0; i < 4; i++) {
+      UInt q = in[i];
+      if (q & VF_SET_BIT) {
+         UInt c = CATS_(vf_set_count)(q);
+         total += c;
+         sum += CATS_(vf_mix_sum)(CATS_(vf_sets)[CATS_(vf_set_node)(q)].m, c);
+      } else if (q != 0) {
+         total++;
+         sum += CATS_(vf_mix)(q & VF_ID_MASK);
+      }
+   }
+   if (total > VF_SET_CAP)
+      return False;
+   n_unions++;
+   note_here(site, cur);   /* as shared_set */
+   *h = total + sum;
+   return True;
+}
+
+UInt CATS_(vf_union_list)(const UInt* in, UInt* out)
+{
+   Int base = largest_set(in);
+   UInt c = CATS_(vf_members)(in[base], out);
+   return c + added_sources(in, base, out + c);
+}
+
 static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
 {
    UInt m[4 * VF_SET_CAP], n;

@@ -172,8 +172,9 @@ static void test_merge(void)
    }
    vcg_graph_free(&g);
 
-   /* A reduction over a million iterations: s = s + x[i % 64], with one
-    * record per iteration. The builder must stay at graph size. */
+   /* A reduction over a million iterations: s = s + x[i % 64], its 64
+    * records once, then as the tool sends a cycle of them, in STEPs of
+    * 10000 versions. The builder must stay at graph size. */
    vcg_builder *b = vcg_builder_new();
    cbuf chunk = CBUF_INIT;
    for (uint32_t i = 0; i < 65; i++)
@@ -182,19 +183,19 @@ static void test_merge(void)
    size_t used;
    CHECK_EQ(vcg_feed(b, chunk.data, chunk.len, 1, &used, err, sizeof err),
             VCG_OK);
-   uint32_t version = 1;
-   for (int round = 0; round < 100; round++) {
-      chunk.len = 0;
-      for (uint32_t i = 0; i < 10000; i++, version++)
-         vfs_sources(&chunk, 0, version, 1, 2,
-                     (const uint32_t[]){ 0, 1 + version % 64 });
-      CHECK_EQ(vcg_feed(b, chunk.data, chunk.len, 1, &used, err,
-                        sizeof err), VCG_OK);
-   }
+   chunk.len = 0;
+   for (uint32_t version = 1; version <= 64; version++)
+      vfs_sources(&chunk, 0, version, 1, 2,
+                  (const uint32_t[]){ 0, 1 + version % 64 });
+   for (uint32_t version = 65; version <= 1000000; version += 10000)
+      vfs_step(&chunk, 0, version, 1,
+               version + 10000 > 1000001 ? 1000001 - version : 10000);
+   CHECK_EQ(vcg_feed(b, chunk.data, chunk.len, 1, &used, err, sizeof err),
+            VCG_OK);
    uint64_t records;
    uint32_t nv, ne;
    vcg_builder_counts(b, &records, &nv, &ne);
-   CHECK_EQ(records, 65 + 1000000);
+   CHECK_EQ(records, 65 + 64 + 100);
    CHECK_EQ(nv, 65);
    CHECK_EQ(ne, 65);
    /* Tables and arrays for 65 vertices and edges and 64 distinct
@@ -206,6 +207,10 @@ static void test_merge(void)
    CHECK_EQ(vcg_finish(b, &g, err, sizeof err), VCG_OK);
    e = edge(&g, 0, 0, 1);
    CHECK(e && e->uses == 1000000);   /* s -> s every time */
+   for (uint32_t k = 1; k <= 64; k++) {   /* each x every 64th time */
+      e = edge(&g, k, 0, 1);
+      CHECK(e && e->uses == 1000000 / 64);
+   }
    CHECK_EQ(g.vertices[0].versions, 1000000);
    CHECK_EQ(g.vertices[0].weight, 2000000);
    vcg_graph_free(&g);
