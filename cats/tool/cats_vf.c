@@ -260,15 +260,20 @@ static ULong load_slow(Site* s, Addr a, UInt* slot0, UInt* slot1)
    return p0 | ((ULong)p1 << 32);
 }
 
+/* Where a version's sources come from when they are sent: the set P,
+   the list m[0..n), the union of the inputs in[0..4) of which one is a
+   set (vf_union_store_hash), or the distinct ones among the single
+   values in[0..4). */
+enum { LIST_OF_P, LIST_GIVEN, LIST_OF_UNION, LIST_OF_SINGLES };
+
 /* The word's new version, whose sources' signature comes from the hash
-   h: the sources of P, of m[0..n) (distinct vertex ids) when n > 0, or
-   of the union of in[0..4) when 'in' is given (vf_union_store_hash).
-   The sources themselves are listed only when the helper is sent them.
+   h. The sources themselves are listed only when the helper is sent
+   them ('how'; a constant at each call, so the others' code goes).
    Returns the vertex. Inline, as store_atoms is: called, they took nine
    arguments, some on the stack, twice per stored lane. */
 static inline __attribute__((always_inline))
 UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w, Addr a,
-                   UInt len, ULong h, UInt p, const UInt* m, UInt n,
+                   UInt len, ULong h, Int how, UInt p, const UInt* m, UInt n,
                    const UInt* in)
 {
    UInt sh = CATS_(vf_wshift);
@@ -281,10 +286,15 @@ UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w, Addr a,
    if (CATS_(vf_bump)(&vs[0], &vs[1], sig)
        && (tag = CATS_(vf_record_tag)(v, vs[0], &vs[1], sig)) != 0) {
       UInt mm[4 * VF_SET_CAP];
-      if (in != NULL) {
+      if (how == LIST_OF_UNION) {
          n = CATS_(vf_union_list)(in, mm);
          m = mm;
-      } else if (n == 0) {
+      } else if (how == LIST_OF_SINGLES) {
+         UInt x[4] = { in[0] & VF_ID_MASK, in[1] & VF_ID_MASK,
+                       in[2] & VF_ID_MASK, in[3] & VF_ID_MASK };
+         n = CATS_(vf_distinct4)(x, mm);
+         m = mm;
+      } else if (how == LIST_OF_P) {
          n = CATS_(vf_members)(p, mm);
          m = mm;
       }
@@ -325,8 +335,8 @@ static UInt store_lane(const Site* s, Block* b, Bool carrier,
 {
    UInt v = p;
    if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT))))
-      v = store_version(s, b, map, w, a, len, CATS_(vf_prov_hash)(p), p,
-                        NULL, 0, NULL);
+      v = store_version(s, b, map, w, a, len, CATS_(vf_prov_hash)(p),
+                        LIST_OF_P, p, NULL, 0, NULL);
    /* A stored constant stays a constant in the register: the same
       constant stored again (an unrolled loop filling an array) is
       another value, not a copy of the first. */
@@ -363,31 +373,44 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
       ULong h;
       UInt v;
       if (CATS_(vf_union_store_hash)(site, in, &h)) {
-         v = store_version(s, b, map, w, a, len, h, 0, NULL, 0, in);
+         v = store_version(s, b, map, w, a, len, h, LIST_OF_UNION, 0, NULL,
+                           0, in);
       } else {
          UInt all[4 * VF_SET_CAP], p;
          n = CATS_(vf_union_sources)(site, in, all, &p);
          if (n == 0)
             return store_lane(s, b, carrier, map, w, a, len, p);
          v = store_version(s, b, map, w, a, len,
-                           CATS_(vf_sources_hash)(all, n), 0, all, n, NULL);
+                           CATS_(vf_sources_hash)(all, n), LIST_GIVEN, 0,
+                           all, n, NULL);
       }
       store_words(map, w, a, len, v);
       return v;
    }
    m[0] = in[0] & VF_ID_MASK;
    m[1] = in[1] & VF_ID_MASK;
+   UInt v;
    if (cd == 0 && m[0] != 0 && m[1] != 0 && m[0] != m[1]) {
-      n = 2;   /* c = a + b: a site stores it at every iteration */
+      /* c = a + b: a site stores it at every iteration */
+      v = store_version(s, b, map, w, a, len, CATS_(vf_sources_hash)(m, 2),
+                        LIST_GIVEN, 0, m, 2, NULL);
    } else {
-      UInt x[4] = { m[0], m[1], in[2] & VF_ID_MASK, in[3] & VF_ID_MASK };
-      n = CATS_(vf_distinct4)(x, m);
+      /* Up to four single values: one value, or several whose
+         signature hashes them with their repeats (the distinct ones
+         are found only for a record that is sent). */
+      UInt x0 = m[0], x1 = m[1], x2 = in[2] & VF_ID_MASK,
+           x3 = in[3] & VF_ID_MASK;
+      UInt f = x0 ? x0 : x1 ? x1 : x2 ? x2 : x3;
+      if (((x1 == 0) | (x1 == f)) & ((x2 == 0) | (x2 == f))
+          & ((x3 == 0) | (x3 == f)))
+         return store_lane(s, b, carrier, map, w, a, len,
+                           f ? VF_ONE_BIT | f : 0);
+      ULong h = (x0 != 0) + (x1 != 0) + (x2 != 0) + (x3 != 0)   /* mix(0) */
+                + CATS_(vf_mix)(x0) + CATS_(vf_mix)(x1)           /* is 0 */
+                + CATS_(vf_mix)(x2) + CATS_(vf_mix)(x3);
+      v = store_version(s, b, map, w, a, len, h, LIST_OF_SINGLES, 0, NULL,
+                        0, in);
    }
-   if (n < 2)
-      return store_lane(s, b, carrier, map, w, a, len,
-                        n ? VF_ONE_BIT | m[0] : 0);
-   UInt v = store_version(s, b, map, w, a, len, CATS_(vf_sources_hash)(m, n),
-                          0, m, n, NULL);
    store_words(map, w, a, len, v);
    return v;
 }
