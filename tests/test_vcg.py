@@ -3,7 +3,7 @@ programs, the same at -O0, -O2 and -O3 (vectorised with AVX2)."""
 import os
 import subprocess
 
-from catslib import Trace, Vcg, cats_cmd, check, check_eq, compile_program, run_cats, vcg_of
+from catslib import Trace, Vcg, cats_cmd, check, check_eq, compile_program, run_cats, traced, vcg_of
 
 OPT_LEVELS = [("-O0",), ("-O2",), ("-O3", "-mavx2")]
 NAMES = ("a", "b", "c", "d", "e", "s", "u", "v", "x", "y", "col", "rowptr", "node", "elem",
@@ -222,3 +222,39 @@ def test_values_attributed_to_the_loop_that_made_them():
         check_eq(tail[0], "steps", "function of the top context")
         check(tail[1].startswith("loop (vf_stencil.c:") and tail[2].startswith("loop (vf_stencil.c:"),
               "time-step loop then inner loop: %r" % path)
+
+
+def test_repeated_time_steps_send_no_more_records():
+    # vf_axpy_steps.c: c[i][j] += a[i][k] * b[k][j] (8 x 8, i-k-j order)
+    # repeated R times. Each c element's 8 versions per repetition have
+    # different sources, the same 8 every time: the first repetition
+    # sends them (a SOURCES record each), every later one only steps
+    # along the helper's ring of them, and all those steps, at
+    # consecutive versions, are one STEP record per element at the end.
+    # So the source records are those of one repetition, and 2 or 5
+    # repetitions add the same 64 STEPs (the start-up code sends some of
+    # its own), while each product a[i][k] * b[k][j] is used R times.
+    counts = {}
+    for flags in OPT_LEVELS[:2]:
+        tag = " ".join(flags)
+        for reps in (1, 2, 5):
+            trace, proc = traced("vf_axpy_steps.c", flags, args=(str(reps),),
+                                 tool_args=("-v",))
+            line = [l for l in proc.stderr.splitlines() if " step records" in l]
+            check_eq(len(line), 1, "value-flow stats line %s" % tag)
+            fields = line[0].split("value flow: ")[1].replace(",", "").split()
+            counts[(tag, reps)] = (int(fields[2]), int(fields[5]))
+            g = Vcg(trace.path)
+            for i in range(8):
+                for k in range(8):
+                    for j in range(8):
+                        e = ("a+%d" % (64 * i + 8 * k), "c+%d" % (64 * i + 8 * j))
+                        check_eq(g.edges.get(e, (0, 0))[0], reps,
+                                 "uses of a[%d][%d] -> c[%d][%d] %s" % (i, k, i, j, tag))
+                        e = ("b+%d" % (64 * k + 8 * j), "c+%d" % (64 * i + 8 * j))
+                        check_eq(g.edges.get(e, (0, 0))[0], reps,
+                                 "uses of b[%d][%d] -> c[%d][%d] %s" % (k, j, i, j, tag))
+        sources = [counts[(tag, r)][0] for r in (1, 2, 5)]
+        check_eq(sources, [sources[0]] * 3, "source records for 1, 2, 5 repetitions %s" % tag)
+        steps = [counts[(tag, r)][1] - counts[(tag, 1)][1] for r in (2, 5)]
+        check_eq(steps, [64, 64], "STEP records that 2 and 5 repetitions add %s" % tag)
