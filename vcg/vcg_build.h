@@ -4,18 +4,19 @@
  * VF_END frame (105); docs/VCG.md defines both. The builder ingests them
  * incrementally and keeps memory proportional to the graph, not to the
  * stream: one 36-byte record per vertex, one 16-byte record per distinct
- * (src, dst, ctx) edge (arrays grow by a quarter), each vertex's distinct
- * SOURCES records (vcg_records.h: 16 bytes and 2 per further source,
- * compacted to the open ones when they pass 32 bytes per edge), and a
- * 4-byte hash slot (tables at most 3/4 full) per edge of the vertices
- * with many records; the others' edges are found among their records. A
- * SOURCES record adds its uses to the edges it names, so a loop that
- * repeats one computation a million times costs nothing more, and a
- * repeated record is recognised without looking up its sources or edges.
+ * (src, dst, ctx) edge (arrays grow by a quarter), each vertex's ring of
+ * records (vcg_records.h: 16 bytes and 2 per further source; when they
+ * pass 32 bytes per edge, rings of up to 256 records are kept and of
+ * longer ones the open record), and a 4-byte hash slot (tables at most
+ * 3/4 full) per edge of the vertices with many records; the others'
+ * edges are found among their records. A record adds its uses to the
+ * edges it names, so a loop that repeats one computation a million times
+ * costs nothing more, and a repeated record is a STEP along the ring:
+ * its sources and edges are not looked up.
  *
- * The uses of a SOURCES record are known only when the next record for
- * the same dst (or VF_END) arrives: each dst keeps its open record, whose
- * closing settles them.
+ * The uses of a record are known only when the next record for the same
+ * dst (or VF_END) opens: each dst keeps its open record, whose closing
+ * settles them.
  *
  * Every input is checked: a malformed stream yields a status and a
  * one-line message, never a crash; after an error the builder refuses
