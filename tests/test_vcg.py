@@ -258,3 +258,22 @@ def test_repeated_time_steps_send_no_more_records():
         check_eq(sources, [sources[0]] * 3, "source records for 1, 2, 5 repetitions %s" % tag)
         steps = [counts[(tag, r)][1] - counts[(tag, 1)][1] for r in (2, 5)]
         check_eq(steps, [64, 64], "STEP records that 2 and 5 repetitions add %s" % tag)
+
+
+def test_cycle_longer_than_a_ring():
+    # vf_long_cycle.c: s[j] += x[k] * (j + 1), k = 0..299, 3 times. Each
+    # s[j] cycles through 300 records, more than the 256 a ring holds:
+    # the tool starts new rings (SOURCES_ALONE) and sends every version,
+    # and each x[k] -> s[j] edge still has exactly 3 uses.
+    for flags in OPT_LEVELS[:2]:
+        tag = " ".join(flags)
+        trace, proc = traced("vf_long_cycle.c", flags, args=("3",), tool_args=("-v",))
+        line = [l for l in proc.stderr.splitlines() if " step records" in l][0]
+        sources = int(line.split("value flow: ")[1].replace(",", "").split()[2])
+        check(sources >= 2 * 300 * 3, "every version of s a record %s: %d" % (tag, sources))
+        g = Vcg(trace.path)
+        for j in range(2):
+            for k in range(300):
+                e = ("x+%d" % (8 * k), "s+%d" % (8 * j))
+                check_eq(g.edges.get(e, (0, 0))[0], 3, "uses of x[%d] -> s[%d] %s" % (k, j, tag))
+            check_eq(g.vertices["s+%d" % (8 * j)][1], 900 + 1, "versions of s[%d] %s" % (j, tag))
