@@ -227,8 +227,7 @@ static uint32_t get_edge(vcg_builder *b, uint32_t src, uint32_t dst,
 #define VB_REC_BASE (4u << 20)
 #define VB_REC_PER_EDGE 8u
 
-/* End dst's open record at version `end`: each of its edges gets
- * end - version uses (the versions it made). A record's edges were mostly
+/* Each edge of record r gets `uses` more. A record's edges were mostly
  * made together, so this touches a line or two of the edge array. */
 static void add_record_uses(vcg_builder *b, uint32_t r, uint32_t uses)
 {
@@ -237,6 +236,8 @@ static void add_record_uses(vcg_builder *b, uint32_t r, uint32_t uses)
       b->e[vrec_edge(&b->rec, r, k)].uses += uses;
 }
 
+/* End dst's open record at version `end`: each of its edges gets
+ * end - version uses (the versions it made). */
 static void close_record(vcg_builder *b, vb_vertex *d, uint64_t end)
 {
    if (d->version == 0)
