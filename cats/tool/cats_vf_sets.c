@@ -36,6 +36,11 @@
    the mark bytes are swept, never the sets. */
 VfSet* CATS_(vf_sets);
 static UChar* marks;
+/* The hash sum of a node's first hash_count[i] sources, for the
+   signature of stores that read one set several times (vf_union_store_hash):
+   a node's first sources never change while it is live. */
+static ULong* hash_sum;
+static UChar* hash_count;
 static UInt   cap;
 static UInt   cursor;
 UChar         CATS_(vf_collect_due);
@@ -68,6 +73,8 @@ void CATS_(vf_sets_init)(void)
    cap = FIRST_CAP;
    CATS_(vf_sets) = VG_(malloc)("cats.vf.sets", cap * sizeof(VfSet));
    marks = VG_(calloc)("cats.vf.marks", cap, 1);
+   hash_sum = VG_(malloc)("cats.vf.hsum", cap * sizeof(ULong));
+   hash_count = VG_(calloc)("cats.vf.hcount", cap, 1);
    CATS_(map_init)(&reg_map, "cats.vf.regmap");
 }
 
@@ -109,6 +116,9 @@ static void grow(void)
                                  cap * sizeof(VfSet));
    marks = VG_(realloc)("cats.vf.marks", marks, cap);
    VG_(memset)(marks + cap / 2, 0, cap / 2);
+   hash_sum = VG_(realloc)("cats.vf.hsum", hash_sum, cap * sizeof(ULong));
+   hash_count = VG_(realloc)("cats.vf.hcount", hash_count, cap);
+   VG_(memset)(hash_count + cap / 2, 0, cap / 2);
 }
 
 static void collect(void)
@@ -159,6 +169,7 @@ static inline UInt alloc_node(void)
          grow();                   /* this one needs more */
    }
    n_nodes++;
+   hash_count[cursor] = 0;
    return cursor++;
 }
 
@@ -616,9 +627,13 @@ Bool CATS_(vf_union_store_hash)(VfSite* site, const UInt* in, ULong* h)
    for (i = 0; i < 4; i++) {
       UInt q = in[i];
       if (q & VF_SET_BIT) {
-         UInt c = CATS_(vf_set_count)(q);
+         UInt c = CATS_(vf_set_count)(q), k = CATS_(vf_set_node)(q);
          total += c;
-         sum += CATS_(vf_mix_sum)(CATS_(vf_sets)[CATS_(vf_set_node)(q)].m, c);
+         if (hash_count[k] != c) {
+            hash_sum[k] = CATS_(vf_mix_sum)(CATS_(vf_sets)[k].m, c);
+            hash_count[k] = (UChar)c;
+         }
+         sum += hash_sum[k];
       } else if (q != 0) {
          total++;
          sum += CATS_(vf_mix)(q & VF_ID_MASK);
