@@ -544,6 +544,19 @@ static int get_var32(const uint8_t *p, size_t len, size_t *pos,
    return -1;
 }
 
+/* The four LEB128 fields that start a SOURCES or STEP record, after its
+ * tag, into *f[0..4): as get_var32. */
+static int get_head(const uint8_t *q, size_t left, size_t *pos,
+                    uint32_t *const f[4])
+{
+   for (int i = 0; i < 4; i++) {
+      int r = get_var32(q, left, pos, f[i]);
+      if (r <= 0)
+         return r;
+   }
+   return 1;
+}
+
 /* Decodes the SOURCES record at q[0..left) into *s and b->ids: its
  * length, 0 if the bytes end inside it, -1 if it is malformed, -2 out of
  * memory. Layout (docs/VCG.md): u8 tag, uvar dst, uvar version, uvar
@@ -552,12 +565,10 @@ static long parse_sources(vcg_builder *b, const uint8_t *q, size_t left,
                           vb_sources *s)
 {
    size_t pos = 1;
-   uint32_t *f[4] = { &s->dst, &s->version, &s->ctx, &s->n };
-   for (int i = 0; i < 4; i++) {
-      int r = get_var32(q, left, &pos, f[i]);
-      if (r <= 0)
-         return r;
-   }
+   int r = get_head(q, left, &pos,
+                    (uint32_t *[4]){ &s->dst, &s->version, &s->ctx, &s->n });
+   if (r <= 0)
+      return r;
    if (s->n > CATS_VF_MAX_SOURCES)
       return -1;
    if (grow((void **)&b->ids, &b->cap_ids, s->n ? s->n : 1, sizeof *b->ids,
@@ -612,13 +623,9 @@ typedef struct vb_step {
 static long parse_step(const uint8_t *q, size_t left, vb_step *s)
 {
    size_t pos = 1;
-   uint32_t *f[4] = { &s->dst, &s->version, &s->dist, &s->m };
-   for (int i = 0; i < 4; i++) {
-      int r = get_var32(q, left, &pos, f[i]);
-      if (r <= 0)
-         return r;
-   }
-   return (long)pos;
+   int r = get_head(q, left, &pos,
+                    (uint32_t *[4]){ &s->dst, &s->version, &s->dist, &s->m });
+   return r <= 0 ? r : (long)pos;
 }
 
 /* Versions version .. version + m - 1 of dst each open the next record

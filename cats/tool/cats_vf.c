@@ -396,20 +396,17 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
                         LIST_GIVEN, 0, m, 2, NULL);
    } else {
       /* Up to four single values: one value, or several whose
-         signature hashes them with their repeats (the distinct ones
-         are found only for a record that is sent). */
-      UInt x0 = m[0], x1 = m[1], x2 = in[2] & VF_ID_MASK,
-           x3 = in[3] & VF_ID_MASK;
-      UInt f = x0 ? x0 : x1 ? x1 : x2 ? x2 : x3;
-      if (((x1 == 0) | (x1 == f)) & ((x2 == 0) | (x2 == f))
-          & ((x3 == 0) | (x3 == f)))
+         signature hashes the four slots as they are, repeats and empty
+         ones too (the distinct ones are found only for a record that
+         is sent). */
+      UInt x[4] = { m[0], m[1], in[2] & VF_ID_MASK, in[3] & VF_ID_MASK };
+      UInt f = x[0] ? x[0] : x[1] ? x[1] : x[2] ? x[2] : x[3];
+      if (((x[1] == 0) | (x[1] == f)) & ((x[2] == 0) | (x[2] == f))
+          & ((x[3] == 0) | (x[3] == f)))
          return store_lane(s, b, carrier, map, w, a, len,
                            f ? VF_ONE_BIT | f : 0);
-      ULong h = (x0 != 0) + (x1 != 0) + (x2 != 0) + (x3 != 0)   /* mix(0) */
-                + CATS_(vf_mix)(x0) + CATS_(vf_mix)(x1)           /* is 0 */
-                + CATS_(vf_mix)(x2) + CATS_(vf_mix)(x3);
-      v = store_version(s, b, map, w, a, len, h, LIST_OF_SINGLES, 0, NULL,
-                        0, in);
+      v = store_version(s, b, map, w, a, len, CATS_(vf_sources_hash)(x, 4),
+                        LIST_OF_SINGLES, 0, NULL, 0, in);
    }
    store_words(map, w, a, len, v);
    return v;

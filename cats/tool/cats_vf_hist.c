@@ -102,6 +102,8 @@ static UInt add_record(UInt handle, VfHist* h, UInt s)
    return CATS_VF_SOURCES;
 }
 
+/* Called by vf_record_tag only, which has found s other than the last
+   signature (vf_bump) and, for a history, other than the open record's. */
 UInt CATS_(vf_record_tag_slow)(UInt id, UInt ver, UInt* sig, UInt s)
 {
    UInt cur = *sig;
@@ -110,14 +112,10 @@ UInt CATS_(vf_record_tag_slow)(UInt id, UInt ver, UInt* sig, UInt s)
       return CATS_VF_SOURCES;
    }
    if (cur & 1) {             /* its second */
-      if (cur == s)
-         return 0;
       *sig = new_hist(id, cur, s);
       return CATS_VF_SOURCES;
    }
    VfHist* h = CATS_(vf_hists)[(cur >> 1) - 1];
-   if (h->sig[h->open] == s)
-      return 0;
    UInt d, pos = h->open;
    for (d = 1; d < h->n; d++) {
       pos = pos + 1 == h->n ? 0 : pos + 1;
