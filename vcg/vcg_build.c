@@ -30,7 +30,7 @@
 #define VB_MAX_WORD 4096
 
 #define VB_LISTED 0x80u   /* vertex flag: named in VF_END */
-#define VB_INDEXED 0x40u  /* vertex flag: its in-edges are in eidx */
+#define VB_INDEXED 0x40u  /* vertex flag: its in-edges are in an index */
 /* A first record this long checks its sources for repeats through the
  * index rather than pairwise. */
 #define VB_PAIRWISE_MAX 64
@@ -69,7 +69,13 @@ struct vcg_builder {
    vb_edge *e;
    uint32_t ne, cape;
    vim_map vidx;        /* tool id -> index in v */
-   vcg_index eidx;      /* (src, dst, ctx) -> index in e */
+   /* A vertex with many in-edges finds them through an index of its
+    * own, (src, ctx) -> index in e: a record's lookups then stay in a
+    * few lines, where one table of every edge had a cache miss each. */
+   vcg_index *loc;
+   uint32_t nloc, caploc;
+   vim_map locof;       /* vertex index -> its index in loc */
+   size_t loc_bytes;    /* the tables of loc */
    vrec_pool rec;       /* each vertex's distinct records */
    uint64_t rec_floor;  /* pool words below which it is not compacted */
    uint32_t *scratch;   /* the edges of a record being made */
@@ -98,6 +104,17 @@ static vcg_status fail(vcg_builder *b, vcg_status st, char *err,
    return st;
 }
 
+static void free_local_indices(vcg_builder *b)
+{
+   for (uint32_t k = 0; k < b->nloc; k++)
+      vcg_index_free(&b->loc[k]);
+   free(b->loc);
+   b->loc = NULL;
+   b->nloc = b->caploc = 0;
+   b->loc_bytes = 0;
+   vim_free(&b->locof);
+}
+
 vcg_builder *vcg_builder_new(void)
 {
    vcg_builder *b = calloc(1, sizeof *b);
@@ -113,7 +130,7 @@ void vcg_builder_free(vcg_builder *b)
    free(b->v);
    free(b->e);
    vim_free(&b->vidx);
-   vcg_index_free(&b->eidx);
+   free_local_indices(b);
    vrec_free(&b->rec);
    free(b->scratch);
    free(b->ids);
@@ -124,7 +141,8 @@ size_t vcg_builder_bytes(const vcg_builder *b)
 {
    return sizeof *b + (size_t)b->capv * sizeof *b->v +
           (size_t)b->cape * sizeof *b->e + vim_bytes(&b->vidx) +
-          vcg_index_bytes(&b->eidx) + b->rec.cap * sizeof *b->rec.w +
+          (size_t)b->caploc * sizeof *b->loc + vim_bytes(&b->locof) +
+          b->loc_bytes + b->rec.cap * sizeof *b->rec.w +
           (size_t)b->cap_scratch * sizeof *b->scratch +
           (size_t)b->cap_ids * sizeof *b->ids;
 }
@@ -166,16 +184,16 @@ static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem,
 /* --- lookups ------------------------------------------------------------ */
 
 
-static uint64_t edge_hash(uint32_t src, uint32_t dst, uint32_t ctx)
+/* The key of an edge in its sink's index. */
+static uint64_t edge_hash(uint32_t src, uint32_t ctx)
 {
-   return vcg_mix64(((uint64_t)src << 32 | dst) +
-                    (uint64_t)ctx * 0x9e3779b97f4a7c15ull);
+   return vcg_mix64((uint64_t)src << 32 | ctx);
 }
 
 static uint64_t edge_hash_at(const void *ctx, uint32_t i)
 {
    const vb_edge *e = &((const vcg_builder *)ctx)->e[i];
-   return edge_hash(e->src, e->dst, e->ctx);
+   return edge_hash(e->src, e->ctx);
 }
 
 /* Index of the vertex with tool id `id`, or VB_NIL. */
@@ -197,26 +215,54 @@ static uint32_t append_edge(vcg_builder *b, uint32_t src, uint32_t dst,
    return i;
 }
 
-/* Index of edge (src, dst, ctx), created with no uses if new; VB_NIL if
- * out of memory. */
-static uint32_t get_edge(vcg_builder *b, uint32_t src, uint32_t dst,
-                         uint32_t ctx)
+/* Room for one more edge in index x; 0, or -1 if out of memory. */
+static int local_reserve(vcg_builder *b, vcg_index *x)
 {
-   if (vcg_index_reserve(&b->eidx, edge_hash_at, b) != 0)
+   size_t before = vcg_index_bytes(x);
+   if (vcg_index_reserve(x, edge_hash_at, b) != 0)
+      return -1;
+   b->loc_bytes += vcg_index_bytes(x) - before;
+   return 0;
+}
+
+/* Index of the edge (src, dst, ctx) in dst's index x, created with no
+ * uses if new; VB_NIL if out of memory. */
+static uint32_t get_edge(vcg_builder *b, vcg_index *x, uint32_t src,
+                         uint32_t dst, uint32_t ctx)
+{
+   if (local_reserve(b, x) != 0)
       return VB_NIL;
-   uint32_t pos = vcg_index_first(&b->eidx, edge_hash(src, dst, ctx));
-   for (;; pos = vcg_index_next(&b->eidx, pos)) {
-      uint32_t i = b->eidx.slot[pos];
+   uint32_t pos = vcg_index_first(x, edge_hash(src, ctx));
+   for (;; pos = vcg_index_next(x, pos)) {
+      uint32_t i = x->slot[pos];
       if (i == VCG_INDEX_EMPTY)
          break;
       const vb_edge *e = &b->e[i];
-      if (e->src == src && e->dst == dst && e->ctx == ctx)
+      if (e->src == src && e->ctx == ctx)
          return i;
    }
    uint32_t i = append_edge(b, src, dst, ctx);
    if (i != VB_NIL)
-      vcg_index_put(&b->eidx, pos, i);
+      vcg_index_put(x, pos, i);
    return i;
+}
+
+/* Vertex dst's index; it has one (VB_INDEXED). */
+static vcg_index *local_index(vcg_builder *b, uint32_t dst)
+{
+   return &b->loc[vim_get(&b->locof, dst)];
+}
+
+/* Gives vertex dst an empty index; 0, or -1 if out of memory. */
+static int new_local_index(vcg_builder *b, uint32_t dst)
+{
+   if (grow((void **)&b->loc, &b->caploc, b->nloc + 1, sizeof *b->loc,
+            VB_MAX_VERTICES) != 0 ||
+       vim_set(&b->locof, dst, b->nloc) != 0)
+      return -1;
+   b->loc[b->nloc++] = (vcg_index)VCG_INDEX_INIT;
+   b->v[dst].flags |= VB_INDEXED;
+   return 0;
 }
 
 /* --- records ------------------------------------------------------------ */
@@ -347,39 +393,41 @@ static uint32_t ring_find(const vcg_builder *b, const vb_vertex *d,
  * records compacted away are not found again: an edge named by a later
  * record is then made twice, and the two are merged when the graph is
  * finished. */
-static vcg_status index_open(vcg_builder *b, vb_vertex *d)
+static vcg_status index_open(vcg_builder *b, uint32_t dst)
 {
+   if (new_local_index(b, dst) != 0)
+      return VCG_ENOMEM;
+   vcg_index *x = local_index(b, dst);
+   const vb_vertex *d = &b->v[dst];
    uint32_t r = d->open;
    do {
       uint32_t n = vrec_n(&b->rec, r);
       for (uint32_t k = 0; k < vrec_nedges(n); k++) {
-         if (vcg_index_reserve(&b->eidx, edge_hash_at, b) != 0)
+         if (local_reserve(b, x) != 0)
             return VCG_ENOMEM;
          uint32_t i = vrec_edge(&b->rec, r, k);
          const vb_edge *e = &b->e[i];
-         uint32_t pos = vcg_index_first(&b->eidx, edge_hash(e->src, e->dst,
-                                                            e->ctx));
-         while (b->eidx.slot[pos] != VCG_INDEX_EMPTY &&
-                b->eidx.slot[pos] != i)
-            pos = vcg_index_next(&b->eidx, pos);
-         if (b->eidx.slot[pos] == VCG_INDEX_EMPTY)
-            vcg_index_put(&b->eidx, pos, i);
+         uint32_t pos = vcg_index_first(x, edge_hash(e->src, e->ctx));
+         while (x->slot[pos] != VCG_INDEX_EMPTY && x->slot[pos] != i)
+            pos = vcg_index_next(x, pos);
+         if (x->slot[pos] == VCG_INDEX_EMPTY)
+            vcg_index_put(x, pos, i);
       }
       r = vrec_at(&b->rec, r)[VREC_RING];
    } while (r != d->open);
-   d->flags |= VB_INDEXED;
    return VCG_OK;
 }
 
 /* The edge (src, dst, ctx) for source k of a new record of d whose first
- * k edges are `edges`, or VB_NIL if out of memory. A source named twice
- * gets the same edge both times (repeated_edge() finds it). */
+ * k edges are `edges`, or VB_NIL if out of memory; x is d's index, if it
+ * has one. A source named twice gets the same edge both times
+ * (repeated_edge() finds it). */
 static uint32_t record_edge(vcg_builder *b, const vb_vertex *d,
-                            uint32_t src, uint32_t dst, uint32_t ctx,
-                            const uint32_t *edges, uint32_t k)
+                            vcg_index *x, uint32_t src, uint32_t dst,
+                            uint32_t ctx, const uint32_t *edges, uint32_t k)
 {
-   if (d->flags & VB_INDEXED)
-      return get_edge(b, src, dst, ctx);
+   if (x)
+      return get_edge(b, x, src, dst, ctx);
    for (uint32_t j = 0; j < k; j++)
       if (b->e[edges[j]].src == src)
          return edges[j];
@@ -435,13 +483,16 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst,
    vb_vertex *d = &b->v[dst];
    uint32_t dst_id = s->dst, ctx = s->ctx, n = s->n;
    const uint32_t *ids = b->ids;
-   if (d->version == 0 && n > VB_PAIRWISE_MAX)
-      d->flags |= VB_INDEXED;
-   if (d->version != 0 && !(d->flags & VB_INDEXED) &&
-       ring_edges(b, d, VB_SCAN_MAX) + n > VB_SCAN_MAX &&
-       index_open(b, d) != VCG_OK)
+   if (d->version == 0 && n > VB_PAIRWISE_MAX &&
+       new_local_index(b, dst) != 0)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for edges (%u edges)", b->ne);
+   if (d->version != 0 && !(d->flags & VB_INDEXED) &&
+       ring_edges(b, d, VB_SCAN_MAX) + n > VB_SCAN_MAX &&
+       index_open(b, dst) != VCG_OK)
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory for edges (%u edges)", b->ne);
+   vcg_index *x = d->flags & VB_INDEXED ? local_index(b, dst) : NULL;
    uint64_t limit = VB_REC_BASE + (uint64_t)VB_REC_PER_EDGE * b->ne;
    if (limit < b->rec_floor)
       limit = b->rec_floor;
@@ -456,7 +507,7 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst,
                   "out of memory for a record of %u sources", n);
    uint32_t *edges = b->scratch;
    if (n == 0) {
-      edges[0] = record_edge(b, d, VB_CONST, dst, ctx, edges, 0);
+      edges[0] = record_edge(b, d, x, VB_CONST, dst, ctx, edges, 0);
       if (edges[0] == VB_NIL)
          return fail(b, VCG_ENOMEM, err, errlen,
                      "out of memory for edges (%u edges)", b->ne);
@@ -467,7 +518,7 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst,
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF record %llu: SOURCES of vertex %u names unknown "
                      "source vertex %u", rno, dst_id, src_id);
-      edges[k] = record_edge(b, d, src_id, dst, ctx, edges, k);
+      edges[k] = record_edge(b, d, x, src_id, dst, ctx, edges, k);
       if (edges[k] == VB_NIL)
          return fail(b, VCG_ENOMEM, err, errlen,
                      "out of memory for edges (%u edges)", b->ne);
@@ -923,7 +974,7 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
          b->e[i].src = find_vertex(b, b->e[i].src);
    /* The tables are done with; free them before the new arrays. */
    vim_free(&b->vidx);
-   vcg_index_free(&b->eidx);
+   free_local_indices(b);
    uint32_t *order = vertex_order(b);
    uint32_t *map = malloc(((size_t)b->nv + 1) * sizeof *map);
    vcg_vertex *out = malloc(((size_t)b->nv + 1) * sizeof *out);

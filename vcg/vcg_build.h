@@ -8,8 +8,9 @@
  * records (vcg_records.h: 16 bytes and 2 per further source; when they
  * pass 32 bytes per edge, rings of up to 256 records are kept and of
  * longer ones the open record), and a 4-byte hash slot (tables at most
- * 3/4 full) per edge of the vertices with many records; the others'
- * edges are found among their records. A record adds its uses to the
+ * 3/4 full) per edge of the vertices with many records, in a table per
+ * vertex (16 bytes and a map entry each); the others' edges are found
+ * among their records. A record adds its uses to the
  * edges it names, so a loop that repeats one computation a million times
  * costs nothing more, and a repeated record is a STEP along the ring:
  * its sources and edges are not looked up.
