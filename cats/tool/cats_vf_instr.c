@@ -59,11 +59,18 @@ struct _VfSB {
    /* Registers that only update themselves (cats_vf_scan.c): which
       GET temporaries read one, and per unit the shadow word read. */
    UChar* self_get;         /* n_temps: VF_SELF_UPDATE, VF_PASS_LANE */
-   IRTemp* self_word;       /* VF_N_UNITS */
+   IRTemp* self_word;       /* VF_N_UNITS: its slot 0, read */
    IRTemp* pass;            /* VF_N_UNITS: a lane read that comes back
                                unchanged (its raw slot 0, unused) */
    IRTemp* own;             /* VF_N_UNITS: the atom its shadow read gave,
                                an accumulator's own value (lane_slots) */
+   /* IR that VEX does not share after instrumentation (it runs no CSE
+      then), made once per superblock: a 0 provenance, and
+      computed_from's result per atom. */
+   IRTemp zero;
+   UInt   ncomputed, npacked;
+   struct { IRTemp a, r; } computed[CACHE];
+   struct { IRTemp hi, lo, r; } packed[CACHE];   /* pack(); hi 0: none */
 };
 
 
@@ -97,6 +104,45 @@ static IRExpr* p_expr(IRTemp t)
 }
 
 static const Deps NO_DEPS = { 0, False, { 0 } };
+
+/* A temporary holding provenance 0 (none). */
+static IRTemp zero_tmp(VfSB* v)
+{
+   if (v->zero == IRTemp_INVALID)
+      v->zero = assign(v, Ity_I32, p_expr(IRTemp_INVALID));
+   return v->zero;
+}
+
+static Bool is_zero(VfSB* v, IRExpr* e)
+{
+   if (e->tag == Iex_Const)
+      return e->Iex.Const.con->tag == Ico_U32 && e->Iex.Const.con->Ico.U32 == 0;
+   return e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp == v->zero
+          && v->zero != IRTemp_INVALID;
+}
+
+/* Two provenances as one I64, lo in the low half: a zero extension when
+   hi is 0 (VEX builds 32HLto64 of a constant 0 with four instructions). */
+static IRTemp pack(VfSB* v, IRExpr* hi, IRExpr* lo)
+{
+   Bool hi0 = is_zero(v, hi);
+   if (lo->tag != Iex_RdTmp || (!hi0 && hi->tag != Iex_RdTmp))
+      return assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, hi, lo));
+   IRTemp h = hi0 ? IRTemp_INVALID : hi->Iex.RdTmp.tmp,
+          l = lo->Iex.RdTmp.tmp;
+   UInt i;
+   for (i = 0; i < v->npacked; i++)
+      if (v->packed[i].hi == h && v->packed[i].lo == l)
+         return v->packed[i].r;
+   IRTemp r = assign(v, Ity_I64, hi0 ? IRExpr_Unop(Iop_32Uto64, lo)
+                                     : IRExpr_Binop(Iop_32HLto64, hi, lo));
+   if (v->npacked < CACHE) {
+      v->packed[v->npacked].hi = h;
+      v->packed[v->npacked].lo = l;
+      v->packed[v->npacked++].r = r;
+   }
+   return r;
+}
 
 static IRTemp materialise(VfSB* v, const Deps* d);
 
@@ -181,8 +227,8 @@ static VfSite* site_of(VfSB* v)
    'guard' if not NULL. */
 static IRTemp call_union(VfSB* v, IRExpr* p[4], IRExpr* guard)
 {
-   IRTemp ab = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p[1], p[0]));
-   IRTemp cd = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p[3], p[2]));
+   IRTemp ab = pack(v, p[1], p[0]);
+   IRTemp cd = pack(v, p[3], p[2]);
    IRTemp r = new_tmp(v, Ity_I32);
    IRDirty* di = unsafeIRDirty_1_N(
       r, 3, "cats_vf_union", VG_(fnptr_to_fnentry)(CATS_(vf_union)),
@@ -198,6 +244,10 @@ static IRTemp call_union(VfSB* v, IRExpr* p[4], IRExpr* guard)
    (1 <= P < 2^30) becomes "computed from it"; anything else stays. */
 static IRTemp computed_from(VfSB* v, IRTemp a)
 {
+   UInt i;
+   for (i = 0; i < v->ncomputed; i++)
+      if (v->computed[i].a == a)
+         return v->computed[i].r;
    IRTemp am1 = assign(v, Ity_I32, IRExpr_Binop(Iop_Sub32, IRExpr_RdTmp(a),
                                                 IRExpr_Const(IRConst_U32(1))));
    IRTemp copy = assign(v, Ity_I1, IRExpr_Binop(Iop_CmpLT32U,
@@ -205,8 +255,13 @@ static IRTemp computed_from(VfSB* v, IRTemp a)
                                                 IRExpr_Const(IRConst_U32(VF_ID_MASK))));
    IRTemp one = assign(v, Ity_I32, IRExpr_Binop(Iop_Or32, IRExpr_RdTmp(a),
                                                 IRExpr_Const(IRConst_U32(VF_ONE_BIT))));
-   return assign(v, Ity_I32, IRExpr_ITE(IRExpr_RdTmp(copy), IRExpr_RdTmp(one),
-                                        IRExpr_RdTmp(a)));
+   IRTemp r = assign(v, Ity_I32, IRExpr_ITE(IRExpr_RdTmp(copy),
+                                            IRExpr_RdTmp(one), IRExpr_RdTmp(a)));
+   if (v->ncomputed < CACHE) {
+      v->computed[v->ncomputed].a = a;
+      v->computed[v->ncomputed++].r = r;
+   }
+   return r;
 }
 
 /* The provenance of a lane as one I32 temporary (IRTemp_INVALID for
@@ -599,7 +654,7 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
 static void lane_slots(VfSB* v, const Deps* d, IRTemp own, IRTemp* s)
 {
    UInt i;
-   IRTemp zero = assign(v, Ity_I32, p_expr(IRTemp_INVALID));
+   IRTemp zero = zero_tmp(v);
    for (i = 0; i < 4; i++)
       s[i] = zero;
    IRTemp c = d->n >= 2 || d->computed ? cached(v, d) : IRTemp_INVALID;
@@ -663,14 +718,14 @@ static void lane_slots(VfSB* v, const Deps* d, IRTemp own, IRTemp* s)
    VG_(memcpy)(v->slots[k].s, s, sizeof v->slots[k].s);
 }
 
-/* A register that only updates itself reads its first shadow word
-   only: slot 0 is the atom its value stands for in the superblock. */
+/* A register that only updates itself reads its slot 0 only: the atom
+   its value stands for in the superblock. */
 static IRTemp self_read(VfSB* v, Int unit)
 {
-   IRTemp w = assign(v, Ity_I64, IRExpr_Get((unit & ~7) + v->shadow,
-                                            Ity_I64));
-   v->self_word[unit / 8] = w;
-   return assign(v, Ity_I32, IRExpr_Unop(Iop_64to32, IRExpr_RdTmp(w)));
+   IRTemp s0 = assign(v, Ity_I32, IRExpr_Get((unit & ~7) + v->shadow,
+                                             Ity_I32));
+   v->self_word[unit / 8] = s0;
+   return s0;
 }
 
 static void put_lane(VfSB* v, Int unit, const Deps* d)
@@ -694,23 +749,15 @@ static void put_lane(VfSB* v, Int unit, const Deps* d)
       v->put[u] = *d;
       if (!d->computed)
          return;
-      IRTemp s0 = computed_from(v, d->a[0]);
-      IRTemp hi = assign(v, Ity_I32, IRExpr_Unop(Iop_64HIto32,
-                                                 IRExpr_RdTmp(w)));
-      emit(v, IRStmt_Put((unit & ~7) + v->shadow, IRExpr_RdTmp(
-         assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, IRExpr_RdTmp(hi),
-                                         IRExpr_RdTmp(s0))))));
+      emit(v, IRStmt_Put((unit & ~7) + v->shadow,
+                         IRExpr_RdTmp(computed_from(v, d->a[0]))));
       return;
    }
    v->put[u] = *d;
    v->put_valid[u] = 1;
    lane_slots(v, d, v->own[u], s);
-   IRTemp s01 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64,
-                                                IRExpr_RdTmp(s[1]),
-                                                IRExpr_RdTmp(s[0])));
-   IRTemp s23 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64,
-                                                IRExpr_RdTmp(s[3]),
-                                                IRExpr_RdTmp(s[2])));
+   IRTemp s01 = pack(v, IRExpr_RdTmp(s[1]), IRExpr_RdTmp(s[0]));
+   IRTemp s23 = pack(v, IRExpr_RdTmp(s[3]), IRExpr_RdTmp(s[2]));
    emit(v, IRStmt_Put((unit & ~7) + v->shadow, IRExpr_RdTmp(s01)));
    emit(v, IRStmt_Put((unit & ~7) + 2 * v->shadow, IRExpr_RdTmp(s23)));
 }
@@ -768,10 +815,8 @@ static IRDirty* store_call(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
          IRTemp sl[4];
          v->lane = l;
          lane_slots(v, &d, IRTemp_INVALID, sl);
-         x[2 * l] = assign(v, Ity_I64, IRExpr_Binop(
-            Iop_32HLto64, IRExpr_RdTmp(sl[1]), IRExpr_RdTmp(sl[0])));
-         x[2 * l + 1] = assign(v, Ity_I64, IRExpr_Binop(
-            Iop_32HLto64, IRExpr_RdTmp(sl[3]), IRExpr_RdTmp(sl[2])));
+         x[2 * l] = pack(v, IRExpr_RdTmp(sl[1]), IRExpr_RdTmp(sl[0]));
+         x[2 * l + 1] = pack(v, IRExpr_RdTmp(sl[3]), IRExpr_RdTmp(sl[2]));
       }
       v->lane = 0;
       s->vf = site_at(v, 0);   /* the hooks take lane l's at s->vf + l */
@@ -794,10 +839,8 @@ static IRDirty* store_call(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
       p[l] = materialise(v, &d);
    }
    v->lane = 0;
-   IRTemp p01 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p_expr(p[1]),
-                                                p_expr(p[0])));
-   IRTemp p23 = assign(v, Ity_I64, IRExpr_Binop(Iop_32HLto64, p_expr(p[3]),
-                                                p_expr(p[2])));
+   IRTemp p01 = pack(v, p_expr(p[1]), p_expr(p[0]));
+   IRTemp p23 = pack(v, p_expr(p[3]), p_expr(p[2]));
    return unsafeIRDirty_1_N(
       r, 3, "cats_vf_store", VG_(fnptr_to_fnentry)(CATS_(vf_store)),
       mkIRExprVec_4(mkIRExpr_HWord((HWord)s), addr, IRExpr_RdTmp(p01),
@@ -937,6 +980,8 @@ VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
    v->lane = 0;
    v->ncache = 0;
    v->nslots = 0;
+   v->zero = IRTemp_INVALID;
+   v->ncomputed = v->npacked = 0;
    v->put = VG_(malloc)("cats.vf.put", VF_N_UNITS * sizeof(Deps));
    v->put_valid = VG_(calloc)("cats.vf.putv", VF_N_UNITS, 1);
    v->self_get = VG_(calloc)("cats.vf.selfg", v->n_temps + 1, 1);
