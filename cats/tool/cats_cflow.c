@@ -228,7 +228,9 @@ static void publish(Thread* t)
    CATS_(cur_ctx) = top_ctx(t);
    publish_loops(t);
    CATS_(top_sp) = t->depth > 0 ? t->frames[t->depth - 1].sp : 0;
-   CATS_(top_key) = frame_key(t);
+   /* A call pending (the last superblock left by one) keeps the key 0,
+      as the call's exit made it: the next entry must take the call. */
+   CATS_(top_key) = CATS_(last_jk) == Ijk_Boring ? frame_key(t) : 0;
 }
 
 /* The jump kind the last superblock left with belongs to its thread:
@@ -432,7 +434,7 @@ static Bool step_region(Thread* t, const Point* p)
    if (loops)
       publish_loops(t);
    CATS_(cur_ctx) = t->frames[t->depth - 1].ctx;
-   CATS_(top_key) = (UWord)inner;
+   CATS_(top_key) = CATS_(last_jk) == Ijk_Boring ? (UWord)inner : 0;
    return True;
 }
 

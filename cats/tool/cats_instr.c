@@ -12,7 +12,9 @@
      the test holds at a loop header the iteration is counted inline, so
      a hot loop body costs a few IR statements instead of a call;
    - before every exit that is a call, a store of the jump kind into
-     CATS_(last_jk), read by the next superblock's entry call;
+     CATS_(last_jk), read by the next superblock's entry call, and of 0,
+     which is no scope's key, into CATS_(top_key), so that the entry's
+     inline test fails without reading the jump kind;
    - one call per memory operand, covering every IR statement that
      touches memory: loads, stores, guarded loads and stores, CAS (both
      halves of a double CAS), LL/SC and dirty helpers' memory effects.
@@ -54,6 +56,9 @@ static void add_jk_store(IRSB* sb, IRJumpKind jk)
    addStmtToIRSB(sb, IRStmt_Store(Iend_LE,
                                   mkIRExpr_HWord((HWord)&CATS_(last_jk)),
                                   IRExpr_Const(IRConst_U32((UInt)jk))));
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE,
+                                  mkIRExpr_HWord((HWord)&CATS_(top_key)),
+                                  mkIRExpr_HWord(0)));
 }
 
 static void instrument_stmt(IRSB* out, IRTypeEnv* tyenv, IRStmt* st,
@@ -179,24 +184,27 @@ static void add_point(IRSB* out, Point* p, IRTemp sp)
    }
    Region* inner = p->nregions > 0 ? p->regions[p->nregions - 1] : NULL;
    UWord key = inner ? (UWord)inner : (UWord)p->fn;
-   IRTemp fast = bin_tmp(out, Iop_CmpEQ64, load_tmp(out, Ity_I64,
-                                                    &CATS_(top_key)),
+   /* 0 on the fast path: the innermost scope is this point's (a call
+      pending made the key 0), and at a superblock start no frame
+      returned. In 64-bit arithmetic, not And1: VEX makes a flag of each
+      I1 and tests it again. */
+   IRTemp miss = bin_tmp(out, Iop_Xor64, load_tmp(out, Ity_I64,
+                                                  &CATS_(top_key)),
                          mkIRExpr_HWord(key));
    if (sb_start) {
-      IRTemp no_pop = bin_tmp(out, Iop_CmpLE64U, sp,
-                              IRExpr_RdTmp(load_tmp(out, Ity_I64,
-                                                    &CATS_(top_sp))));
-      IRTemp no_call = bin_tmp(out, Iop_CmpEQ32,
-                               load_tmp(out, Ity_I32, &CATS_(last_jk)),
-                               IRExpr_Const(IRConst_U32(Ijk_Boring)));
-      fast = bin_tmp(out, Iop_And1, fast, IRExpr_RdTmp(no_pop));
-      fast = bin_tmp(out, Iop_And1, fast, IRExpr_RdTmp(no_call));
+      IRTemp pop = bin_tmp(out, Iop_CmpLT64U,
+                           load_tmp(out, Ity_I64, &CATS_(top_sp)),
+                           IRExpr_RdTmp(sp));
+      IRTemp pop64 = newIRTemp(out->tyenv, Ity_I64);
+      addStmtToIRSB(out, IRStmt_WrTmp(pop64, IRExpr_Unop(Iop_1Uto64,
+                                                         IRExpr_RdTmp(pop))));
+      miss = bin_tmp(out, Iop_Or64, miss, IRExpr_RdTmp(pop64));
    }
    if (inner != NULL && inner->kind == CATS_CTX_LOOP && inner->header == p->addr)
-      count_iteration_if(out, Iop_Add64, IRExpr_RdTmp(fast));
-   IRTemp slow = newIRTemp(out->tyenv, Ity_I1);
-   addStmtToIRSB(out, IRStmt_WrTmp(slow, IRExpr_Unop(Iop_Not1,
-                                                     IRExpr_RdTmp(fast))));
+      count_iteration_if(out, Iop_Add64,
+                         IRExpr_RdTmp(bin_tmp(out, Iop_CmpEQ64, miss,
+                                              mkIRExpr_HWord(0))));
+   IRTemp slow = bin_tmp(out, Iop_CmpNE64, miss, mkIRExpr_HWord(0));
    add_call(out, name, fn, regparms, args, IRExpr_RdTmp(slow));
 }
 
