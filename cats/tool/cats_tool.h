@@ -426,13 +426,18 @@ void  CATS_(vf_sets_init)(void);
 /* Members of P: a set's sources, a copied value itself, or none. */
 UInt  CATS_(vf_members)(UInt p, UInt* out /* VF_SET_CAP */);
 VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd);
-/* The register lanes 'mask' (bit 0: the unit at 'at', an offset in the
-   first shadow area; the second is 'area' bytes further) that hold
-   lazy slots get their union as slot 0; lane l's at site + l. */
-void CATS_(vf_union_reg1)(UChar* gst, VfSite* site, UWord at, UWord area);
-void CATS_(vf_union_reg2)(UChar* gst, VfSite* site, UWord at, UWord area);
-void CATS_(vf_union_reg)(UChar* gst, VfSite* site, UWord at, UWord area,
-                         UWord mask);
+/* A register read: the register lanes 'mask' (bit 0: the unit at 'at',
+   an offset in the first shadow area; the second is 'area' bytes
+   further) that hold lazy slots get their union as slot 0; lane l's at
+   site + l. One argument for the call, not four: VEX sets up a guarded
+   call's arguments whether it runs or not. */
+typedef struct {
+   VfSite* site;
+   UWord   at, area, mask;
+} VfRegRead;
+void CATS_(vf_union_reg1)(UChar* gst, const VfRegRead* r);
+void CATS_(vf_union_reg2)(UChar* gst, const VfRegRead* r);
+void CATS_(vf_union_reg)(UChar* gst, const VfRegRead* r);
 /* Set when the pool of sets is nearly full; the collection is made at
    the start of the next superblock. */
 extern UChar CATS_(vf_collect_due);

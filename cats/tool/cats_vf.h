@@ -29,6 +29,10 @@ void CATS_(vf_find_self_updates)(IRSB* sbIn, UChar* self);
 #define VF_SELF_UPDATE 1
 #define VF_PASS_LANE   2
 void CATS_(vf_find_passthrough_lanes)(IRSB* sbIn, UChar* self);
+/* Drops the writes to the shadow areas (at 'shadow' bytes, two of
+   them) that are written again before anything reads them
+   (cats_vf_deadput.c). */
+void CATS_(vf_drop_dead_puts)(IRSB* sb, Int shadow);
 /* Operations on lane 0 that copy the other lanes of their vector. */
 Bool CATS_(vf_is_lowest_lane)(IROp op);
 

@@ -603,23 +603,18 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
    IRTemp any = assign(v, Ity_I1, IRExpr_Binop(
       Iop_CmpNE64, IRExpr_RdTmp(lazy), IRExpr_Const(IRConst_U64(0))));
    UInt lanes_read = mask >> first;
-   IRExpr* site = mkIRExpr_HWord((HWord)site_at(v, first));
-   IRExpr* at = mkIRExpr_HWord((HWord)(base + v->shadow));
-   IRExpr* area = mkIRExpr_HWord((HWord)v->shadow);
-   IRDirty* di;
-   if (lanes_read == 1)
-      di = unsafeIRDirty_0_N(0, "cats_vf_union_reg1",
-                             VG_(fnptr_to_fnentry)(CATS_(vf_union_reg1)),
-                             mkIRExprVec_4(IRExpr_GSPTR(), site, at, area));
-   else if (lanes_read == 3)
-      di = unsafeIRDirty_0_N(0, "cats_vf_union_reg2",
-                             VG_(fnptr_to_fnentry)(CATS_(vf_union_reg2)),
-                             mkIRExprVec_4(IRExpr_GSPTR(), site, at, area));
-   else
-      di = unsafeIRDirty_0_N(0, "cats_vf_union_reg",
-                             VG_(fnptr_to_fnentry)(CATS_(vf_union_reg)),
-                             mkIRExprVec_5(IRExpr_GSPTR(), site, at, area,
-                                           mkIRExpr_HWord((HWord)lanes_read)));
+   VfRegRead* r = VG_(malloc)("cats.vf.regread", sizeof(VfRegRead));
+   r->site = site_at(v, first);
+   r->at = (UWord)(base + v->shadow);
+   r->area = (UWord)v->shadow;
+   r->mask = lanes_read;
+   void* fn = lanes_read == 1 ? (void*)CATS_(vf_union_reg1)
+              : lanes_read == 3 ? (void*)CATS_(vf_union_reg2)
+              : (void*)CATS_(vf_union_reg);
+   IRDirty* di = unsafeIRDirty_0_N(0, "cats_vf_union_reg",
+                                   VG_(fnptr_to_fnentry)(fn),
+                                   mkIRExprVec_2(IRExpr_GSPTR(),
+                                                 mkIRExpr_HWord((HWord)r)));
    di->guard = IRExpr_RdTmp(any);
    di->nFxState = 2;
    di->fxState[0].fx = Ifx_Modify;
@@ -997,6 +992,7 @@ VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
 
 void CATS_(vf_sb_end)(VfSB* v)
 {
+   CATS_(vf_drop_dead_puts)(v->out, v->shadow);
    VG_(free)(v->deps);
    VG_(free)(v->put);
    VG_(free)(v->put_valid);
@@ -1017,6 +1013,13 @@ void CATS_(vf_safe_point)(VfSB* v)
                                    VG_(fnptr_to_fnentry)(CATS_(vf_collect_now)),
                                    mkIRExprVec_0());
    di->guard = IRExpr_RdTmp(g);
+   /* It reads every shadow register (VG_(get_shadow_regs_area)). */
+   di->nFxState = 1;
+   di->fxState[0].fx = Ifx_Read;
+   di->fxState[0].offset = v->shadow;
+   di->fxState[0].size = 2 * v->shadow;
+   di->fxState[0].nRepeats = 0;
+   di->fxState[0].repeatLen = 0;
    emit(v, IRStmt_Dirty(di));
 }
 

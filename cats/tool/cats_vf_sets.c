@@ -520,29 +520,30 @@ void union_unit(VfSite* site, UInt* u, UInt* w)
    u[1] = w[0] = w[1] = 0;
 }
 
-void CATS_(vf_union_reg)(UChar* gst, VfSite* site, UWord at, UWord area,
-                         UWord mask)
+void CATS_(vf_union_reg)(UChar* gst, const VfRegRead* r)
 {
-   UWord second = at + area;
+   UWord mask = r->mask, second = r->at + r->area;
    UInt l;
    for (l = 0; mask != 0; l++, mask >>= 1)
       if (mask & 1)
-         union_unit(site + l, (UInt*)(gst + at + 8 * l),
+         union_unit(r->site + l, (UInt*)(gst + r->at + 8 * l),
                     (UInt*)(gst + second + 8 * l));
 }
 
 /* A register read of one lane (scalar code), and of two adjacent ones
    (SSE's two doubles): their own entry points, as the load and store
    hooks have per size. */
-void CATS_(vf_union_reg1)(UChar* gst, VfSite* site, UWord at, UWord area)
+void CATS_(vf_union_reg1)(UChar* gst, const VfRegRead* r)
 {
-   union_unit(site, (UInt*)(gst + at), (UInt*)(gst + at + area));
+   union_unit(r->site, (UInt*)(gst + r->at), (UInt*)(gst + r->at + r->area));
 }
 
-void CATS_(vf_union_reg2)(UChar* gst, VfSite* site, UWord at, UWord area)
+void CATS_(vf_union_reg2)(UChar* gst, const VfRegRead* r)
 {
-   union_unit(site, (UInt*)(gst + at), (UInt*)(gst + at + area));
-   union_unit(site + 1, (UInt*)(gst + at + 8), (UInt*)(gst + at + area + 8));
+   UChar* u = gst + r->at;
+   UChar* w = u + r->area;
+   union_unit(r->site, (UInt*)u, (UInt*)w);
+   union_unit(r->site + 1, (UInt*)(u + 8), (UInt*)(w + 8));
 }
 
 UInt CATS_(vf_atoms_value)(VfSite* site, UInt* in)
