@@ -48,6 +48,8 @@ static Bool all_dead(const DeadMap* m, Int off, Int size)
 static void reads_expr(DeadMap* m, IRExpr* e)
 {
    Int i;
+   if (e == NULL)   /* an optional operand */
+      return;
    switch (e->tag) {
    case Iex_Get:
       mark(m, e->Iex.Get.offset, sizeofIRType(e->Iex.Get.ty), 0);
@@ -108,8 +110,7 @@ static void reads_stmt(DeadMap* m, IRStmt* st)
             reads_expr(m, d->args[i]);
       }
       reads_expr(m, d->guard);
-      if (d->mAddr != NULL)
-         reads_expr(m, d->mAddr);
+      reads_expr(m, d->mAddr);
       if (gsptr && d->nFxState == 0)
          mark(m, m->lo, m->hi - m->lo, 0);
       for (i = 0; i < d->nFxState; i++) {
@@ -146,17 +147,14 @@ static void reads_stmt(DeadMap* m, IRStmt* st)
       break;
    case Ist_CAS:
       reads_expr(m, st->Ist.CAS.details->addr);
-      if (st->Ist.CAS.details->expdHi != NULL)
-         reads_expr(m, st->Ist.CAS.details->expdHi);
+      reads_expr(m, st->Ist.CAS.details->expdHi);
       reads_expr(m, st->Ist.CAS.details->expdLo);
-      if (st->Ist.CAS.details->dataHi != NULL)
-         reads_expr(m, st->Ist.CAS.details->dataHi);
+      reads_expr(m, st->Ist.CAS.details->dataHi);
       reads_expr(m, st->Ist.CAS.details->dataLo);
       break;
    case Ist_LLSC:
       reads_expr(m, st->Ist.LLSC.addr);
-      if (st->Ist.LLSC.storedata != NULL)
-         reads_expr(m, st->Ist.LLSC.storedata);
+      reads_expr(m, st->Ist.LLSC.storedata);
       break;
    default:   /* NoOp, IMark, AbiHint, MBE */
       break;
