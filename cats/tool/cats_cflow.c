@@ -221,6 +221,14 @@ static void publish_loops(const Thread* t)
    }
 }
 
+/* What the innermost scope's key is published as: 0, no scope's key,
+   while a call is pending (the last superblock left by one), as the
+   call's exit made it, so that the next entry takes the call. */
+static inline UWord key_unless_call(UWord key)
+{
+   return CATS_(last_jk) == Ijk_Boring ? key : 0;
+}
+
 static void publish(Thread* t)
 {
    if (t != CATS_(cur_thread))
@@ -228,9 +236,7 @@ static void publish(Thread* t)
    CATS_(cur_ctx) = top_ctx(t);
    publish_loops(t);
    CATS_(top_sp) = t->depth > 0 ? t->frames[t->depth - 1].sp : 0;
-   /* A call pending (the last superblock left by one) keeps the key 0,
-      as the call's exit made it: the next entry must take the call. */
-   CATS_(top_key) = CATS_(last_jk) == Ijk_Boring ? frame_key(t) : 0;
+   CATS_(top_key) = key_unless_call(frame_key(t));
 }
 
 /* The jump kind the last superblock left with belongs to its thread:
@@ -434,7 +440,7 @@ static Bool step_region(Thread* t, const Point* p)
    if (loops)
       publish_loops(t);
    CATS_(cur_ctx) = t->frames[t->depth - 1].ctx;
-   CATS_(top_key) = CATS_(last_jk) == Ijk_Boring ? (UWord)inner : 0;
+   CATS_(top_key) = key_unless_call((UWord)inner);
    return True;
 }
 

@@ -603,6 +603,7 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
    IRTemp any = assign(v, Ity_I1, IRExpr_Binop(
       Iop_CmpNE64, IRExpr_RdTmp(lazy), IRExpr_Const(IRConst_U64(0))));
    UInt lanes_read = mask >> first;
+   /* Kept for as long as the translation may run, as the sites are. */
    VfRegRead* r = VG_(malloc)("cats.vf.regread", sizeof(VfRegRead));
    r->site = site_at(v, first);
    r->at = (UWord)(base + v->shadow);
