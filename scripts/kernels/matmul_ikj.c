@@ -9,7 +9,7 @@
 
 int main(int argc, char **argv)
 {
-   int n = 96, reps = argc > 1 ? atoi(argv[1]) : 500;
+   int n = 96, reps = argc > 1 ? atoi(argv[1]) : 1000;
    double *a = malloc((size_t)n * n * sizeof(double));
    double *b = malloc((size_t)n * n * sizeof(double));
    double *c = calloc((size_t)n * n, sizeof(double));
