@@ -17,12 +17,20 @@ int vim_set(vim_map *m, uint32_t id, uint32_t i)
    }
    uint32_t **slot = &m->page[id >> VIM_PAGE_BITS];
    if (!*slot) {
+      if (m->pages == m->cap_used) {
+         size_t cap = m->cap_used ? 2 * m->cap_used : 64;
+         uint32_t *used = realloc(m->used, cap * sizeof *used);
+         if (!used)
+            return -1;
+         m->used = used;
+         m->cap_used = cap;
+      }
       uint32_t *p = malloc(VIM_PAGE * sizeof *p);
       if (!p)
          return -1;
       memset(p, 0xFF, VIM_PAGE * sizeof *p);   /* all VIM_NONE */
       *slot = p;
-      m->pages++;
+      m->used[m->pages++] = id >> VIM_PAGE_BITS;
    }
    (*slot)[id & (VIM_PAGE - 1)] = i;
    return 0;
@@ -30,16 +38,20 @@ int vim_set(vim_map *m, uint32_t id, uint32_t i)
 
 size_t vim_bytes(const vim_map *m)
 {
-   return m->page ? m->pages * VIM_PAGE * sizeof(uint32_t) : 0;
+   return m->page ? m->pages * VIM_PAGE * sizeof(uint32_t) +
+                    m->cap_used * sizeof *m->used : 0;
 }
 
 void vim_free(vim_map *m)
 {
    if (m->page) {
-      for (size_t k = 0; k < VIM_TOP; k++)
-         free(m->page[k]);
+      for (size_t k = 0; k < m->pages; k++)
+         free(m->page[m->used[k]]);
       free(m->page);
    }
+   free(m->used);
    m->page = NULL;
    m->pages = 0;
+   m->used = NULL;
+   m->cap_used = 0;
 }

@@ -16,9 +16,12 @@
 typedef struct vim_map {
    uint32_t **page;    /* 2^(32 - VIM_PAGE_BITS) entries, NULL = empty */
    size_t pages;       /* pages allocated */
+   uint32_t *used;     /* their indices in page[], so that freeing the
+                          map does not read its 32 MiB of entries */
+   size_t cap_used;
 } vim_map;
 
-#define VIM_INIT { NULL, 0 }
+#define VIM_INIT { NULL, 0, NULL, 0 }
 
 /* The index stored for id, or VIM_NONE. */
 static inline uint32_t vim_get(const vim_map *m, uint32_t id)

@@ -14,6 +14,7 @@
 #include "../../cats/host/trace_write.h"
 #include "../../vcg/vcg_build.h"
 #include "../../vcg/vcg_edge_sort.h"
+#include "../../vcg/vcg_idmap.h"
 #include "../../vcg/vcg_section.h"
 #include "check.h"
 #include "synth.h"
@@ -1263,6 +1264,37 @@ static void test_parallel_edge_sort(void)
    free(want);
 }
 
+/* The id map: ids in dense runs and far apart (a register
+ * intermediate's id has bit 30 set), one page per 1024 ids, each page
+ * freed once (the map lists them rather than reading its whole table). */
+static void test_id_map(void)
+{
+   vim_map m = VIM_INIT;
+   CHECK_EQ(vim_get(&m, 5), VIM_NONE);
+   const uint32_t ids[] = { 0, 1, 1023, 1024, 70000, 0x40000003u,
+                            0xFFFFFFFEu };
+   const size_t n = sizeof ids / sizeof ids[0];
+   for (size_t k = 0; k < n; k++)
+      CHECK_EQ(vim_set(&m, ids[k], (uint32_t)(10 * k)), 0);
+   for (size_t k = 0; k < n; k++)
+      CHECK_EQ(vim_get(&m, ids[k]), 10 * k);
+   CHECK_EQ(vim_get(&m, 2), VIM_NONE);
+   CHECK_EQ(vim_get(&m, 0x40000004u), VIM_NONE);
+   CHECK_EQ(vim_get(&m, 123456789u), VIM_NONE);
+   CHECK_EQ(m.pages, 5);   /* 0-1023, 1024-, 70000, bit 30, top */
+   CHECK(vim_bytes(&m) >= 5 * 1024 * sizeof(uint32_t));
+   CHECK_EQ(vim_set(&m, 1000, 7), 0);   /* an existing page */
+   CHECK_EQ(m.pages, 5);
+   CHECK_EQ(vim_get(&m, 1000), 7);
+   vim_free(&m);
+   CHECK_EQ(m.pages, 0);
+   CHECK_EQ(vim_bytes(&m), 0);
+   CHECK_EQ(vim_get(&m, 1), VIM_NONE);
+   CHECK_EQ(vim_set(&m, 1, 3), 0);   /* usable again */
+   CHECK_EQ(vim_get(&m, 1), 3);
+   vim_free(&m);
+}
+
 int main(int argc, char **argv)
 {
    if (argc != 2) {
@@ -1289,5 +1321,6 @@ int main(int argc, char **argv)
    RUN(test_write_trace);
    RUN(test_write_big_trace);
    RUN(test_parallel_edge_sort);
+   RUN(test_id_map);
    return chk_failed ? 1 : 0;
 }
