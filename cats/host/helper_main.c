@@ -35,6 +35,7 @@
 #include "../format/cats_format.h"
 #include "buf.h"
 #include "frame.h"
+#include "helper_input.h"
 #include "loops.h"
 #include "stackvars.h"
 #include "trace_read.h"
@@ -131,18 +132,18 @@ static int on_section(hlp_session *s, uint32_t type, uint64_t len)
    cbuf *b = &s->sec[type];
    s->seen[type] = 1;
    if (s->error[0])
-      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+      return hin_skip(len) == CFR_OK ? 0 : -1;
    if (len > UINT32_MAX || b->len + len > UINT32_MAX) {
       set_error(s, "section %u (%s) exceeds the 4 GiB limit", type,
                 ctr_section_name(type));
-      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+      return hin_skip(len) == CFR_OK ? 0 : -1;
    }
    if (cbuf_reserve(b, (size_t)len) != 0) {
       set_error(s, "out of memory buffering section %u (%llu bytes)", type,
                 (unsigned long long)len);
-      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+      return hin_skip(len) == CFR_OK ? 0 : -1;
    }
-   cfr_status st = cfr_read_full(STDIN_FILENO, b->data + b->len, (size_t)len);
+   cfr_status st = hin_read_full(b->data + b->len, (size_t)len);
    if (st != CFR_OK && !(st == CFR_EOF && len == 0)) {
       diag("reading section %u: %s", type, short_read_msg(st));
       return -1;
@@ -168,9 +169,9 @@ static int read_query(const char *what, uint64_t len, hlp_query *q)
    q->avma = 0;
    q->path[0] = '\0';
    if (len > HLP_MAX_QUERY)
-      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+      return hin_skip(len) == CFR_OK ? 0 : -1;
    uint8_t b[HLP_MAX_QUERY];
-   cfr_status st = cfr_read_full(STDIN_FILENO, b, (size_t)len);
+   cfr_status st = hin_read_full(b, (size_t)len);
    if (st != CFR_OK && !(st == CFR_EOF && len == 0)) {
       diag("reading %s query: %s", what, short_read_msg(st));
       return -1;
@@ -373,12 +374,12 @@ static int on_vf(hlp_session *s, uint64_t len)
        !(s->vf_buf = malloc(HLP_VF_CHUNK + VCG_MAX_RECORD)))
       set_graph_error(s, "out of memory for VF frames");
    if (s->error[0] || !builder(s))
-      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+      return hin_skip(len) == CFR_OK ? 0 : -1;
    size_t have = 0;
    uint64_t left = len;
    while (left > 0) {
       size_t want = left > HLP_VF_CHUNK ? HLP_VF_CHUNK : (size_t)left;
-      cfr_status st = cfr_read_full(STDIN_FILENO, s->vf_buf + have, want);
+      cfr_status st = hin_read_full(s->vf_buf + have, want);
       if (st != CFR_OK) {
          diag("reading VF frame: %s", short_read_msg(st));
          return -1;
@@ -390,7 +391,7 @@ static int on_vf(hlp_session *s, uint64_t len)
       if (vcg_feed(s->vcg, s->vf_buf, have, left == 0, &used, err,
                    sizeof err) != VCG_OK) {
          set_graph_error(s, "%s", err);
-         return cfr_skip(STDIN_FILENO, left) == CFR_OK ? 0 : -1;
+         return hin_skip(left) == CFR_OK ? 0 : -1;
       }
       memmove(s->vf_buf, s->vf_buf + used, have - used);
       have -= used;
@@ -413,9 +414,9 @@ static int on_vf_end(hlp_session *s, uint64_t len)
                       (unsigned long long)len);
    if (s->error[0] || !builder(s)) {
       cbuf_free(&b);
-      return cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+      return hin_skip(len) == CFR_OK ? 0 : -1;
    }
-   cfr_status st = cfr_read_full(STDIN_FILENO, b.data, (size_t)len);
+   cfr_status st = hin_read_full(b.data, (size_t)len);
    if (st != CFR_OK && !(st == CFR_EOF && len == 0)) {
       diag("reading VF_END: %s", short_read_msg(st));
       cbuf_free(&b);
@@ -618,7 +619,7 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
 
 static int on_commit(hlp_session *s, uint64_t len)
 {
-   if (cfr_skip(STDIN_FILENO, len) != CFR_OK) {
+   if (hin_skip(len) != CFR_OK) {
       diag("reading COMMIT: input ended inside the frame");
       return 1;
    }
@@ -645,7 +646,7 @@ static int run(hlp_session *s)
    for (;;) {
       uint32_t type;
       uint64_t len;
-      cfr_status st = cfr_read_header(STDIN_FILENO, &type, &len);
+      cfr_status st = hin_read_header(&type, &len);
       if (st == CFR_EOF) {
          diag("input ended before COMMIT; no trace written");
          return 1;
@@ -670,7 +671,7 @@ static int run(hlp_session *s)
          return on_commit(s, len);
       else {
          set_error(s, "unexpected frame type %u", type);
-         rc = cfr_skip(STDIN_FILENO, len) == CFR_OK ? 0 : -1;
+         rc = hin_skip(len) == CFR_OK ? 0 : -1;
       }
       if (rc != 0) {
          diag("no trace written");
@@ -693,6 +694,9 @@ int main(int argc, char **argv)
     * wake-ups each, not one per 64 KiB. Best effort: stdin may not be a
     * pipe, and a smaller pipe only costs time. */
    (void)fcntl(STDIN_FILENO, HLP_SETPIPE_SZ, 1 << 20);
+   /* The stream is read on a thread of its own (helper_input.h); without
+    * one, in this thread as it is used. */
+   (void)hin_start(STDIN_FILENO);
    /* Large blocks (the graph's arrays, the sort's temporaries) are
     * mapped and unmapped, never kept in the heap after they are freed:
     * glibc's threshold otherwise rises to 32 MiB after the first large
