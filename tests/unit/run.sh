@@ -56,6 +56,10 @@ build_test test_helper "$here/test_helper.c" "$here/synth.c" "$here/vfsynth.c" \
    { "$work/test_helper" "$build/cats-helper" "$work" 2>"$work/helper.err" ||
      { failed=1; cat "$work/helper.err" >&2; }; }
 
+build_test test_helper_input "$here/test_helper_input.c" "$host/helper_input.c" \
+   "$host/frame.c" -lpthread &&
+   { "$work/test_helper_input" || failed=1; }
+
 build_test test_vcg "$here/test_vcg.c" "$here/synth.c" "$here/vfsynth.c" \
    "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" \
    "$host/trace_decode_vcg.c" "$host/trace_decode_reuse.c" \
