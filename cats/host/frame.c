@@ -9,11 +9,10 @@
 #include "../format/cats_format.h"
 #include "le.h"
 
-/* A read holds the pipe's lock while it copies, and the tool's write of
- * the next value-flow frame spins on that lock meanwhile: reads of 64 KiB
- * instead of a whole 1 MiB frame cut the guest's CPU time by 3% on the
- * particle kernel (16 KiB: the same; 256 KiB: 1%). */
-#define CFR_READ_MAX (64u << 10)
+/* CFR_READ_MAX: a read holds the pipe's lock while it copies, and the
+ * tool's write of the next value-flow frame spins on that lock meanwhile:
+ * reads of 64 KiB instead of a whole 1 MiB frame cut the guest's CPU time
+ * by 3% on the particle kernel (16 KiB: the same; 256 KiB: 1%). */
 
 cfr_status cfr_read_full(int fd, void *buf, size_t n)
 {
@@ -39,9 +38,14 @@ cfr_status cfr_read_header(int fd, uint32_t *type, uint64_t *length)
    cfr_status st = cfr_read_full(fd, h, sizeof h);
    if (st != CFR_OK)
       return st;
+   cfr_decode_header(h, type, length);
+   return CFR_OK;
+}
+
+void cfr_decode_header(const uint8_t *h, uint32_t *type, uint64_t *length)
+{
    *type = cle_u32(h);
    *length = cle_u64(h + 8);
-   return CFR_OK;
 }
 
 cfr_status cfr_skip(int fd, uint64_t n)

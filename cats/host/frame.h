@@ -19,8 +19,13 @@ typedef enum cfr_status {
 /* Read exactly n bytes. CFR_EOF only if no byte was available. */
 cfr_status cfr_read_full(int fd, void *buf, size_t n);
 
+/* Reads of at most this many bytes at a time (frame.c says why). */
+#define CFR_READ_MAX (64u << 10)
+
 /* Read a frame header. */
 cfr_status cfr_read_header(int fd, uint32_t *type, uint64_t *length);
+/* The type and length of the header h (CATS_FRAME_HEADER_SIZE bytes). */
+void cfr_decode_header(const uint8_t *h, uint32_t *type, uint64_t *length);
 
 /* Read and discard n payload bytes. */
 cfr_status cfr_skip(int fd, uint64_t n);

@@ -11,13 +11,10 @@
 #include <unistd.h>
 
 #include "../format/cats_format.h"
-#include "le.h"
 
-/* Chunks filled by the reader in reads of at most 64 KiB (a read holds
- * the pipe's lock while it copies, and the tool's next write waits for
- * it: frame.c), and emptied by the consumer. */
+/* Chunks filled by the reader in reads of at most CFR_READ_MAX (frame.c
+ * says why), and emptied by the consumer. */
 #define HIN_CHUNK ((size_t)1 << 20)
-#define HIN_READ_MAX ((size_t)64 << 10)
 
 typedef struct hin_chunk {
    struct hin_chunk *next;
@@ -87,8 +84,8 @@ static void *reader(void *arg)
          return NULL;
       }
       size_t want = HIN_CHUNK - t->len;
-      if (want > HIN_READ_MAX)
-         want = HIN_READ_MAX;
+      if (want > CFR_READ_MAX)
+         want = CFR_READ_MAX;
       ssize_t r = read(hin.fd, t->data + t->len, want);
       if (r < 0 && errno == EINTR)
          continue;
@@ -178,8 +175,7 @@ cfr_status hin_read_header(uint32_t *type, uint64_t *length)
    cfr_status st = hin_read_full(h, sizeof h);
    if (st != CFR_OK)
       return st;
-   *type = cle_u32(h);
-   *length = cle_u64(h + 8);
+   cfr_decode_header(h, type, length);
    return CFR_OK;
 }
 
