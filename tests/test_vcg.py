@@ -1,6 +1,7 @@
 """The value communication graph (docs/VCG.md): exact graphs of tiny
 programs, the same at -O0, -O2 and -O3 (vectorised with AVX2)."""
 import os
+import re
 import subprocess
 
 from catslib import Trace, Vcg, cats_cmd, check, check_eq, compile_program, run_cats, traced, vcg_of
@@ -277,3 +278,71 @@ def test_cycle_longer_than_a_ring():
                 e = ("x+%d" % (8 * k), "s+%d" % (8 * j))
                 check_eq(g.edges.get(e, (0, 0))[0], 3, "uses of x[%d] -> s[%d] %s" % (k, j, tag))
             check_eq(g.vertices["s+%d" % (8 * j)][1], 900 + 1, "versions of s[%d] %s" % (j, tag))
+
+
+def _loop_log_stats(proc):
+    """(runs logged, replays, replays outside their loop) from cats -v."""
+    m = re.search(r"([\d,]+) loop runs' unions logged, made in ([\d,]+) replays "
+                  r"\(([\d,]+) at a thread switch or a signal\)", proc.stderr)
+    check(m is not None, "no loop log statistics in: %s" % proc.stderr[-1500:])
+    return tuple(int(x.replace(",", "")) for x in m.groups())
+
+
+def _vcg_listing(path):
+    return cats_cmd("vcg", "--edges", "--vertices", path).stdout
+
+
+def test_loop_log_gives_the_same_graph():
+    # A loop's accumulator unions made from a log when the loop is left
+    # (--vf-loop-log=yes, the default) give the graph that unions made at
+    # every iteration give, vertex for vertex (register intermediates are
+    # numbered in the order they are made): dot products (a matrix
+    # product vectorised over j, a reduction walking down an array, a
+    # gather reading x[17] twice, where appending without the membership
+    # scan must stop), a SIGSEGV in the middle of a logged loop, and the
+    # sum reduction.
+    cases = [("vf_dot.c", ("-O2",), 0), ("vf_dot.c", ("-O3", "-mavx2"), 0),
+             ("vf_dot_fault.c", ("-O2",), 1), ("vf_reduce.c", ("-O2",), 0)]
+    for name, flags, signals in cases:
+        tag = "%s %s" % (name, " ".join(flags))
+        logged, proc = traced(name, flags, tool_args=("-v",))
+        plain, plain_proc = traced(name, flags, tool_args=("-v", "--vf-loop-log=no"))
+        runs, replays, outside = _loop_log_stats(proc)
+        check(runs > replays > 0, "%s: %d runs logged in %d replays" % (tag, runs, replays))
+        check_eq(outside, signals, "%s: replays at a signal" % tag)
+        check_eq(_loop_log_stats(plain_proc)[0], 0, "%s: runs logged with the log off" % tag)
+        check(_vcg_listing(logged.path) == _vcg_listing(plain.path),
+              "%s: the graph differs with and without the loop log" % tag)
+
+
+def test_loop_log_across_thread_switches():
+    # vf_dot_threads.c: two threads each sum a dot product of 200000
+    # terms in a register (scalar code); with --fair-sched=yes the
+    # scheduler switches between them every 100000 blocks, in the middle
+    # of the loops, and the logged unions are made before each switch.
+    # Each thread's 400000 sources form a chain: the first set takes 16,
+    # each next link its predecessor and 15 more, so 26666 links take
+    # 399991 of them and c[t] the last link and the 9 left.
+    flags = ("-O2", "-fno-tree-vectorize", "-pthread")
+    for log in ("yes", "no"):
+        trace, proc = traced("vf_dot_threads.c", flags,
+                             tool_args=("-v", "--fair-sched=yes", "--vf-loop-log=" + log))
+        runs, _, outside = _loop_log_stats(proc)
+        if log == "yes":
+            check(runs > 0 and outside >= 2, "%d runs logged, %d replays at a thread switch"
+                  % (runs, outside))
+        g = Vcg(trace.path)
+        for t in (0, 1):
+            into = g.into("c+%d" % (8 * t))
+            check_eq(len(into), 10, "sources of c[%d], loop log %s" % (t, log))
+            check_eq(sum(1 for v in into if v.startswith("[tmp")), 1,
+                     "intermediates into c[%d], loop log %s" % (t, log))
+        links = [v for v, (f, _, _) in g.vertices.items()
+                 if f == "reg" and "vf_dot_threads.c:14" in v]
+        check_eq(len(links), 2 * 26666, "links of the two chains, loop log %s" % log)
+        feeds = {}
+        for (s, _) in g.edges:
+            if s[:2] in ("a+", "b+"):
+                feeds[s] = feeds.get(s, 0) + 1
+        check_eq((len(feeds), set(feeds.values())), (800000, {1}),
+                 "a and b elements, each feeding one vertex, loop log %s" % log)

@@ -133,6 +133,7 @@ static Bool process_option(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--separate-debug-files",
                        CATS_(clo_separate_debug_files)) {}
    else if VG_BOOL_CLO(arg, "--value-flow", CATS_(clo_value_flow)) {}
+   else if VG_BOOL_CLO(arg, "--vf-loop-log", CATS_(clo_vf_acc_log)) {}
    else if VG_BINT_CLO(arg, "--vf-granularity", gran, 4, 8) {
       if (gran != 4 && gran != 8) {
          VG_(fmsg_bad_option)(arg, "the granularity must be 4 or 8\n");
@@ -199,7 +200,11 @@ static void print_usage(void)
 
 static void print_debug_usage(void)
 {
-   VG_(printf)("    (none)\n");
+   VG_(printf)(
+"    --vf-loop-log=yes|no      make a loop's accumulator unions from a log\n"
+"                              when the loop is left [yes]; no: at every\n"
+"                              iteration (the same graph, slower)\n"
+   );
 }
 
 /*------------------------------------------------------------*/
@@ -357,12 +362,32 @@ static void on_start_client_code(ThreadId tid, ULong blocks)
    (void)blocks;
    if (CATS_(cur_thread) == NULL || CATS_(cur_thread)->tid != tid)
       CATS_(switch_thread)(tid);
+   if (CATS_(clo_value_flow))
+      CATS_(vf_acc_set_thread)(tid);
 }
 
 static void on_pre_signal(ThreadId tid, Int sig, Bool alt_stack)
 {
    (void)alt_stack;
+   if (CATS_(clo_value_flow))
+      CATS_(vf_acc_flush_thread)();   /* before the frame saves them */
    CATS_(signal_enter)(tid, sig);
+}
+
+static void on_thread_exit(ThreadId tid)
+{
+   if (CATS_(clo_value_flow))
+      CATS_(vf_acc_thread_exit)(tid);
+   CATS_(thread_exit)(tid);
+}
+
+/* A loop whose runs are logged may be retranslated: its runs so far
+   are made first. */
+static void on_discard(Addr orig, VexGuestExtents vge)
+{
+   (void)orig; (void)vge;
+   if (CATS_(clo_value_flow))
+      CATS_(vf_acc_flush_thread)();
 }
 
 static void on_post_signal(ThreadId tid, Int sig)
@@ -476,6 +501,7 @@ static void pre_clo_init(void)
                                    print_debug_usage);
    VG_(needs_client_requests)(handle_client_request);
    VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+   VG_(needs_superblock_discards)(on_discard);
    VG_(needs_malloc_replacement)(CATS_(malloc),
                                  CATS_(builtin_new),
                                  CATS_(builtin_new_aligned),
@@ -494,7 +520,7 @@ static void pre_clo_init(void)
 
    VG_(track_new_mem_mmap)(on_new_mmap);
    VG_(track_start_client_code)(on_start_client_code);
-   VG_(track_pre_thread_ll_exit)(CATS_(thread_exit));
+   VG_(track_pre_thread_ll_exit)(on_thread_exit);
    VG_(track_pre_deliver_signal)(on_pre_signal);
    VG_(track_post_deliver_signal)(on_post_signal);
 

@@ -399,6 +399,7 @@ extern Bool  CATS_(clo_value_flow);
 extern const HChar* CATS_(proj_args)[];
 Bool CATS_(projecting)(void);
 extern UInt  CATS_(clo_vf_granularity);     /* 8 or 4 bytes */
+extern Bool  CATS_(clo_vf_acc_log);         /* --vf-loop-log */
 extern ULong CATS_(clo_vf_stack_array_min);
 
 /* Shadow memory (cats_vf_shadow.c). */
@@ -481,6 +482,11 @@ void  CATS_(vf_init)(void);
 void  CATS_(vf_finish)(void);
 void  CATS_(vf_stats)(void);
 void  CATS_(vf_after_fork)(void);
+/* A loop's logged accumulator unions (cats_vf_acc.c) are made before a
+   thread switch, a signal, a discarded translation, a thread's exit. */
+void  CATS_(vf_acc_set_thread)(ThreadId tid);
+void  CATS_(vf_acc_flush_thread)(void);
+void  CATS_(vf_acc_thread_exit)(ThreadId tid);
 
 /* IR (cats_vf_instr.c): instruments one statement for value flow and
    its memory accesses; False if it leaves the statement to the trace's

@@ -25,6 +25,7 @@
 
 Bool  CATS_(clo_value_flow) = True;
 UInt  CATS_(clo_vf_granularity) = 8;
+Bool  CATS_(clo_vf_acc_log) = True;
 ULong CATS_(clo_vf_stack_array_min) = 1024;
 UInt  CATS_(vf_lane_hi)[2];
 
@@ -509,6 +510,7 @@ void CATS_(vf_stats)(void)
              "changing sources\n", n_vertex_recs, n_sources_recs,
              n_step_recs, stream_bytes, CATS_(vf_hist_count)());
    CATS_(vf_sets_stats)();
+   CATS_(vf_acc_stats)();
 }
 
 /* After CATS_(mem_finish) (the allocation ids of the trace are known)
@@ -516,6 +518,7 @@ void CATS_(vf_stats)(void)
 void CATS_(vf_finish)(void)
 {
    UInt i, n = CATS_(n_allocs)();
+   CATS_(vf_acc_drop)();
    CATS_(vf_hist_finish)();
    flush();
    if (!emitting)

@@ -29,12 +29,58 @@ void CATS_(vf_find_self_updates)(IRSB* sbIn, UChar* self);
 #define VF_SELF_UPDATE 1
 #define VF_PASS_LANE   2
 void CATS_(vf_find_passthrough_lanes)(IRSB* sbIn, UChar* self);
+/* Accumulators of a loop (cats_vf_acc.c): per GET temporary, bit l
+   for lane l of a register that a superblock jumping back to itself
+   reads only to add to it and write back; returns how many, with the
+   guest-state bytes [lo, hi) of their units. */
+UInt CATS_(vf_find_accumulators)(IRSB* sbIn, const UChar* self, UChar* acc,
+                                 Int* lo, Int* hi);
+
+/* Such a loop's accumulator lanes, logged instead of unioned: each run
+   of the superblock appends one entry of 'nunits' words, a lane's
+   slots 0 and 1 as its PUT would write them, and the unions are made
+   from the log (CATS_(vf_acc_replay)) in the order the runs would have
+   made them, before the loop is left and when the log is full. */
+#define VF_ACC_UNITS 4
+typedef struct {
+   UInt    nunits;                 /* words per entry, in PUT order */
+   UInt    order[VF_ACC_UNITS];    /* entry words in the order of their
+                                      unions (the GETs') */
+   UWord   at[VF_ACC_UNITS];       /* per word: its unit's offset in
+                                      the first shadow area */
+   VfSite* site[VF_ACC_UNITS];     /* and its GET's union site */
+   UWord   area;                   /* the second area is 'area' further */
+} VfAccLoop;
+
+#define VF_ACC_LOG_WORDS 1024
+extern ULong      CATS_(vf_acc_log)[VF_ACC_LOG_WORDS];
+extern ULong*     CATS_(vf_acc_cursor);   /* the next entry */
+extern VfAccLoop* CATS_(vf_acc_owner);    /* the loop logging */
+/* Makes the logged unions (at an exit, or the log being full). */
+void CATS_(vf_acc_flush)(UChar* gst, VfAccLoop* loop);
+/* The same outside the superblock (a thread switch, a signal, a
+   discarded translation, the thread's exit), on the thread that
+   logged. */
+void CATS_(vf_acc_flush_thread)(void);
+void CATS_(vf_acc_thread_exit)(ThreadId tid);
+void CATS_(vf_acc_drop)(void);
+/* Marks the sets that log entries hold, for the collection. */
+void CATS_(vf_acc_mark)(void (*mark)(UInt p));
+void CATS_(vf_acc_stats)(void);
+/* Replays n runs of 'loop' from the entries e on the shadow state at
+   gst (cats_vf_sets.c). */
+void CATS_(vf_acc_replay)(UChar* gst, const VfAccLoop* loop,
+                          const ULong* e, UInt n);
+
 /* Drops the writes to the shadow areas (at 'shadow' bytes, two of
    them) that are written again before anything reads them
    (cats_vf_deadput.c). */
 void CATS_(vf_drop_dead_puts)(IRSB* sb, Int shadow);
-/* Operations on lane 0 that copy the other lanes of their vector. */
+/* Operations on lane 0 that copy the other lanes of their vector; that
+   move data across lanes; that copy their argument (cats_vf_instr.c). */
 Bool CATS_(vf_is_lowest_lane)(IROp op);
+Bool CATS_(vf_is_cross_lane)(IROp op);
+Bool CATS_(vf_is_copy_unop)(IROp op);
 
 #define VF_SM_BITS 16                     /* a secondary map: 64 KiB */
 #define VF_SM_SPAN ((Addr)1 << VF_SM_BITS)

@@ -69,6 +69,19 @@ struct _VfSB {
       computed_from's result per atom. */
    IRTemp zero;
    UInt   ncomputed, npacked;
+   /* A loop's accumulators, logged (cats_vf_acc.c): per GET temporary
+      the lanes that are; per unit whether its read is waiting for its
+      PUT (ACC_READ), its read's union site and rank among the reads. */
+   UChar*  acc_get;          /* n_temps */
+   UChar*  acc_state;        /* VF_N_UNITS */
+   VfSite** acc_site;        /* VF_N_UNITS */
+   UInt*   acc_rank;         /* VF_N_UNITS */
+   UInt    acc_rank_of[VF_ACC_UNITS];   /* per entry word */
+   UInt    acc_pending, acc_nread;
+   Int     acc_lo, acc_hi;   /* the units' bytes, for the flushes */
+   VfAccLoop* acc_loop;      /* NULL: none */
+   IRTemp  acc_cursor;
+   Addr    start;            /* the superblock's first instruction */
    struct { IRTemp a, r; } computed[CACHE];
    struct { IRTemp hi, lo, r; } packed[CACHE];   /* pack(); hi 0: none */
 };
@@ -361,7 +374,7 @@ static Deps mix_lane(VfSB* v, IRExpr** args, UInt nargs, UInt l)
    return d;
 }
 
-static Bool is_copy_unop(IROp op)
+Bool CATS_(vf_is_copy_unop)(IROp op)
 {
    switch (op) {
    case Iop_8Uto16: case Iop_8Uto32: case Iop_8Uto64: case Iop_16Uto32:
@@ -383,7 +396,7 @@ static Bool is_copy_unop(IROp op)
 
 /* Operations that move data across 64-bit lanes in ways the analysis
    does not follow: every result lane gets every source. */
-static Bool is_cross_lane(IROp op)
+Bool CATS_(vf_is_cross_lane)(IROp op)
 {
    switch (op) {
    case Iop_Perm32x4: case Iop_Perm32x8: case Iop_Perm8x16:
@@ -461,7 +474,7 @@ static void op_deps(VfSB* v, IROp op, IRExpr** args, UInt nargs,
       out[l] = NO_DEPS;
    if (same_arg_constant(op, args, nargs))
       return;
-   if (nargs == 1 && is_copy_unop(op)) {
+   if (nargs == 1 && CATS_(vf_is_copy_unop)(op)) {
       out[0] = arg_lane(v, args[0], 0);
       return;
    }
@@ -534,7 +547,7 @@ static void op_deps(VfSB* v, IROp op, IRExpr** args, UInt nargs,
          out[l] = arg_lane(v, vec, l);
       return;
    }
-   if (rl > 1 && !is_cross_lane(op)) {
+   if (rl > 1 && !CATS_(vf_is_cross_lane)(op)) {
       for (l = 0; l < rl; l++)
          out[l] = mix_lane(v, args, nargs, l);
       return;
@@ -724,10 +737,162 @@ static IRTemp self_read(VfSB* v, Int unit)
    return s0;
 }
 
+/*------------------------------------------------------------*/
+/*--- A loop's accumulators                                ---*/
+/*------------------------------------------------------------*/
+/* cats_vf_acc.c found the lanes that this superblock, a loop, reads
+   only to add to them and write back. Their read makes no union: its
+   atom is the raw slot 0, which only marks the lane's own value in the
+   PUT's deps; the PUT appends the slots it would write to the log, and
+   the unions are made from it when the loop is left. */
+enum { ACC_NONE, ACC_READ };
+
+static Deps acc_read(VfSB* v, Int unit, UInt l)
+{
+   UInt u = (UInt)unit / 8;
+   Deps d = NO_DEPS;
+   d.n = 1;
+   d.a[0] = assign(v, Ity_I32, IRExpr_Get(unit + v->shadow, Ity_I32));
+   v->own[u] = d.a[0];
+   v->acc_state[u] = ACC_READ;
+   v->acc_site[u] = site_at(v, l);
+   v->acc_rank[u] = v->acc_nread++;
+   return d;
+}
+
+/* A call that modifies the accumulators' shadow units. */
+static IRDirty* acc_call(VfSB* v, const HChar* name, void* fn, IRExpr** args,
+                         Int lo, Int hi)
+{
+   IRDirty* di = unsafeIRDirty_0_N(0, name, VG_(fnptr_to_fnentry)(fn), args);
+   di->nFxState = 2;
+   di->fxState[0].fx = Ifx_Modify;
+   di->fxState[0].offset = lo + v->shadow;
+   di->fxState[0].size = hi - lo;
+   di->fxState[0].nRepeats = 0;
+   di->fxState[0].repeatLen = 0;
+   di->fxState[1] = di->fxState[0];
+   di->fxState[1].offset = lo + 2 * v->shadow;
+   return di;
+}
+
+/* Makes the logged unions, under 'guard' if not NULL. */
+static void acc_flush(VfSB* v, IRExpr* guard)
+{
+   IRDirty* di = acc_call(v, "cats_vf_acc_flush",
+                          (void*)CATS_(vf_acc_flush),
+                          mkIRExprVec_2(IRExpr_GSPTR(),
+                                        mkIRExpr_HWord((HWord)v->acc_loop)),
+                          v->acc_lo, v->acc_hi);
+   if (guard != NULL)
+      di->guard = guard;
+   emit(v, IRStmt_Dirty(di));
+}
+
+/* After the last accumulator's PUT: the entry is complete. The next
+   one starts after it; the log is made into unions now if it would not
+   hold another. */
+static void acc_advance(VfSB* v)
+{
+   VfAccLoop* loop = v->acc_loop;
+   UInt j, k, nu = loop->nunits;
+   for (j = 0; j < nu; j++) {   /* the entry words in the reads' order */
+      UInt best = 0;
+      for (k = 1; k < nu; k++)
+         if (v->acc_rank_of[k] < v->acc_rank_of[best])
+            best = k;
+      loop->order[j] = best;
+      v->acc_rank_of[best] = ~0u;
+   }
+   IRTemp next = assign(v, Ity_I64, IRExpr_Binop(
+      Iop_Add64, IRExpr_RdTmp(v->acc_cursor), mkIRExpr_HWord(8 * nu)));
+   emit(v, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&CATS_(vf_acc_cursor)),
+                        IRExpr_RdTmp(next)));
+   emit(v, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&CATS_(vf_acc_owner)),
+                        mkIRExpr_HWord((HWord)loop)));
+   HWord last = (HWord)&CATS_(vf_acc_log)[VF_ACC_LOG_WORDS - nu];
+   IRTemp full = assign(v, Ity_I1, IRExpr_Binop(
+      Iop_CmpLT64U, mkIRExpr_HWord(last), IRExpr_RdTmp(next)));
+   acc_flush(v, IRExpr_RdTmp(full));
+}
+
+static void acc_resolved(VfSB* v)
+{
+   tl_assert(v->acc_pending > 0);
+   if (--v->acc_pending == 0 && v->acc_loop->nunits > 0)
+      acc_advance(v);
+}
+
+/* The PUT of an accumulator lane, logged: its deps are its own value
+   and one or two others, computed (lane_slots puts them in slots 0 and
+   1, its own value in slot 2). False, with nothing emitted, if not. */
+static Bool acc_log(VfSB* v, Int unit, const Deps* d)
+{
+   UInt u = (UInt)unit / 8, i;
+   IRTemp own = v->own[u], s[4];
+   if (!d->computed || d->n < 2 || d->n > 3 || d->a[d->n - 1] != own)
+      return False;
+   for (i = 0; i + 1 < d->n; i++)
+      tl_assert(d->a[i] != own);
+   lane_slots(v, d, own, s);
+   tl_assert(s[2] == own && s[3] == zero_tmp(v));
+   IRTemp s01 = pack(v, IRExpr_RdTmp(s[1]), IRExpr_RdTmp(s[0]));
+   if (v->acc_cursor == IRTemp_INVALID)
+      v->acc_cursor = assign(v, Ity_I64, IRExpr_Load(
+         Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&CATS_(vf_acc_cursor))));
+   VfAccLoop* loop = v->acc_loop;
+   UInt k = loop->nunits++;
+   loop->at[k] = (UWord)(unit + v->shadow);
+   loop->site[k] = v->acc_site[u];
+   v->acc_rank_of[k] = v->acc_rank[u];
+   IRTemp at = assign(v, Ity_I64, IRExpr_Binop(
+      Iop_Add64, IRExpr_RdTmp(v->acc_cursor), mkIRExpr_HWord(8 * k)));
+   emit(v, IRStmt_Store(Iend_LE, IRExpr_RdTmp(at), IRExpr_RdTmp(s01)));
+   v->put[u] = *d;
+   v->put_valid[u] = 1;
+   v->acc_state[u] = ACC_NONE;
+   acc_resolved(v);
+   return True;
+}
+
+/* An accumulator lane whose PUT is not of that shape: the union its
+   read would have made, made now (nothing has used the raw slot), and
+   the deps with the union's result as the lane's own value. */
+static Deps acc_unlogged(VfSB* v, Int unit, const Deps* d)
+{
+   UInt u = (UInt)unit / 8, i;
+   VfRegRead* r = VG_(malloc)("cats.vf.regread", sizeof(VfRegRead));
+   r->site = v->acc_site[u];
+   r->at = (UWord)(unit + v->shadow);
+   r->area = (UWord)v->shadow;
+   r->mask = 1;
+   emit(v, IRStmt_Dirty(acc_call(
+      v, "cats_vf_union_reg", (void*)CATS_(vf_union_reg1),
+      mkIRExprVec_2(IRExpr_GSPTR(), mkIRExpr_HWord((HWord)r)),
+      unit, unit + 8)));
+   IRTemp own = v->own[u];
+   IRTemp fresh = assign(v, Ity_I32, IRExpr_Get(unit + v->shadow, Ity_I32));
+   Deps out = NO_DEPS;
+   out.computed = d->computed;
+   for (i = 0; i < d->n; i++)
+      add_atom(v, &out, d->a[i] == own ? fresh : d->a[i]);
+   v->own[u] = fresh;
+   v->acc_state[u] = ACC_NONE;
+   acc_resolved(v);
+   return out;
+}
+
 static void put_lane(VfSB* v, Int unit, const Deps* d)
 {
    UInt u = (UInt)unit / 8;
    IRTemp s[4];
+   Deps unlogged;
+   if (v->acc_state[u] == ACC_READ) {
+      if (acc_log(v, unit, d))
+         return;
+      unlogged = acc_unlogged(v, unit, d);
+      d = &unlogged;
+   }
    if (d->n == 1 && !d->computed && d->a[0] == v->pass[u]
        && v->pass[u] != IRTemp_INVALID) {
       v->put[u] = *d;   /* the lane it read, back unchanged */
@@ -877,6 +1042,8 @@ static void wr_tmp(VfSB* v, IRTemp t, IRExpr* e)
             continue;
          if (v->put_valid[unit / 8]) {
             out[l] = v->put[unit / 8];
+         } else if (v->acc_get[t] & (1u << l)) {
+            out[l] = acc_read(v, unit, l);
          } else if (v->self_get[t] & VF_SELF_UPDATE) {
             out[l].n = 1;
             out[l].computed = False;
@@ -988,12 +1155,45 @@ VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
       v->self_word[u] = v->pass[u] = v->own[u] = IRTemp_INVALID;
    CATS_(vf_find_self_updates)(sbIn, v->self_get);
    CATS_(vf_find_passthrough_lanes)(sbIn, v->self_get);
+   v->acc_get = VG_(calloc)("cats.vf.accg", v->n_temps + 1, 1);
+   v->acc_state = VG_(calloc)("cats.vf.accs", VF_N_UNITS, 1);
+   v->acc_site = VG_(calloc)("cats.vf.accsite", VF_N_UNITS, sizeof(VfSite*));
+   v->acc_rank = VG_(calloc)("cats.vf.accr", VF_N_UNITS, sizeof(UInt));
+   v->acc_nread = 0;
+   v->acc_cursor = IRTemp_INVALID;
+   v->acc_loop = NULL;
+   v->start = 0;
+   for (Int i = 0; i < sbIn->stmts_used && v->start == 0; i++)
+      if (sbIn->stmts[i]->tag == Ist_IMark)
+         v->start = (Addr)(sbIn->stmts[i]->Ist.IMark.addr
+                           + sbIn->stmts[i]->Ist.IMark.delta);
+   v->acc_pending = CATS_(clo_vf_acc_log)
+      ? CATS_(vf_find_accumulators)(sbIn, v->self_get, v->acc_get,
+                                    &v->acc_lo, &v->acc_hi)
+      : 0;
+   if (v->acc_pending > 0)
+      /* Kept for as long as the translation may run. */
+      v->acc_loop = VG_(calloc)("cats.vf.accloop", 1, sizeof(VfAccLoop));
+   if (v->acc_loop != NULL)
+      v->acc_loop->area = (UWord)v->shadow;
    return v;
 }
 
 void CATS_(vf_sb_end)(VfSB* v)
 {
+   IRSB* out = v->out;
+   if (v->acc_loop != NULL) {
+      tl_assert(v->acc_pending == 0);
+      /* The loop is left at the end unless the end jumps back. */
+      if (!(out->jumpkind == Ijk_Boring && out->next->tag == Iex_Const
+            && (Addr)out->next->Iex.Const.con->Ico.U64 == v->start))
+         acc_flush(v, NULL);
+   }
    CATS_(vf_drop_dead_puts)(v->out, v->shadow);
+   VG_(free)(v->acc_get);
+   VG_(free)(v->acc_state);
+   VG_(free)(v->acc_site);
+   VG_(free)(v->acc_rank);
    VG_(free)(v->deps);
    VG_(free)(v->put);
    VG_(free)(v->put_valid);
@@ -1126,6 +1326,14 @@ Bool CATS_(vf_instrument_stmt)(VfSB* v, IRStmt* st, Addr ip)
       dirty_writes(v, d);
       return False;   /* its memory effects are traced as usual */
    }
+   case Ist_Exit:
+      /* Leaving a loop that logs its accumulators. */
+      if (v->acc_loop != NULL
+          && !(st->Ist.Exit.jk == Ijk_Boring
+               && st->Ist.Exit.dst->tag == Ico_U64
+               && (Addr)st->Ist.Exit.dst->Ico.U64 == v->start))
+         acc_flush(v, st->Ist.Exit.guard);
+      return False;
    default:
       return False;
    }

@@ -121,6 +121,11 @@ static void grow(void)
    VG_(memset)(hash_count + cap / 2, 0, cap / 2);
 }
 
+static void mark_logged(UInt p)
+{
+   mark_p(marks, p);
+}
+
 static void collect(void)
 {
    UInt i;
@@ -141,6 +146,7 @@ static void collect(void)
       for (; a <= smax; a += (Addr)1 << CATS_(vf_wshift), scanned++)
          mark_p(marks, *CATS_(vf_p_slot)(a));
    }
+   CATS_(vf_acc_mark)(mark_logged);
    UInt live = 0;
    for (i = 0; i < cap; i++)
       live += marks[i];
@@ -288,9 +294,9 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h)
    return (UInt)*slot - 1;
 }
 
-static UInt materialise(VfSite* site, UInt p)
+/* The register intermediate of set p at this site, p's hash given. */
+static UInt materialise_h(VfSite* site, UInt p, ULong h)
 {
-   ULong h = CATS_(vf_prov_hash)(p);
    /* A site makes the links of its chains in the same order at every
       time step, so the one it made after its previous one last time is
       the likely answer: a sequential walk instead of a hash probe into
@@ -329,6 +335,35 @@ static UInt materialise(VfSite* site, UInt p)
                              CATS_NONE, 0, 8, r->loc);
    }
    return id;
+}
+
+static UInt materialise(VfSite* site, UInt p)
+{
+   return materialise_h(site, p, CATS_(vf_prov_hash)(p));
+}
+
+/* materialise_h's common case, without the set's sources: the link the
+   site made after its last one the time before, with the same hash
+   and signature (a reduction's chain at a later time step), counted;
+   0, having changed nothing, otherwise. */
+static UInt link_known(VfSite* site, ULong h)
+{
+   if (site->last_reg == 0)
+      return 0;
+   const RegVertex* prev = reg_vertex(site->last_reg - 1);
+   UInt j;
+   for (j = 0; j < REG_NEXT; j++)
+      if (prev->next[j] != 0 && prev->next_h[j] == h)
+         break;
+   if (j == REG_NEXT)
+      return 0;
+   UInt k = prev->next[j] - 1;
+   RegVertex* r = reg_vertex(k);
+   if (r->ver == 0 || r->sig != CATS_(vf_sig)(h))
+      return 0;
+   site->last_reg = k + 1;
+   r->ver++;
+   return VF_REG_BIT | k;
 }
 
 /* Whether set p is the one this site last saw (since the last
@@ -696,4 +731,328 @@ void CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
       const RegVertex* r = reg_vertex(k);
       fn(VF_REG_BIT | k, r->ver, opaque);
    }
+}
+
+/*------------------------------------------------------------*/
+/*--- A loop's logged accumulator unions                   ---*/
+/*------------------------------------------------------------*/
+/* cats_vf_acc.c logs each run of an accumulator loop: per lane, the
+   slots 0 and 1 its PUT would have written (slot 2 is the lane's own
+   value, slot 3 empty: lane_slots' layout). Replaying a run is what the
+   run would have done: each lane's union at its read (union_unit, in
+   the order of the reads), then its PUT. */
+
+typedef struct {
+   UInt* u;   /* slots 0 and 1 */
+   UInt* w;   /* slots 2 and 3 */
+} AccLane;
+
+static inline void acc_put(AccLane* a, ULong e)
+{
+   UInt r = a->u[0];
+   a->u[0] = (UInt)e;
+   a->u[1] = (UInt)(e >> 32);
+   a->w[0] = r;
+   a->w[1] = 0;
+}
+
+static void acc_run(const VfAccLoop* loop, AccLane* lanes, const ULong* e)
+{
+   UInt j;
+   for (j = 0; j < loop->nunits; j++) {
+      UInt k = loop->order[j];
+      union_unit(loop->site[k], lanes[k].u, lanes[k].w);
+   }
+   for (j = 0; j < loop->nunits; j++)
+      acc_put(&lanes[j], e[j]);
+}
+
+/* Runs whose unions only append to their lanes' sets (the dot
+   product's new a[k] and b[k]) are made without the membership scan
+   when the values they add are known to be new: each word of the
+   entries (a lane's slot 0 and slot 1) holds single vertices that
+   move one way from run to run, strictly, between the word's values in
+   the first and the last run, the two words' ranges apart and holding
+   none of the set's sources from before (a register intermediate, a
+   link, is above them all).
+
+   Such a lane's sources then form one stream, cut into the sets of its
+   links: the first set holds the sources from before and the first
+   VF_SET_CAP - c0 values, each later one its link and VF_SET_CAP - 1
+   values, and a link is made by the union of the run whose values
+   overflow its set. So the replay is made in two passes: per lane, its
+   values are checked and each set's hash summed (no side effect); then
+   the links are made in the order the runs would have made them, each
+   from its hash, and the sets are filled in only where a link needs
+   its sources (a new link, or one whose sources changed) and for the
+   set each lane ends with. Nodes are allocated as the unions would
+   have, so the sets are numbered alike. */
+
+#define ACC_MAX_SETS (2 * VF_ACC_LOG_WORDS / (VF_SET_CAP - 1) + 2)
+
+typedef struct {
+   UInt  nn;                 /* values per run, 1 or 2 */
+   UInt  c0, node0;          /* the set before: sources, node */
+   ULong h0;                 /* vf_mix_sum of those sources */
+   UInt  good;               /* runs whose values pass the checks */
+   UInt  nsets;              /* sets whose values all pass */
+   ULong sum[ACC_MAX_SETS];  /* per set, vf_mix_sum of its values */
+   /* The second pass. */
+   UInt  set, node, link;    /* the open set: index, node, its link */
+   UInt  next_run;           /* the run of its link's union */
+} AccPlan;
+
+/* The first value of set i in the lane's stream. */
+static inline UInt acc_set_start(const AccPlan* a, UInt i)
+{
+   return i == 0 ? 0 : VF_SET_CAP - a->c0 + (i - 1) * (VF_SET_CAP - 1);
+}
+
+static inline UInt acc_value(const ULong* e, UInt nu, UInt k, UInt nn,
+                             UInt v)
+{
+   return (UInt)(e[(v / nn) * nu + k] >> (32 * (v % nn))) & VF_ID_MASK;
+}
+
+/* A word's direction from its first and last values: compared with
+   'flip' applied, its values must increase strictly, up to 'last'. */
+typedef struct {
+   UInt flip, first, last;   /* flipped */
+} AccWord;
+
+static Bool acc_word(AccWord* w, UInt first, UInt last, UInt runs)
+{
+   if ((first == last && runs > 1) || first >= VF_REG_BIT
+       || last >= VF_REG_BIT)
+      return False;   /* not strictly monotone, or not single values */
+   w->flip = first > last ? ~0u : 0;
+   w->first = first ^ w->flip;
+   w->last = last ^ w->flip;
+   return True;
+}
+
+static inline Bool acc_word_has(const AccWord* w, UInt x)
+{
+   UInt z = x ^ w->flip;
+   return z >= w->first && z <= w->last;
+}
+
+/* How many of runs [0, runs) of lane k hold values in order: its two
+   words (one when nn is 1, the other empty) each strictly monotone
+   from first to last; and the sums of the lane's sets whose values are
+   all in those runs, vf_mix_sum of each set's values in a->sum (no
+   side effect: the sums are only used for those). */
+static inline __attribute__((always_inline))
+void acc_scan_runs(const ULong* e, UInt nu, UInt k, UInt runs, UInt nn,
+                   const AccWord* w0, const AccWord* w1, AccPlan* a)
+{
+   const ULong sets = ((ULong)VF_SET_BIT << 32) | VF_SET_BIT;
+   UInt r, p0 = w0->first - 1, p1 = w1->first - 1;
+   const UInt f0 = w0->flip, l0 = w0->last, f1 = w1->flip, l1 = w1->last;
+   UInt left = VF_SET_CAP - a->c0, n = 0;
+   ULong sum = 0;
+   const ULong* x = e + k;
+   for (r = 0; r < runs; r++, x += nu) {
+      ULong v = *x;
+      UInt y0 = (UInt)v & VF_ID_MASK, y1 = (UInt)(v >> 32) & VF_ID_MASK;
+      UInt z0 = y0 ^ f0, z1 = y1 ^ f1;
+      if ((v & sets) || z0 <= p0 || z0 > l0
+          || (nn == 2 ? z1 <= p1 || z1 > l1 : y1 != 0))
+         break;
+      p0 = z0;
+      p1 = z1;
+      if (left == 0) {
+         a->sum[n++] = sum;
+         sum = 0;
+         left = VF_SET_CAP - 1;
+      }
+      sum += CATS_(vf_mix)(y0);
+      left--;
+      if (nn == 2) {
+         if (left == 0) {
+            a->sum[n++] = sum;
+            sum = 0;
+            left = VF_SET_CAP - 1;
+         }
+         sum += CATS_(vf_mix)(y1);
+         left--;
+      }
+   }
+   a->good = r;
+   a->nsets = n;
+}
+
+/* Compiled for one and for two values per run, apart from the rest of
+   the replay: alone, the loop's values stay in registers. */
+static __attribute__((noinline))
+void acc_scan_runs1(const ULong* e, UInt nu, UInt k, UInt runs,
+                    const AccWord* w0, const AccWord* w1, AccPlan* a)
+{
+   acc_scan_runs(e, nu, k, runs, 1, w0, w1, a);
+}
+
+static __attribute__((noinline))
+void acc_scan_runs2(const ULong* e, UInt nu, UInt k, UInt runs,
+                    const AccWord* w0, const AccWord* w1, AccPlan* a)
+{
+   acc_scan_runs(e, nu, k, runs, 2, w0, w1, a);
+}
+
+/* The first pass for lane k: runs [0, runs) of the log. */
+static Bool acc_plan_lane(const VfAccLoop* loop, const AccLane* lane,
+                          const ULong* e, UInt runs, UInt k, AccPlan* a)
+{
+   UInt nu = loop->nunits, i;
+   UInt p = lane->w[0];
+   if (!(p & VF_SET_BIT) || lane->w[1] != 0 || seen_here(loop->site[k], p))
+      return False;
+   a->node0 = CATS_(vf_set_node)(p);
+   a->c0 = CATS_(vf_set_count)(p);
+   const VfSet* s = &CATS_(vf_sets)[a->node0];
+   if (a->c0 != s->fill)
+      return False;
+   ULong f = e[k], l = e[(runs - 1) * nu + k];
+   UInt f0 = (UInt)f & VF_ID_MASK, l0 = (UInt)l & VF_ID_MASK;
+   UInt f1 = (UInt)(f >> 32) & VF_ID_MASK, l1 = (UInt)(l >> 32) & VF_ID_MASK;
+   AccWord w0, w1 = { 0, 1, 0 };
+   if (f0 == 0 || l0 == 0 || (f1 == 0) != (l1 == 0)
+       || !acc_word(&w0, f0, l0, runs))
+      return False;
+   a->nn = f1 != 0 ? 2 : 1;
+   if (a->nn == 2) {
+      /* Two ranges apart: no value of one word is one of the other. */
+      UInt lo0 = f0 < l0 ? f0 : l0, hi0 = f0 < l0 ? l0 : f0;
+      UInt lo1 = f1 < l1 ? f1 : l1, hi1 = f1 < l1 ? l1 : f1;
+      if (!acc_word(&w1, f1, l1, runs) || !(hi0 < lo1 || hi1 < lo0))
+         return False;
+   }
+   for (i = 0; i < a->c0; i++)
+      if (acc_word_has(&w0, s->m[i]) || (a->nn == 2 && acc_word_has(&w1, s->m[i])))
+         return False;
+   a->h0 = CATS_(vf_mix_sum)(s->m, a->c0);
+   if (a->nn == 2)
+      acc_scan_runs2(e, nu, k, runs, &w0, &w1, a);
+   else
+      acc_scan_runs1(e, nu, k, runs, &w0, &w1, a);
+   return True;
+}
+
+/* The run of the union that links set i (that adds the value after
+   it), or ~0 if its values are not all known good. */
+static inline UInt acc_link_run(const AccPlan* a, UInt i)
+{
+   if (i >= a->nsets)
+      return ~0u;
+   return acc_set_start(a, i + 1) / a->nn + 1;
+}
+
+/* Writes set i's sources into its node (the link first, from new_set;
+   the sources from before for the first) up to value 'end'; returns
+   its count. */
+static UInt acc_fill(const AccPlan* a, UInt i, const ULong* e, UInt nu,
+                     UInt k, UInt end)
+{
+   UInt base = i == 0 ? a->c0 : 1, v, start = acc_set_start(a, i);
+   VfSet* s = &CATS_(vf_sets)[a->node];
+   for (v = start; v < end; v++)
+      s->m[base + v - start] = acc_value(e, nu, k, a->nn, v);
+   s->fill = base + end - start;
+   return s->fill;
+}
+
+/* The union of run t that links lane k's open set: as accumulate_into
+   and add_or_link make it (the set before noted, filled up to the cap,
+   shared as one intermediate), its hash from the first pass. */
+static void acc_link(const VfAccLoop* loop, const ULong* e, UInt k,
+                     AccPlan* a)
+{
+   VfSite* site = loop->site[k];
+   UInt i = a->set, nu = loop->nunits;
+   UInt end = acc_set_start(a, i + 1);          /* first value after it */
+   UInt before = end - acc_set_start(a, i) + (i == 0 ? a->c0 : 1)
+                 - (end % a->nn);               /* the run's y0 fills it */
+   note_here(site, CATS_(vf_set_p)(a->node, before));
+   UInt full = CATS_(vf_set_p)(a->node, VF_SET_CAP);
+   if (!seen_here(site, full))
+      note_here(site, full);
+   ULong h = VF_SET_CAP + a->sum[i]
+             + (i == 0 ? a->h0 : CATS_(vf_mix)(a->link));
+   UInt id = link_known(site, h);
+   if (id == 0) {
+      acc_fill(a, i, e, nu, k, end);
+      id = materialise_h(site, full, h);
+   }
+   site->shared_id = id;
+   a->link = id & VF_ID_MASK;
+   a->node = CATS_(vf_set_node)(new_set(&a->link, 1));
+   a->set = i + 1;
+   a->next_run = acc_link_run(a, i + 1);
+}
+
+/* Runs 1..n-1 as acc_run would make them, as far as the values allow;
+   returns the first run not made, the lanes' slots left as after the
+   PUT of the run before it. False from the first pass: none made. */
+static UInt acc_append_runs(const VfAccLoop* loop, AccLane* lanes,
+                            const ULong* e, UInt n, AccPlan* a)
+{
+   UInt j, k, nu = loop->nunits, end = n;
+   for (k = 0; k < nu; k++) {
+      if (!acc_plan_lane(loop, &lanes[k], e, n - 1, k, &a[k]))
+         return 1;
+      for (j = 0; j < k; j++)
+         if (a[j].node0 == a[k].node0)
+            return 1;   /* two lanes extending one node */
+      end = a[k].good + 1 < end ? a[k].good + 1 : end;
+   }
+   for (k = 0; k < nu; k++) {
+      a[k].set = 0;
+      a[k].node = a[k].node0;
+      a[k].next_run = acc_link_run(&a[k], 0);
+   }
+   /* The links of runs [1, end), in the order of the runs and, within
+      a run, of the lanes' reads. */
+   for (;;) {
+      UInt t = ~0u, at = 0;
+      for (j = 0; j < nu; j++) {
+         k = loop->order[j];
+         if (a[k].next_run < t) {
+            t = a[k].next_run;
+            at = k;
+         }
+      }
+      if (t >= end)
+         break;
+      acc_link(loop, e, at, &a[at]);
+   }
+   /* The open sets, filled in; the sites as the last union left them. */
+   n_unions += (ULong)(end - 1) * nu;
+   for (k = 0; k < nu; k++) {
+      UInt values = (end - 1) * a[k].nn;   /* added by runs 1..end-1 */
+      UInt count = acc_fill(&a[k], a[k].set, e, nu, k, values);
+      if (end > 1 && acc_link_run(&a[k], a[k].set - 1) != end - 1)
+         note_here(loop->site[k],
+                   CATS_(vf_set_p)(a[k].node, count - a[k].nn));
+      lanes[k].u[0] = (UInt)e[(end - 1) * nu + k];
+      lanes[k].u[1] = (UInt)(e[(end - 1) * nu + k] >> 32);
+      lanes[k].w[0] = CATS_(vf_set_p)(a[k].node, count);
+      lanes[k].w[1] = 0;
+   }
+   return end;
+}
+
+void CATS_(vf_acc_replay)(UChar* gst, const VfAccLoop* loop,
+                          const ULong* e, UInt n)
+{
+   AccLane lanes[VF_ACC_UNITS];
+   AccPlan a[VF_ACC_UNITS];
+   UInt k, t = 1, nu = loop->nunits;
+   for (k = 0; k < nu; k++) {
+      lanes[k].u = (UInt*)(gst + loop->at[k]);
+      lanes[k].w = (UInt*)(gst + loop->at[k] + loop->area);
+   }
+   acc_run(loop, lanes, e);
+   if (n > 1)
+      t = acc_append_runs(loop, lanes, e, n, a);
+   for (; t < n; t++)
+      acc_run(loop, lanes, e + t * nu);
 }
