@@ -323,6 +323,9 @@ def test_loop_log_across_thread_switches():
     # Each thread's 400000 sources form a chain: the first set takes 16,
     # each next link its predecessor and 15 more, so 26666 links take
     # 399991 of them and c[t] the last link and the 9 left.
+    # (Where the switches fall varies a little from run to run, with the
+    # threads' start-up, and with it the numbering of the two chains'
+    # links: the test compares what does not depend on it.)
     flags = ("-O2", "-fno-tree-vectorize", "-pthread")
     for log in ("yes", "no"):
         trace, proc = traced("vf_dot_threads.c", flags,

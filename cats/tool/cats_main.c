@@ -360,10 +360,11 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
 static void on_start_client_code(ThreadId tid, ULong blocks)
 {
    (void)blocks;
-   if (CATS_(cur_thread) == NULL || CATS_(cur_thread)->tid != tid)
-      CATS_(switch_thread)(tid);
+   /* The old thread's logged unions first, in its context. */
    if (CATS_(clo_value_flow))
       CATS_(vf_acc_set_thread)(tid);
+   if (CATS_(cur_thread) == NULL || CATS_(cur_thread)->tid != tid)
+      CATS_(switch_thread)(tid);
 }
 
 static void on_pre_signal(ThreadId tid, Int sig, Bool alt_stack)
