@@ -363,6 +363,10 @@ static UInt link_known(VfSite* site, ULong h)
       return 0;
    site->last_reg = k + 1;
    r->ver++;
+   /* The chain's next link, wanted soon: the links of long chains are
+      out of the cache by the next time step. */
+   if (r->next[0] != 0)
+      __builtin_prefetch(reg_vertex(r->next[0] - 1));
    return VF_REG_BIT | k;
 }
 
@@ -811,7 +815,8 @@ static inline UInt acc_set_start(const AccPlan* a, UInt i)
 static inline UInt acc_value(const ULong* e, UInt nu, UInt k, UInt nn,
                              UInt v)
 {
-   return (UInt)(e[(v / nn) * nu + k] >> (32 * (v % nn))) & VF_ID_MASK;
+   UInt two = nn - 1;   /* nn: 1 or 2 */
+   return (UInt)(e[(v >> two) * nu + k] >> (32 * (v & two))) & VF_ID_MASK;
 }
 
 /* A word's direction from its first and last values: compared with
@@ -943,7 +948,7 @@ static inline UInt acc_link_run(const AccPlan* a, UInt i)
 {
    if (i >= a->nsets)
       return ~0u;
-   return acc_set_start(a, i + 1) / a->nn + 1;
+   return (acc_set_start(a, i + 1) >> (a->nn - 1)) + 1;   /* nn: 1 or 2 */
 }
 
 /* Writes set i's sources into its node (the link first, from new_set;
@@ -970,7 +975,7 @@ static void acc_link(const VfAccLoop* loop, const ULong* e, UInt k,
    UInt i = a->set, nu = loop->nunits;
    UInt end = acc_set_start(a, i + 1);          /* first value after it */
    UInt before = end - acc_set_start(a, i) + (i == 0 ? a->c0 : 1)
-                 - (end % a->nn);               /* the run's y0 fills it */
+                 - (end & (a->nn - 1));         /* the run's y0 fills it */
    note_here(site, CATS_(vf_set_p)(a->node, before));
    UInt full = CATS_(vf_set_p)(a->node, VF_SET_CAP);
    if (!seen_here(site, full))
