@@ -50,10 +50,13 @@ typedef struct {
                                       the first shadow area */
    VfSite* site[VF_ACC_UNITS];     /* and its GET's union site */
    UWord   area;                   /* the second area is 'area' further */
+   UInt    skip;                   /* replays left that do not try to
+                                      append (the last try failed) */
 } VfAccLoop;
 
 #define VF_ACC_LOG_WORDS 1024
-extern ULong      CATS_(vf_acc_log)[VF_ACC_LOG_WORDS];
+extern ULong* const CATS_(vf_acc_log);   /* VF_ACC_LOG_WORDS, and
+                                              VF_ACC_UNITS before */
 extern ULong*     CATS_(vf_acc_cursor);   /* the next entry */
 extern VfAccLoop* CATS_(vf_acc_owner);    /* the loop logging */
 /* Makes the logged unions (at an exit, or the log being full). */
@@ -69,8 +72,7 @@ void CATS_(vf_acc_mark)(void (*mark)(UInt p));
 void CATS_(vf_acc_stats)(void);
 /* Replays n runs of 'loop' from the entries e on the shadow state at
    gst (cats_vf_sets.c). */
-void CATS_(vf_acc_replay)(UChar* gst, const VfAccLoop* loop,
-                          const ULong* e, UInt n);
+void CATS_(vf_acc_replay)(UChar* gst, VfAccLoop* loop, ULong* e, UInt n);
 
 /* Drops the writes to the shadow areas (at 'shadow' bytes, two of
    them) that are written again before anything reads them

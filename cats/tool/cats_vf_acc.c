@@ -408,15 +408,19 @@ UInt CATS_(vf_find_accumulators)(IRSB* sb, const UChar* self, UChar* acc,
 /*--- The log                                              ---*/
 /*------------------------------------------------------------*/
 
-ULong      CATS_(vf_acc_log)[VF_ACC_LOG_WORDS];
-ULong*     CATS_(vf_acc_cursor) = CATS_(vf_acc_log);
+/* Room for one entry before the log: the replay puts the registers'
+   slots there, the run before the first. */
+static ULong log_area[VF_ACC_UNITS + VF_ACC_LOG_WORDS];
+ULong* const CATS_(vf_acc_log) = log_area + VF_ACC_UNITS;
+ULong*     CATS_(vf_acc_cursor) = log_area + VF_ACC_UNITS;
 VfAccLoop* CATS_(vf_acc_owner);
 static ThreadId log_tid;      /* the thread running (its runs log) */
 static ULong    n_flushes, n_runs, n_outside;
 
 static UInt pending_runs(const VfAccLoop* loop)
 {
-   return (UInt)(CATS_(vf_acc_cursor) - CATS_(vf_acc_log)) / loop->nunits;
+   UInt words = (UInt)(CATS_(vf_acc_cursor) - CATS_(vf_acc_log));
+   return loop->nunits == 1 ? words : words / loop->nunits;
 }
 
 void CATS_(vf_acc_flush)(UChar* gst, VfAccLoop* loop)

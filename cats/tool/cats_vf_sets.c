@@ -760,6 +760,26 @@ static inline void acc_put(AccLane* a, ULong e)
    a->w[1] = 0;
 }
 
+/* Runs [0, n) of a loop of one lane, its slots kept in locals (a sparse
+   row's few runs: this is most of their replay). */
+static void acc_runs1(const VfAccLoop* loop, AccLane* lane, const ULong* e,
+                      UInt n)
+{
+   UInt s[4] = { lane->u[0], lane->u[1], lane->w[0], lane->w[1] }, t;
+   VfSite* site = loop->site[0];
+   for (t = 0; t < n; t++) {
+      union_unit(site, s, s + 2);
+      s[2] = s[0];
+      s[0] = (UInt)e[t];
+      s[1] = (UInt)(e[t] >> 32);
+      s[3] = 0;
+   }
+   lane->u[0] = s[0];
+   lane->u[1] = s[1];
+   lane->w[0] = s[2];
+   lane->w[1] = s[3];
+}
+
 static void acc_run(const VfAccLoop* loop, AccLane* lanes, const ULong* e)
 {
    UInt j;
@@ -1045,19 +1065,39 @@ static UInt acc_append_runs(const VfAccLoop* loop, AccLane* lanes,
    return end;
 }
 
-void CATS_(vf_acc_replay)(UChar* gst, const VfAccLoop* loop,
-                          const ULong* e, UInt n)
+/* Trying to append costs about a run's union the general way: a loop
+   of a few runs (a sparse row's) does not try, nor does one whose last
+   try did not take most of its runs, for a while. */
+#define ACC_TRY_MIN_RUNS 16
+#define ACC_TRY_PAUSE    16
+
+void CATS_(vf_acc_replay)(UChar* gst, VfAccLoop* loop, ULong* e, UInt n)
 {
    AccLane lanes[VF_ACC_UNITS];
    AccPlan a[VF_ACC_UNITS];
-   UInt k, t = 1, nu = loop->nunits;
+   UInt k, t = 0, nu = loop->nunits;
    for (k = 0; k < nu; k++) {
       lanes[k].u = (UInt*)(gst + loop->at[k]);
       lanes[k].w = (UInt*)(gst + loop->at[k] + loop->area);
+      /* The registers' slots as the run before the first: the first
+         run's union may append them too. */
+      (e - nu)[k] = lanes[k].u[0] | (ULong)lanes[k].u[1] << 32;
    }
-   acc_run(loop, lanes, e);
-   if (n > 1)
-      t = acc_append_runs(loop, lanes, e, n, a);
+   if (n >= ACC_TRY_MIN_RUNS && loop->skip == 0) {
+      t = acc_append_runs(loop, lanes, e - nu, n + 1, a) - 1;
+      if (t == 0) {
+         acc_run(loop, lanes, e);
+         t = acc_append_runs(loop, lanes, e, n, a);
+      }
+      if (t < n / 2)
+         loop->skip = ACC_TRY_PAUSE;
+   } else if (loop->skip > 0) {
+      loop->skip--;
+   }
+   if (nu == 1) {
+      acc_runs1(loop, &lanes[0], e + t, n - t);
+      return;
+   }
    for (; t < n; t++)
       acc_run(loop, lanes, e + t * nu);
 }
