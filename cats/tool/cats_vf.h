@@ -74,6 +74,11 @@ void CATS_(vf_acc_stats)(void);
    gst (cats_vf_sets.c). */
 void CATS_(vf_acc_replay)(UChar* gst, VfAccLoop* loop, ULong* e, UInt n);
 
+/* The operands of an operation or a helper call, and its operator
+   (Iop_INVALID for a call); 0 operands for any other expression
+   (cats_vf_scan.c). */
+#define VF_MAX_EXPR_ARGS 16
+UInt CATS_(vf_expr_args)(IRExpr* e, IRExpr** out, IROp* op);
 /* Drops the writes to the shadow areas (at 'shadow' bytes, two of
    them) that are written again before anything reads them
    (cats_vf_deadput.c). */

@@ -166,6 +166,8 @@ static void acc_op(Acc* ac, IRTypeEnv* env, IROp op, IRExpr** a, UInt n,
    UInt rl = n_lanes(res), l;
    for (l = 0; l < VF_MAX_LANES; l++)
       out[l] = NONE;
+   if (op == Iop_INVALID)   /* a helper call: everything, mixed */
+      goto mixed;
    if (n == 1 && CATS_(vf_is_copy_unop)(op)) {
       out[0] = lane_of(ac, env, a[0], 0);
       return;
@@ -202,6 +204,7 @@ static void acc_op(Acc* ac, IRTypeEnv* env, IROp op, IRExpr** a, UInt n,
          out[l] = lanewise(ac, env, a, n, l);
       return;
    }
+mixed:;
    Src all = NONE;
    UInt i;
    for (i = 0; i < n; i++)
@@ -213,7 +216,7 @@ static void acc_op(Acc* ac, IRTypeEnv* env, IROp op, IRExpr** a, UInt n,
 static void acc_wrtmp(Acc* ac, IRTypeEnv* env, IRTemp t, IRExpr* e,
                       const UChar* self, Int at)
 {
-   IRExpr* args[4];
+   IRExpr* args[VF_MAX_EXPR_ARGS];
    UInt l, n = 0;
    IROp op = Iop_INVALID;
    for (l = 0; l < VF_MAX_LANES; l++)
@@ -237,36 +240,9 @@ static void acc_wrtmp(Acc* ac, IRTypeEnv* env, IRTemp t, IRExpr* e,
       for (l = 0; l < n_lanes(typeOfIRTemp(env, t)); l++)
          ac->t[t][l].n = 1;
       return;
-   case Iex_CCall: {
-      Src all = NONE;
-      UInt i;
-      for (i = 0; e->Iex.CCall.args[i] != NULL; i++)
-         all = mix(all, all_lanes(ac, env, e->Iex.CCall.args[i]));
-      for (l = 0; l < n_lanes(typeOfIRTemp(env, t)); l++)
-         ac->t[t][l] = all;
-      return;
-   }
-   case Iex_Unop:
-      op = e->Iex.Unop.op;
-      args[n++] = e->Iex.Unop.arg;
-      break;
-   case Iex_Binop:
-      op = e->Iex.Binop.op;
-      args[n++] = e->Iex.Binop.arg1;
-      args[n++] = e->Iex.Binop.arg2;
-      break;
-   case Iex_Triop:
-      op = e->Iex.Triop.details->op;
-      args[n++] = e->Iex.Triop.details->arg1;
-      args[n++] = e->Iex.Triop.details->arg2;
-      args[n++] = e->Iex.Triop.details->arg3;
-      break;
-   case Iex_Qop:
-      op = e->Iex.Qop.details->op;
-      args[n++] = e->Iex.Qop.details->arg1;
-      args[n++] = e->Iex.Qop.details->arg2;
-      args[n++] = e->Iex.Qop.details->arg3;
-      args[n++] = e->Iex.Qop.details->arg4;
+   case Iex_Unop: case Iex_Binop: case Iex_Triop: case Iex_Qop:
+   case Iex_CCall:
+      n = CATS_(vf_expr_args)(e, args, &op);
       break;
    default:
       return;   /* constants, GetI */

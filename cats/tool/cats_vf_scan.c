@@ -69,10 +69,8 @@ static ULong scan_get(Scan* sc, IRExpr* e)
    return m;
 }
 
-/* The operands of an operation or a helper call, and its operator
-   (Iop_INVALID for a call); 0 operands for any other expression. */
-#define MAX_ARGS 16
-static UInt expr_args(IRExpr* e, IRExpr** out, IROp* op)
+#define MAX_ARGS VF_MAX_EXPR_ARGS
+UInt CATS_(vf_expr_args)(IRExpr* e, IRExpr** out, IROp* op)
 {
    UInt n = 0;
    *op = Iop_INVALID;
@@ -124,7 +122,7 @@ static ULong scan_expr(Scan* sc, IRExpr* e)
       return mask_of(sc, e);
    case Iex_Unop: case Iex_Binop: case Iex_Triop: case Iex_Qop:
    case Iex_CCall:
-      n = expr_args(e, args, &op);
+      n = CATS_(vf_expr_args)(e, args, &op);
       for (i = 0; i < n; i++)
          m |= mask_of(sc, args[i]);
       return m;
@@ -297,7 +295,7 @@ static void lanes_escape_args(Lanes* ln, IRExpr* e)
 {
    IRExpr* args[MAX_ARGS];
    IROp op;
-   UInt i, n = expr_args(e, args, &op);
+   UInt i, n = CATS_(vf_expr_args)(e, args, &op);
    for (i = 0; i < n; i++)
       lanes_escape(ln, args[i]);
    if (e->tag == Iex_ITE) {
@@ -381,7 +379,7 @@ static void lanes_wrtmp(Lanes* ln, IRTypeEnv* env, IRTemp t, IRExpr* e)
       operation's vector (lane 0 of every argument is computed on). */
    IRExpr* args[MAX_ARGS];
    IROp op;
-   UInt i, n = expr_args(e, args, &op);
+   UInt i, n = CATS_(vf_expr_args)(e, args, &op);
    if (op == Iop_SetV128lo64) {
       lanes_escape(ln, args[1]);
       ln->lanes[t][1] = lanes_of(ln, args[0])[1];
