@@ -12,8 +12,9 @@
    unions are made from the log in the order the iterations would have
    made them, when the loop is left (before each exit that leaves it),
    when the log is full, and before anything else can see the
-   registers: a thread switch, a signal, a translation discarded, the
-   end of the run. The graph is the same, vertex for vertex.
+   registers: a thread switch, a signal, a translation discarded, a
+   thread's exit. The graph is the same, vertex for vertex (a fatal
+   signal inside the loop loses the runs since the last replay).
 
    This file finds such accumulators in a superblock before it is
    instrumented, and keeps the log. */
