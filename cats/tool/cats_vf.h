@@ -33,8 +33,16 @@ void CATS_(vf_find_passthrough_lanes)(IRSB* sbIn, UChar* self);
    for lane l of a register that a superblock jumping back to itself
    reads only to add to it and write back; returns how many, with the
    guest-state bytes [lo, hi) of their units. */
-UInt CATS_(vf_find_accumulators)(IRSB* sbIn, const UChar* self, UChar* acc,
-                                 Int* lo, Int* hi);
+UInt CATS_(vf_find_accumulators)(IRSB* sbIn, Addr start, const UChar* self,
+                                 UChar* acc, Int* lo, Int* hi);
+/* Whether a jump of kind jk to dst goes back to the superblock's first
+   instruction, at start: the next run of a loop. */
+static inline Bool CATS_(vf_jumps_back)(IRJumpKind jk, const IRConst* dst,
+                                        Addr start)
+{
+   return jk == Ijk_Boring && dst != NULL && dst->tag == Ico_U64
+          && (Addr)dst->Ico.U64 == start;
+}
 
 /* Such a loop's accumulator lanes, logged instead of unioned: each run
    of the superblock appends one entry of 'nunits' words, a lane's
@@ -61,11 +69,8 @@ extern ULong*     CATS_(vf_acc_cursor);   /* the next entry */
 extern VfAccLoop* CATS_(vf_acc_owner);    /* the loop logging */
 /* Makes the logged unions (at an exit, or the log being full). */
 void CATS_(vf_acc_flush)(UChar* gst, VfAccLoop* loop);
-/* The same outside the superblock (a thread switch, a signal, a
-   discarded translation, the thread's exit), on the thread that
-   logged. */
-void CATS_(vf_acc_flush_thread)(void);
-void CATS_(vf_acc_thread_exit)(ThreadId tid);
+/* (The same outside the superblock: cats_tool.h.) A fatal signal's
+   end of the run drops the runs logged. */
 void CATS_(vf_acc_drop)(void);
 /* Marks the sets that log entries hold, for the collection. */
 void CATS_(vf_acc_mark)(void (*mark)(UInt p));

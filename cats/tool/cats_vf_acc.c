@@ -289,38 +289,31 @@ static void acc_put(Acc* ac, IRTypeEnv* env, Int off, IRExpr* data, Int at)
 }
 
 /* Whether the superblock continues at its own start, on some path. */
-static Bool loops_to_itself(IRSB* sb)
+static Bool loops_to_itself(IRSB* sb, Addr start)
 {
    Int i;
-   Addr start = 0;
-   for (i = 0; i < sb->stmts_used; i++)
-      if (sb->stmts[i]->tag == Ist_IMark) {
-         start = (Addr)(sb->stmts[i]->Ist.IMark.addr
-                        + sb->stmts[i]->Ist.IMark.delta);
-         break;
-      }
+   const IRConst* next = sb->next->tag == Iex_Const ? sb->next->Iex.Const.con
+                                                   : NULL;
    if (start == 0)
       return False;
-   if (sb->jumpkind == Ijk_Boring && sb->next->tag == Iex_Const
-       && (Addr)sb->next->Iex.Const.con->Ico.U64 == start)
+   if (CATS_(vf_jumps_back)(sb->jumpkind, next, start))
       return True;
    for (i = 0; i < sb->stmts_used; i++) {
       IRStmt* st = sb->stmts[i];
-      if (st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_Boring
-          && st->Ist.Exit.dst->tag == Ico_U64
-          && (Addr)st->Ist.Exit.dst->Ico.U64 == start)
+      if (st->tag == Ist_Exit
+          && CATS_(vf_jumps_back)(st->Ist.Exit.jk, st->Ist.Exit.dst, start))
          return True;
    }
    return False;
 }
 
-UInt CATS_(vf_find_accumulators)(IRSB* sb, const UChar* self, UChar* acc,
-                                 Int* lo, Int* hi)
+UInt CATS_(vf_find_accumulators)(IRSB* sb, Addr start, const UChar* self,
+                                 UChar* acc, Int* lo, Int* hi)
 {
    IRTypeEnv* env = sb->tyenv;
    Int i;
    UInt c;
-   if (!loops_to_itself(sb))
+   if (!loops_to_itself(sb, start))
       return 0;
    Acc* ac = VG_(calloc)("cats.vf.acc", 1, sizeof(Acc));
    ac->t = VG_(calloc)("cats.vf.acct", env->types_used + 1, sizeof(ac->t[0]));

@@ -589,6 +589,24 @@ static inline Int lane_unit(Int off, UInt l)
    return (off + 8 * (Int)l) & ~7;
 }
 
+/* A call that reads and writes the shadow units of guest bytes
+   [lo, hi), in both areas (a register read's union, a loop log's
+   replay). */
+static IRDirty* shadow_call(VfSB* v, const HChar* name, void* fn,
+                            IRExpr** args, Int lo, Int hi)
+{
+   IRDirty* di = unsafeIRDirty_0_N(0, name, VG_(fnptr_to_fnentry)(fn), args);
+   di->nFxState = 2;
+   di->fxState[0].fx = Ifx_Modify;
+   di->fxState[0].offset = lo + v->shadow;
+   di->fxState[0].size = hi - lo;
+   di->fxState[0].nRepeats = 0;
+   di->fxState[0].repeatLen = 0;
+   di->fxState[1] = di->fxState[0];
+   di->fxState[1].offset = lo + 2 * v->shadow;
+   return di;
+}
+
 static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
 {
    UInt l, first = VF_MAX_LANES, last = 0;
@@ -625,19 +643,11 @@ static void shadow_get_lanes(VfSB* v, Int off, UInt mask, Deps* out)
    void* fn = lanes_read == 1 ? (void*)CATS_(vf_union_reg1)
               : lanes_read == 3 ? (void*)CATS_(vf_union_reg2)
               : (void*)CATS_(vf_union_reg);
-   IRDirty* di = unsafeIRDirty_0_N(0, "cats_vf_union_reg",
-                                   VG_(fnptr_to_fnentry)(fn),
-                                   mkIRExprVec_2(IRExpr_GSPTR(),
-                                                 mkIRExpr_HWord((HWord)r)));
+   IRDirty* di = shadow_call(v, "cats_vf_union_reg", fn,
+                             mkIRExprVec_2(IRExpr_GSPTR(),
+                                           mkIRExpr_HWord((HWord)r)),
+                             base, base + span);
    di->guard = IRExpr_RdTmp(any);
-   di->nFxState = 2;
-   di->fxState[0].fx = Ifx_Modify;
-   di->fxState[0].offset = base + v->shadow;
-   di->fxState[0].size = span;
-   di->fxState[0].nRepeats = 0;
-   di->fxState[0].repeatLen = 0;
-   di->fxState[1] = di->fxState[0];
-   di->fxState[1].offset = base + 2 * v->shadow;
    emit(v, IRStmt_Dirty(di));
    for (l = first; l <= last; l++) {
       if (!(mask & (1u << l)))
@@ -760,30 +770,14 @@ static Deps acc_read(VfSB* v, Int unit, UInt l)
    return d;
 }
 
-/* A call that modifies the accumulators' shadow units. */
-static IRDirty* acc_call(VfSB* v, const HChar* name, void* fn, IRExpr** args,
-                         Int lo, Int hi)
-{
-   IRDirty* di = unsafeIRDirty_0_N(0, name, VG_(fnptr_to_fnentry)(fn), args);
-   di->nFxState = 2;
-   di->fxState[0].fx = Ifx_Modify;
-   di->fxState[0].offset = lo + v->shadow;
-   di->fxState[0].size = hi - lo;
-   di->fxState[0].nRepeats = 0;
-   di->fxState[0].repeatLen = 0;
-   di->fxState[1] = di->fxState[0];
-   di->fxState[1].offset = lo + 2 * v->shadow;
-   return di;
-}
-
 /* Makes the logged unions, under 'guard' if not NULL. */
 static void acc_flush(VfSB* v, IRExpr* guard)
 {
-   IRDirty* di = acc_call(v, "cats_vf_acc_flush",
+   IRDirty* di = shadow_call(v, "cats_vf_acc_flush",
                           (void*)CATS_(vf_acc_flush),
-                          mkIRExprVec_2(IRExpr_GSPTR(),
-                                        mkIRExpr_HWord((HWord)v->acc_loop)),
-                          v->acc_lo, v->acc_hi);
+                             mkIRExprVec_2(IRExpr_GSPTR(),
+                                           mkIRExpr_HWord((HWord)v->acc_loop)),
+                             v->acc_lo, v->acc_hi);
    if (guard != NULL)
       di->guard = guard;
    emit(v, IRStmt_Dirty(di));
@@ -866,7 +860,7 @@ static Deps acc_unlogged(VfSB* v, Int unit, const Deps* d)
    r->at = (UWord)(unit + v->shadow);
    r->area = (UWord)v->shadow;
    r->mask = 1;
-   emit(v, IRStmt_Dirty(acc_call(
+   emit(v, IRStmt_Dirty(shadow_call(
       v, "cats_vf_union_reg", (void*)CATS_(vf_union_reg1),
       mkIRExprVec_2(IRExpr_GSPTR(), mkIRExpr_HWord((HWord)r)),
       unit, unit + 8)));
@@ -1168,7 +1162,7 @@ VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
          v->start = (Addr)(sbIn->stmts[i]->Ist.IMark.addr
                            + sbIn->stmts[i]->Ist.IMark.delta);
    v->acc_pending = CATS_(clo_vf_acc_log)
-      ? CATS_(vf_find_accumulators)(sbIn, v->self_get, v->acc_get,
+      ? CATS_(vf_find_accumulators)(sbIn, v->start, v->self_get, v->acc_get,
                                     &v->acc_lo, &v->acc_hi)
       : 0;
    if (v->acc_pending > 0)
@@ -1185,8 +1179,9 @@ void CATS_(vf_sb_end)(VfSB* v)
    if (v->acc_loop != NULL) {
       tl_assert(v->acc_pending == 0);
       /* The loop is left at the end unless the end jumps back. */
-      if (!(out->jumpkind == Ijk_Boring && out->next->tag == Iex_Const
-            && (Addr)out->next->Iex.Const.con->Ico.U64 == v->start))
+      if (!CATS_(vf_jumps_back)(out->jumpkind,
+                                out->next->tag == Iex_Const
+                                ? out->next->Iex.Const.con : NULL, v->start))
          acc_flush(v, NULL);
    }
    CATS_(vf_drop_dead_puts)(v->out, v->shadow);
@@ -1329,9 +1324,8 @@ Bool CATS_(vf_instrument_stmt)(VfSB* v, IRStmt* st, Addr ip)
    case Ist_Exit:
       /* Leaving a loop that logs its accumulators. */
       if (v->acc_loop != NULL
-          && !(st->Ist.Exit.jk == Ijk_Boring
-               && st->Ist.Exit.dst->tag == Ico_U64
-               && (Addr)st->Ist.Exit.dst->Ico.U64 == v->start))
+          && !CATS_(vf_jumps_back)(st->Ist.Exit.jk, st->Ist.Exit.dst,
+                                   v->start))
          acc_flush(v, st->Ist.Exit.guard);
       return False;
    default:
