@@ -310,7 +310,7 @@ static int get_uvar(var_in *in, uint64_t *v)
 
 static int get_svar(var_in *in, int64_t *v)
 {
-   uint64_t z;
+   uint64_t z = 0;   /* unset on error; the caller checks r */
    int r = get_uvar(in, &z);
    *v = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
    return r;
@@ -327,7 +327,7 @@ static int get_u8(var_in *in, uint8_t *v)
 /* Fields of 32 bits in the decoded record. */
 static int get_uvar32(var_in *in, uint32_t *v)
 {
-   uint64_t x;
+   uint64_t x = 0;
    int r = get_uvar(in, &x);
    if (r == 0 && x > UINT32_MAX)
       r = -2;
