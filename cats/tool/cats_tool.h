@@ -443,7 +443,7 @@ void CATS_(vf_union_reg)(UChar* gst, const VfRegRead* r);
    the start of the next superblock. */
 extern UChar CATS_(vf_collect_due);
 void  CATS_(vf_collect_now)(void);
-/* The value of a lane given as four provenances (see vf_store_atoms). */
+/* The value of a lane given as four provenances (see vf_store_atoms_hook). */
 UInt  CATS_(vf_atoms_value)(VfSite* site, UInt* in);
 /* For a store that makes a version: the union of four provenances, one
    of them a set, as its sources in out[] (room for 4 * VF_SET_CAP); 0
@@ -464,18 +464,20 @@ void  CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
                                           void* opaque);
 
 /* Access hooks and the stream to the helper (cats_vf.c). */
-VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a);   /* any size */
-VG_REGPARM(2) ULong CATS_(vf_load8)(Site* s, Addr a);  /* up to 8 bytes */
-VG_REGPARM(2) ULong CATS_(vf_load16)(Site* s, Addr a); /* 9 to 16 bytes */
+/* The load hook for a load of 'size' bytes at the run's granularity:
+   VG_REGPARM(2) ULong hook(Site* s, Addr a), the provenance of lanes 0
+   and 1 (2 and 3 in CATS_(vf_lane_hi)). */
+void* CATS_(vf_load_hook)(UInt size);
 VG_REGPARM(3) ULong CATS_(vf_store)(Site* s, Addr a, ULong p01, ULong p23);
-/* A store of one or two lanes, each given as four provenances (ab, cd):
-   a lane is a, if b, c and d are 0, else computed from all four. A
-   computed value's sources go straight to its vertex, without a set. */
-ULong CATS_(vf_store_atoms)(Site* s, Addr a, ULong ab0, ULong cd0,
-                            ULong ab1, ULong cd1);
-/* The same for a store of up to 8 bytes (lane 0 only). */
-VG_REGPARM(3) ULong CATS_(vf_store_atoms8)(Site* s, Addr a, ULong ab0,
-                                          ULong cd0);
+/* The store hook for a store of 'size' bytes, up to 16, at the run's
+   granularity: a store of one or two lanes, each given as four
+   provenances (ab, cd): a lane is a, if b, c and d are 0, else computed
+   from all four. A computed value's sources go straight to its vertex,
+   without a set. For up to 8 bytes (lane 0 only)
+   VG_REGPARM(3) ULong hook(Site* s, Addr a, ULong ab0, ULong cd0),
+   for 16 ULong hook(Site* s, Addr a, ULong ab0, ULong cd0, ULong ab1,
+   ULong cd1). */
+void* CATS_(vf_store_atoms_hook)(UInt size);
 /* Lanes 2 and 3 of the last 256-bit load or store. */
 extern UInt CATS_(vf_lane_hi)[2];
 void  CATS_(vf_init)(void);

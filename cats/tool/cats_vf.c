@@ -206,18 +206,20 @@ static ULong load_slow(Site* s, Addr a, UInt* slot0, UInt* slot1);
 /* The load hook for loads of up to 8 bytes (max 8), of 16 (max 16) or
    of any other size (max 32, no fast path): one entry point per size,
    chosen when the load is instrumented, so that the size's branches,
-   predictable at a site, are not shared by every load of the program. */
+   predictable at a site, are not shared by every load of the program;
+   and per granularity (words of 1 << sh bytes), so that its shifts are
+   constants. */
 static inline __attribute__((always_inline))
-ULong load_hook(Site* s, Addr a, UInt max)
+ULong load_hook(Site* s, Addr a, UInt max, UInt sh)
 {
    trace_access(s, a);
    /* Words that hold a value already (all but a value's first read)
       return at once, without the container and carrier checks. */
-   UInt* slot0 = CATS_(vf_p_slot)(a);
+   UInt* slot0 = CATS_(vf_p_slot_sh)(a, sh);
    UInt* slot1 = max < 16 ? NULL
                  : (a & (VF_SM_SPAN - 1)) + 8 < VF_SM_SPAN
-                 ? slot0 + (8 >> CATS_(vf_wshift))   /* the same map */
-                 : CATS_(vf_p_slot)(a + 8);
+                 ? slot0 + (8 >> sh)   /* the same map */
+                 : CATS_(vf_p_slot_sh)(a + 8, sh);
    if (max <= 8) {
       if (LIKELY(*slot0 != 0))
          return *slot0;
@@ -227,19 +229,30 @@ ULong load_hook(Site* s, Addr a, UInt max)
    return load_slow(s, a, slot0, slot1);
 }
 
-VG_REGPARM(2) ULong CATS_(vf_load8)(Site* s, Addr a)
-{
-   return load_hook(s, a, 8);
-}
+#define LOAD_HOOKS(g, sh)                                                 \
+   static VG_REGPARM(2) ULong load8_g##g(Site* s, Addr a)                 \
+   {                                                                      \
+      return load_hook(s, a, 8, sh);                                      \
+   }                                                                      \
+   static VG_REGPARM(2) ULong load16_g##g(Site* s, Addr a)                \
+   {                                                                      \
+      return load_hook(s, a, 16, sh);                                     \
+   }                                                                      \
+   static VG_REGPARM(2) ULong load_g##g(Site* s, Addr a)                  \
+   {                                                                      \
+      return load_hook(s, a, 32, sh);                                     \
+   }
+LOAD_HOOKS(8, 3)
+LOAD_HOOKS(4, 2)
 
-VG_REGPARM(2) ULong CATS_(vf_load16)(Site* s, Addr a)
+void* CATS_(vf_load_hook)(UInt size)
 {
-   return load_hook(s, a, 16);
-}
-
-VG_REGPARM(2) ULong CATS_(vf_load)(Site* s, Addr a)
-{
-   return load_hook(s, a, 32);
+   Bool g8 = CATS_(vf_wshift) == 3;
+   if (size <= 8)
+      return g8 ? (void*)load8_g8 : (void*)load8_g4;
+   if (size == 16)
+      return g8 ? (void*)load16_g8 : (void*)load16_g4;
+   return g8 ? (void*)load_g8 : (void*)load_g4;
 }
 
 /* A value's first read, or a word no value was stored in. */
@@ -275,9 +288,8 @@ enum { LIST_OF_P, LIST_GIVEN, LIST_OF_UNION, LIST_OF_SINGLES };
 static inline __attribute__((always_inline))
 UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w, Addr a,
                    UInt len, ULong h, Int how, UInt p, const UInt* m, UInt n,
-                   const UInt* in)
+                   const UInt* in, UInt sh)
 {
-   UInt sh = CATS_(vf_wshift);
    if (UNLIKELY(map->seq == 0))
       CATS_(vf_map_vertices)(map);
    UInt v = (map->seq << (VF_SM_BITS - sh)) | w;
@@ -310,22 +322,22 @@ UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w, Addr a,
 /* Every word the lane covers holds the value; its vertex is at the
    first. */
 static inline void store_words(VfSecMap* map, UInt w, Addr a, UInt len,
-                               UInt v)
+                               UInt v, UInt sh)
 {
-   Addr step = (Addr)1 << CATS_(vf_wshift);
+   Addr step = (Addr)1 << sh;
    if (LIKELY((a & (step - 1)) + len <= step)) {
       map->p[w] = v;
       return;
    }
    Addr x = a & ~(step - 1), end = a + len;
    for (; x < end; x += step)
-      *CATS_(vf_p_slot)(x) = v;
+      *CATS_(vf_p_slot_sh)(x, sh) = v;
 }
 
 /* The shadow map of 'a' and its word there. */
-static inline VfSecMap* map_word(Addr a, UInt* w)
+static inline VfSecMap* map_word(Addr a, UInt* w, UInt sh)
 {
-   *w = (UInt)((a & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
+   *w = (UInt)((a & (VF_SM_SPAN - 1)) >> sh);
    return CATS_(vf_map)(a);
 }
 
@@ -334,14 +346,14 @@ static inline VfSecMap* map_word(Addr a, UInt* w)
 static UInt store_lane(const Site* s, Block* b, Bool carrier,
                        VfSecMap* map, UInt w, Addr a, UInt len, UInt p)
 {
-   UInt v = p;
+   UInt v = p, sh = CATS_(vf_wshift);
    if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT))))
       v = store_version(s, b, map, w, a, len, CATS_(vf_prov_hash)(p),
-                        LIST_OF_P, p, NULL, 0, NULL);
+                        LIST_OF_P, p, NULL, 0, NULL, sh);
    /* A stored constant stays a constant in the register: the same
       constant stored again (an unrolled loop filling an array) is
       another value, not a copy of the first. */
-   store_words(map, w, a, len, v);
+   store_words(map, w, a, len, v, sh);
    return p == 0 ? 0 : v;
 }
 
@@ -349,7 +361,7 @@ static UInt store_lane_at(const Site* s, Block* b, Bool carrier, Addr a,
                           UInt len, UInt p)
 {
    UInt w;
-   VfSecMap* m = map_word(a, &w);
+   VfSecMap* m = map_word(a, &w, CATS_(vf_wshift));
    return store_lane(s, b, carrier, m, w, a, len, p);
 }
 
@@ -358,7 +370,8 @@ static UInt store_lane_at(const Site* s, Block* b, Bool carrier, Addr a,
    version's sources. */
 static inline __attribute__((always_inline))
 UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
-                 VfSecMap* map, UInt w, Addr a, UInt len, ULong ab, ULong cd)
+                 VfSecMap* map, UInt w, Addr a, UInt len, ULong ab, ULong cd,
+                 UInt sh)
 {
    UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
    UInt m[4], n = 0;
@@ -375,7 +388,7 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
       UInt v;
       if (CATS_(vf_union_store_hash)(site, in, &h)) {
          v = store_version(s, b, map, w, a, len, h, LIST_OF_UNION, 0, NULL,
-                           0, in);
+                           0, in, sh);
       } else {
          UInt all[4 * VF_SET_CAP], p;
          n = CATS_(vf_union_sources)(site, in, all, &p);
@@ -383,9 +396,9 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
             return store_lane(s, b, carrier, map, w, a, len, p);
          v = store_version(s, b, map, w, a, len,
                            CATS_(vf_sources_hash)(all, n), LIST_GIVEN, 0,
-                           all, n, NULL);
+                           all, n, NULL, sh);
       }
-      store_words(map, w, a, len, v);
+      store_words(map, w, a, len, v, sh);
       return v;
    }
    m[0] = in[0] & VF_ID_MASK;
@@ -394,7 +407,7 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
    if (cd == 0 && m[0] != 0 && m[1] != 0 && m[0] != m[1]) {
       /* c = a + b: a site stores it at every iteration */
       v = store_version(s, b, map, w, a, len, CATS_(vf_sources_hash)(m, 2),
-                        LIST_GIVEN, 0, m, 2, NULL);
+                        LIST_GIVEN, 0, m, 2, NULL, sh);
    } else {
       /* Up to four single values: one value, or several whose
          signature hashes the four slots as they are, repeats and empty
@@ -407,47 +420,57 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
          return store_lane(s, b, carrier, map, w, a, len,
                            f ? VF_ONE_BIT | f : 0);
       v = store_version(s, b, map, w, a, len, CATS_(vf_sources_hash)(x, 4),
-                        LIST_OF_SINGLES, 0, NULL, 0, in);
+                        LIST_OF_SINGLES, 0, NULL, 0, in, sh);
    }
-   store_words(map, w, a, len, v);
+   store_words(map, w, a, len, v, sh);
    return v;
 }
 
 /* The store hook for one lane (a store of up to 8 bytes, max 8) or two
-   (max 16): an entry point each, as the load hook has, the first with
-   two arguments fewer. */
+   (max 16): an entry point each and per granularity, as the load hook
+   has, the first with two arguments fewer. */
 static inline __attribute__((always_inline))
 ULong store_hook(Site* s, Addr a, ULong ab0, ULong cd0, ULong ab1,
-                 ULong cd1, UInt max)
+                 ULong cd1, UInt max, UInt sh)
 {
    trace_access(s, a);
    Block* b = block_of(s, a);
    Bool carrier = is_carrier(b, a);
    UInt len = s->size < 8 ? s->size : 8;
    UInt w;
-   VfSecMap* m = map_word(a, &w);
-   UInt v0 = store_atoms(s, s->vf, b, carrier, m, w, a, len, ab0, cd0);
+   VfSecMap* m = map_word(a, &w, sh);
+   UInt v0 = store_atoms(s, s->vf, b, carrier, m, w, a, len, ab0, cd0, sh);
    if (max <= 8 || s->size <= 8)
       return v0;
    if ((a & (VF_SM_SPAN - 1)) + 8 < VF_SM_SPAN)
-      w += 8 >> CATS_(vf_wshift);   /* the same map */
+      w += 8 >> sh;   /* the same map */
    else
-      m = map_word(a + 8, &w);
+      m = map_word(a + 8, &w, sh);
    UInt v1 = store_atoms(s, s->vf + 1, b, carrier, m, w, a + 8, len, ab1,
-                         cd1);
+                         cd1, sh);
    return v0 | ((ULong)v1 << 32);
 }
 
-VG_REGPARM(3) ULong CATS_(vf_store_atoms8)(Site* s, Addr a, ULong ab0,
-                                          ULong cd0)
-{
-   return store_hook(s, a, ab0, cd0, 0, 0, 8);
-}
+#define STORE_HOOKS(g, sh)                                                \
+   static VG_REGPARM(3) ULong store_atoms8_g##g(Site* s, Addr a,          \
+                                                ULong ab0, ULong cd0)     \
+   {                                                                      \
+      return store_hook(s, a, ab0, cd0, 0, 0, 8, sh);                     \
+   }                                                                      \
+   static ULong store_atoms_g##g(Site* s, Addr a, ULong ab0, ULong cd0,   \
+                                 ULong ab1, ULong cd1)                    \
+   {                                                                      \
+      return store_hook(s, a, ab0, cd0, ab1, cd1, 16, sh);                \
+   }
+STORE_HOOKS(8, 3)
+STORE_HOOKS(4, 2)
 
-ULong CATS_(vf_store_atoms)(Site* s, Addr a, ULong ab0, ULong cd0,
-                            ULong ab1, ULong cd1)
+void* CATS_(vf_store_atoms_hook)(UInt size)
 {
-   return store_hook(s, a, ab0, cd0, ab1, cd1, 16);
+   Bool g8 = CATS_(vf_wshift) == 3;
+   if (size <= 8)
+      return g8 ? (void*)store_atoms8_g8 : (void*)store_atoms8_g4;
+   return g8 ? (void*)store_atoms_g8 : (void*)store_atoms_g4;
 }
 
 /* Returns the provenance of the stored lanes from now on (lanes 2 and

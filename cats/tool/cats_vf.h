@@ -101,8 +101,9 @@ Bool CATS_(vf_is_copy_unop)(IROp op);
 typedef struct {
    Addr  base;
    UInt  seq;        /* 0 until the chunk's first vertex */
-   UInt* p;          /* provenance per word */
    UInt* vs;         /* per word: version, source signature */
+   UInt  p[0];       /* provenance per word: in the map, so that a
+                        lookup is two dependent loads, not three */
 } VfSecMap;
 
 extern VfSecMap** CATS_(vf_primary);
@@ -123,10 +124,17 @@ static inline VfSecMap* CATS_(vf_map)(Addr a)
    return CATS_(vf_map_slow)(a);
 }
 
-static inline UInt* CATS_(vf_p_slot)(Addr a)
+/* The provenance slot of the word at 'a', words of 1 << sh bytes (the
+   hooks pass a constant: one compiled copy per granularity). */
+static inline UInt* CATS_(vf_p_slot_sh)(Addr a, UInt sh)
 {
    VfSecMap* m = CATS_(vf_map)(a);
-   return &m->p[(a & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift)];
+   return &m->p[(a & (VF_SM_SPAN - 1)) >> sh];
+}
+
+static inline UInt* CATS_(vf_p_slot)(Addr a)
+{
+   return CATS_(vf_p_slot_sh)(a, CATS_(vf_wshift));
 }
 
 /*------------------------------------------------------------*/

@@ -943,9 +943,7 @@ static void load_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* guard,
                        UInt lanes, Deps* out)
 {
    IRTemp r = new_tmp(v, Ity_I64);
-   void* hook = s->size <= 8 ? (void*)CATS_(vf_load8)
-                : s->size == 16 ? (void*)CATS_(vf_load16)
-                : (void*)CATS_(vf_load);
+   void* hook = CATS_(vf_load_hook)(s->size);
    IRDirty* di = unsafeIRDirty_1_N(
       r, 2, "cats_vf_load", VG_(fnptr_to_fnentry)(hook),
       mkIRExprVec_2(mkIRExpr_HWord((HWord)s), addr));
@@ -978,12 +976,12 @@ static IRDirty* store_call(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
       if (s->size <= 8)
          return unsafeIRDirty_1_N(
             r, 3, "cats_vf_store_atoms8",
-            VG_(fnptr_to_fnentry)(CATS_(vf_store_atoms8)),
+            VG_(fnptr_to_fnentry)(CATS_(vf_store_atoms_hook)(s->size)),
             mkIRExprVec_4(mkIRExpr_HWord((HWord)s), addr,
                           IRExpr_RdTmp(x[0]), IRExpr_RdTmp(x[1])));
       return unsafeIRDirty_1_N(
          r, 0, "cats_vf_store_atoms",
-         VG_(fnptr_to_fnentry)(CATS_(vf_store_atoms)),
+         VG_(fnptr_to_fnentry)(CATS_(vf_store_atoms_hook)(s->size)),
          mkIRExprVec_6(mkIRExpr_HWord((HWord)s), addr, IRExpr_RdTmp(x[0]),
                        IRExpr_RdTmp(x[1]), IRExpr_RdTmp(x[2]),
                        IRExpr_RdTmp(x[3])));

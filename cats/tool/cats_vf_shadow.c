@@ -41,11 +41,9 @@ void CATS_(vf_shadow_init)(void)
 
 static VfSecMap* new_map(Addr base)
 {
-   VfSecMap* m = VG_(malloc)("cats.vf.sm", sizeof(VfSecMap));
+   VfSecMap* m = VG_(calloc)("cats.vf.sm", 1, sizeof(VfSecMap)
+                             + words_per_map * sizeof(UInt));
    m->base = base;
-   m->seq = 0;
-   m->vs = NULL;
-   m->p = VG_(calloc)("cats.vf.smp", words_per_map, sizeof(UInt));
    return m;
 }
 
