@@ -814,8 +814,15 @@ static void acc_run(const VfAccLoop* loop, AccLane* lanes, const ULong* e)
 
 #define ACC_MAX_SETS (2 * VF_ACC_LOG_WORDS / (VF_SET_CAP - 1) + 2)
 
+/* A word's direction from its first and last values: compared with
+   'flip' applied, its values must increase strictly, up to 'last'. */
+typedef struct {
+   UInt flip, first, last;   /* flipped */
+} AccWord;
+
 typedef struct {
    UInt  nn;                 /* values per run, 1 or 2 */
+   AccWord w[2];             /* its words' directions */
    UInt  c0, node0;          /* the set before: sources, node */
    ULong h0;                 /* vf_mix_sum of those sources */
    UInt  good;               /* runs whose values pass the checks */
@@ -838,12 +845,6 @@ static inline UInt acc_value(const ULong* e, UInt nu, UInt k, UInt nn,
    UInt two = nn - 1;   /* nn: 1 or 2 */
    return (UInt)(e[(v >> two) * nu + k] >> (32 * (v & two))) & VF_ID_MASK;
 }
-
-/* A word's direction from its first and last values: compared with
-   'flip' applied, its values must increase strictly, up to 'last'. */
-typedef struct {
-   UInt flip, first, last;   /* flipped */
-} AccWord;
 
 static Bool acc_word(AccWord* w, UInt first, UInt last, UInt runs)
 {
@@ -955,11 +956,102 @@ static Bool acc_plan_lane(const VfAccLoop* loop, const AccLane* lane,
       if (acc_word_has(&w0, s->m[i]) || (a->nn == 2 && acc_word_has(&w1, s->m[i])))
          return False;
    a->h0 = CATS_(vf_mix_sum)(s->m, a->c0);
-   if (a->nn == 2)
-      acc_scan_runs2(e, nu, k, runs, &w0, &w1, a);
-   else
-      acc_scan_runs1(e, nu, k, runs, &w0, &w1, a);
+   a->w[0] = w0;
+   a->w[1] = w1;
    return True;
+}
+
+/* The first pass's scan of lane k alone. */
+static void acc_scan_lane(const ULong* e, UInt nu, UInt k, UInt runs,
+                          AccPlan* a)
+{
+   if (a->nn == 2)
+      acc_scan_runs2(e, nu, k, runs, &a->w[0], &a->w[1], a);
+   else
+      acc_scan_runs1(e, nu, k, runs, &a->w[0], &a->w[1], a);
+}
+
+/* The first pass of a loop of two lanes of two values each (a dot
+   product of 16-byte vectors), both lanes at once: a run's entry is one
+   vector of its four values, checked with two compares and mixed two
+   at a time (SSE2). The running sums are per value word, a set's sum
+   the difference of their totals at its first value and the next
+   set's. Both lanes stop at the first run either fails; the replay
+   makes no link past it anyway (acc_append_runs: the lanes' least good
+   run). */
+typedef UInt  AccV4 __attribute__((vector_size(16)));
+typedef Int   AccV4s __attribute__((vector_size(16)));
+typedef ULong AccV2 __attribute__((vector_size(16)));
+typedef char  AccV16 __attribute__((vector_size(16)));
+typedef AccV4 AccV4Log __attribute__((aligned(8), may_alias));
+
+/* vf_mix of the two 32-bit values in the low halves of x's lanes:
+   x * K as x * K_lo + (x * K_hi << 32), the values' high halves being
+   0. */
+static inline AccV2 acc_mix2(AccV4 x)
+{
+   const AccV4 k_lo = { 0x7F4A7C15u, 0, 0x7F4A7C15u, 0 };
+   const AccV4 k_hi = { 0x9E3779B9u, 0, 0x9E3779B9u, 0 };
+   AccV2 h = (AccV2)__builtin_ia32_pmuludq128((AccV4s)x, (AccV4s)k_lo)
+             + ((AccV2)__builtin_ia32_pmuludq128((AccV4s)x, (AccV4s)k_hi)
+                << 32);
+   return h ^ (h >> 29);
+}
+
+static __attribute__((noinline))
+void acc_scan_pair(const ULong* e, UInt runs, AccPlan* a)
+{
+   const UInt bias = 0x80000000u;   /* unsigned order as signed */
+   const AccV4 ids = { VF_ID_MASK, VF_ID_MASK, VF_ID_MASK, VF_ID_MASK };
+   const AccV4 zero = { 0, 0, 0, 0 };
+   const AccV4 flip = { a[0].w[0].flip ^ bias, a[0].w[1].flip ^ bias,
+                        a[1].w[0].flip ^ bias, a[1].w[1].flip ^ bias };
+   const AccV4s last = { (Int)(a[0].w[0].last ^ bias),
+                         (Int)(a[0].w[1].last ^ bias),
+                         (Int)(a[1].w[0].last ^ bias),
+                         (Int)(a[1].w[1].last ^ bias) };
+   AccV4s prev = { (Int)((a[0].w[0].first - 1) ^ bias),
+                   (Int)((a[0].w[1].first - 1) ^ bias),
+                   (Int)((a[1].w[0].first - 1) ^ bias),
+                   (Int)((a[1].w[1].first - 1) ^ bias) };
+   AccV2 total0 = { 0, 0 }, total1 = { 0, 0 };
+   ULong at_start[2] = { 0, 0 };
+   UInt next[2] = { VF_SET_CAP - a[0].c0, VF_SET_CAP - a[1].c0 };
+   UInt n[2] = { 0, 0 }, r, k;
+   for (r = 0; r < runs; r++) {
+      AccV4 x = *(const AccV4Log*)(e + 2 * r);
+      AccV4 y = x & ids;
+      AccV4s z = (AccV4s)(y ^ flip);
+      /* Good: above the word's last value, up to its last, no set (the
+         set bit is each value's sign). */
+      AccV4s good = (z > prev) & ~(z > last) & ~((AccV4s)x >> 31);
+      if (__builtin_ia32_pmovmskb128((AccV16)good) != 0xFFFF)
+         break;
+      prev = z;
+      AccV2 m0 = acc_mix2(__builtin_shuffle(y, zero, (AccV4){ 0, 4, 1, 5 }));
+      AccV2 m1 = acc_mix2(__builtin_shuffle(y, zero, (AccV4){ 2, 6, 3, 7 }));
+      UInt first = 2 * r;
+      if (UNLIKELY(next[0] - first < 2 || next[1] - first < 2)) {
+         for (k = 0; k < 2; k++) {
+            if (next[k] - first >= 2)
+               continue;
+            /* A set of lane k ends before its y0 or before its y1. */
+            AccV2 t = k == 0 ? total0 : total1;
+            ULong mk = k == 0 ? m0[0] : m1[0];
+            ULong before = t[0] + t[1];
+            ULong end = next[k] == first ? before : before + mk;
+            a[k].sum[n[k]++] = end - at_start[k];
+            at_start[k] = end;
+            next[k] += VF_SET_CAP - 1;
+         }
+      }
+      total0 += m0;
+      total1 += m1;
+   }
+   for (k = 0; k < 2; k++) {
+      a[k].good = r;
+      a[k].nsets = n[k];
+   }
 }
 
 /* The run of the union that links set i (that adds the value after
@@ -1027,8 +1119,14 @@ static UInt acc_append_runs(const VfAccLoop* loop, AccLane* lanes,
       for (j = 0; j < k; j++)
          if (a[j].node0 == a[k].node0)
             return 1;   /* two lanes extending one node */
-      end = a[k].good + 1 < end ? a[k].good + 1 : end;
    }
+   if (nu == 2 && a[0].nn == 2 && a[1].nn == 2)
+      acc_scan_pair(e, n - 1, a);
+   else
+      for (k = 0; k < nu; k++)
+         acc_scan_lane(e, nu, k, n - 1, &a[k]);
+   for (k = 0; k < nu; k++)
+      end = a[k].good + 1 < end ? a[k].good + 1 : end;
    for (k = 0; k < nu; k++) {
       a[k].set = 0;
       a[k].node = a[k].node0;
