@@ -24,11 +24,15 @@
 
 #include "cats_tool.h"
 
+static inline void summarise_one(Event* e, Long off);
+#define CATS_EVENT_IRREGULAR(e, off) summarise_one(e, off)
+#include "cats_access.h"
+
 /* The slow path's state: none until a record's first slow-path update
    (python3's start-up: most of its records never get one, all their
    accesses at one offset), then created as the record would have had it
    from the start (cold_init). */
-typedef struct {
+struct _EventCold {
    Long  base, min_off, max_off;
    Long  stride[CATS_MAX_DIMS + 1];
    Long  anchor[CATS_MAX_DIMS + 1];   /* offset at start of level k step */
@@ -42,23 +46,6 @@ typedef struct {
       run_off + k * run_stride for k < count - run_count0. */
    Long  run_off;
    ULong run_count0;
-} EventCold;
-
-struct _Event {
-   /* Hot: what the fast path reads and writes, in one cache line. */
-   ULong count, last_time;
-   Long  last_off, run_stride;
-   ULong inst[CATS_MAX_DIMS];         /* loop instances of last access */
-   ULong iter[CATS_MAX_DIMS];
-   UChar ndims, irregular, kind, flags;
-   UChar hist_shift;                  /* log2 of the histogram bucket width */
-   UInt  known;                       /* bit k: stride[k] learnt */
-   /* The key, and what every record has. */
-   UInt  ctx, loc, alloc;
-   UInt  size;
-   ULong first_time;
-   ReuseHist* reuse;                  /* cats_reuse.c; NULL until sampled */
-   EventCold* c;
 };
 
 ULong CATS_(n_unattributed);
@@ -391,7 +378,8 @@ static void cold_init(EventCold* c, const Event* e)
    c->run_count0 = 0;
 }
 
-static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
+__attribute__((noinline))
+void CATS_(event_update_slow)(Event* e, Long off)
 {
    ULong inst[CATS_MAX_DIMS], iter[CATS_MAX_DIMS];
    UInt n, k, j;
@@ -506,32 +494,11 @@ static __attribute__((noinline)) void event_update_slow(Event* e, Long off)
       start_run(e, off);
 }
 
-/* The common cases inline: the innermost loop moved one iteration and
-   the offset one stride, or nothing moved. The innermost loop instance
-   being the same implies that no outer loop moved. */
-static inline void event_update(Event* e, Long off, ULong now)
+/* Irregular records summarise each access at once, with no run. */
+__attribute__((noinline))
+void CATS_(event_update_irregular)(Event* e, Long off)
 {
-   e->count++;
-   e->last_time = now;
-   if (UNLIKELY(e->irregular)) {
-      summarise_one(e, off);
-      return;
-   }
-   if (e->ndims == 0) {
-      if (off == e->last_off)
-         return;
-   } else if (CATS_(cur_inst0) == e->inst[0]) {
-      ULong it = CATS_(cur_iter0);
-      if (it == e->iter[0] + 1 && off == e->last_off + e->run_stride
-          && (e->known & 1)) {
-         e->iter[0] = it;
-         e->last_off = off;
-         return;
-      }
-      if (it == e->iter[0] && off == e->last_off && e->run_stride == 0)
-         return;
-   }
-   event_update_slow(e, off);
+   summarise_one(e, off);
 }
 
 /* A record starts without its slow-path state: until its first
@@ -558,8 +525,8 @@ static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
 
 /* Returns the record of the access, or NULL when no container holds
    it. */
-static __attribute__((noinline)) Event* access_slow(Site* s, Addr a,
-                                                    ULong now)
+__attribute__((noinline))
+Event* CATS_(access_slow)(Site* s, Addr a, ULong now)
 {
    Thread* t = CATS_(cur_thread);
    Block* b = CATS_(find_block)(t->tid, a);
@@ -573,7 +540,7 @@ static __attribute__((noinline)) Event* access_slow(Site* s, Addr a,
    /* Another instance of the same container (a new stack frame, the next
       malloc of a loop) from the same context: the same record. */
    if (s->ev != NULL && s->ctx == ctx && s->ev->alloc == b->alloc) {
-      event_update(s->ev, off, now);
+      CATS_(event_update)(s->ev, off, now);
       s->blk = b;
       s->blk_epoch = b->epoch;
       return s->ev;
@@ -583,7 +550,7 @@ static __attribute__((noinline)) Event* access_slow(Site* s, Addr a,
    UInt at = 0, tag = 0;
    Event* e = index_find(ctx, b->alloc, s, &at, &tag);
    if (e != NULL) {
-      event_update(e, off, now);
+      CATS_(event_update)(e, off, now);
    } else {
       e = new_event(s, ctx, b->alloc, off, now);
       index_slots[at].rec = CATS_(n_events)();   /* its number + 1 */
@@ -597,41 +564,21 @@ static __attribute__((noinline)) Event* access_slow(Site* s, Addr a,
    return e;
 }
 
-/* Records an access; returns its record, or NULL when no container
-   holds it. */
-static inline Event* trace_access(Site* s, Addr a)
-{
-   ULong now = ++CATS_(time);
-   Block* b = s->blk;
-   if (LIKELY(b != NULL && s->blk_epoch == b->epoch
-              && a - b->lo < b->hi - b->lo && s->ctx == CATS_(cur_ctx))) {
-      event_update(s->ev, (Long)(a - b->origin), now);
-      return s->ev;
-   }
-   return access_slow(s, a, now);
-}
-
 VG_REGPARM(2) void CATS_(on_access)(Site* s, Addr a)
 {
-   (void)trace_access(s, a);
+   (void)CATS_(trace_access)(s, a);
 }
 
-/* An access to a line in the reuse sample: apart, so that the common
-   path of the hook below is the one above plus the hash test (nothing
-   stays live across the record's update). */
-static __attribute__((noinline)) void access_sampled(Site* s, Addr a)
+__attribute__((noinline))
+void CATS_(access_sampled)(Site* s, Addr a)
 {
-   Event* e = trace_access(s, a);
+   Event* e = CATS_(trace_access)(s, a);
    CATS_(reuse_sample)(e ? &e->reuse : NULL, a);
 }
 
 VG_REGPARM(2) void CATS_(on_access_reuse)(Site* s, Addr a)
 {
-   if (UNLIKELY(CATS_(reuse_sampled)(a))) {
-      access_sampled(s, a);
-      return;
-   }
-   (void)trace_access(s, a);
+   CATS_(trace_access_reuse)(s, a);
 }
 
 void* CATS_(access_hook)(void)

@@ -20,6 +20,7 @@
 
 #include "cats_tool.h"
 #include "cats_vf.h"
+#include "cats_access.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_aspacemgr.h"
 
@@ -134,13 +135,13 @@ void CATS_(vf_send_step)(UInt id, UInt v, UInt d, UInt m)
       flush();
 }
 
-/* The trace's work; one predictable branch, small beside value flow. */
+/* The trace's work, inline (cats_access.h); one predictable branch. */
 static inline void trace_access(Site* s, Addr a)
 {
    if (CATS_(clo_reuse_distance))
-      CATS_(on_access_reuse)(s, a);
+      CATS_(trace_access_reuse)(s, a);
    else
-      CATS_(on_access)(s, a);
+      (void)CATS_(trace_access)(s, a);
 }
 
 /* The container the access at 'a' was attributed to, or NULL. */
