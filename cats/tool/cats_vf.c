@@ -2,7 +2,7 @@
 /*--- cats: value flow at loads and stores.                cats_vf.c ---*/
 /*--------------------------------------------------------------------*/
 /* The hooks of loads and stores when value flow is on: each does the
-   trace's work (CATS_(on_access)) and then moves provenance between
+   trace's work (inline, cats_access.h) and then moves provenance between
    memory and the IR temporaries (cats_vf_instr.c), in one call.
 
    - A load returns the provenance of the words it reads, one per 8-byte

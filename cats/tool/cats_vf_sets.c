@@ -870,8 +870,10 @@ static inline Bool acc_word_has(const AccWord* w, UInt x)
    side effect: the sums are only used for those). */
 static inline __attribute__((always_inline))
 void acc_scan_runs(const ULong* e, UInt nu, UInt k, UInt runs, UInt nn,
-                   const AccWord* w0, const AccWord* w1, AccPlan* a)
+                   AccPlan* a)
 {
+   const AccWord* w0 = &a->w[0];
+   const AccWord* w1 = &a->w[1];
    const ULong sets = ((ULong)VF_SET_BIT << 32) | VF_SET_BIT;
    UInt r, p0 = w0->first - 1, p1 = w1->first - 1;
    const UInt f0 = w0->flip, l0 = w0->last, f1 = w1->flip, l1 = w1->last;
@@ -911,17 +913,15 @@ void acc_scan_runs(const ULong* e, UInt nu, UInt k, UInt runs, UInt nn,
 /* Compiled for one and for two values per run, apart from the rest of
    the replay: alone, the loop's values stay in registers. */
 static __attribute__((noinline))
-void acc_scan_runs1(const ULong* e, UInt nu, UInt k, UInt runs,
-                    const AccWord* w0, const AccWord* w1, AccPlan* a)
+void acc_scan_runs1(const ULong* e, UInt nu, UInt k, UInt runs, AccPlan* a)
 {
-   acc_scan_runs(e, nu, k, runs, 1, w0, w1, a);
+   acc_scan_runs(e, nu, k, runs, 1, a);
 }
 
 static __attribute__((noinline))
-void acc_scan_runs2(const ULong* e, UInt nu, UInt k, UInt runs,
-                    const AccWord* w0, const AccWord* w1, AccPlan* a)
+void acc_scan_runs2(const ULong* e, UInt nu, UInt k, UInt runs, AccPlan* a)
 {
-   acc_scan_runs(e, nu, k, runs, 2, w0, w1, a);
+   acc_scan_runs(e, nu, k, runs, 2, a);
 }
 
 /* The first pass for lane k: runs [0, runs) of the log. */
@@ -966,9 +966,9 @@ static void acc_scan_lane(const ULong* e, UInt nu, UInt k, UInt runs,
                           AccPlan* a)
 {
    if (a->nn == 2)
-      acc_scan_runs2(e, nu, k, runs, &a->w[0], &a->w[1], a);
+      acc_scan_runs2(e, nu, k, runs, a);
    else
-      acc_scan_runs1(e, nu, k, runs, &a->w[0], &a->w[1], a);
+      acc_scan_runs1(e, nu, k, runs, a);
 }
 
 /* The first pass of a loop of two lanes of two values each (a dot
@@ -1022,8 +1022,8 @@ void acc_scan_pair(const ULong* e, UInt runs, AccPlan* a)
       AccV4 x = *(const AccV4Log*)(e + 2 * r);
       AccV4 y = x & ids;
       AccV4s z = (AccV4s)(y ^ flip);
-      /* Good: above the word's last value, up to its last, no set (the
-         set bit is each value's sign). */
+      /* Good: above the word's value in the run before, up to its
+         last, no set (the set bit is each value's sign). */
       AccV4s good = (z > prev) & ~(z > last) & ~((AccV4s)x >> 31);
       if (__builtin_ia32_pmovmskb128((AccV16)good) != 0xFFFF)
          break;
