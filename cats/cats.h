@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cats.h: client requests for the cats Valgrind tool.
  *
  * Include this header in a program to steer cats. Every macro is a no-op

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cats_mpi.c: libcats-mpi's state, set-up and tear-down, and the
  * MPI_Pcontrol region marker (see cats_mpi.h).
  *

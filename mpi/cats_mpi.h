@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cats_mpi.h: internal interface of libcats-mpi, the PMPI profiling
  * library that measures the communication of a real MPI run and writes it
  * as the JSON of docs/COMM-JSON.md (kind "measured").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cats_mpi_coll.c: the collective wrappers of libcats-mpi and the bytes
  * each call moves by the formulas of docs/COMM-JSON.md.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cats_mpi_json.c: at MPI_Finalize, gathers every rank's counters to rank
  * 0 of MPI_COMM_WORLD over the private communicator and writes the JSON of
  * docs/COMM-JSON.md (kind "measured", one result) to $CATS_MPI_OUT or

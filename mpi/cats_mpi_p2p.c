@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cats_mpi_p2p.c: libcats-mpi's point-to-point wrappers: bytes = count x
  * type size per destination, in MPI_COMM_WORLD ranks whatever the
  * communicator, MPI_PROC_NULL and sends to self left out, persistent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_comm.c: Algorithm 4 and the alpha-beta estimate (part_comm.h). */
 #include "part_comm.h"
 
@@ -7,31 +8,31 @@
 
 #include "part_singleton.h"
 
-uint64_t pc_coll_bytes(int type, uint64_t s, uint32_t n)
+uint64_t part_comm_coll_bytes(int type, uint64_t s, uint32_t n)
 {
    uint64_t others = n > 1 ? n - 1 : 0;
-   return type == PC_ALLREDUCE ? 2 * s * others : s * others;
+   return type == PART_COMM_ALLREDUCE ? 2 * s * others : s * others;
 }
 
-const char *pc_coll_name(int type)
+const char *part_comm_coll_name(int type)
 {
-   static const char *const names[PC_NCOLL] = { "broadcast", "reduce",
+   static const char *const names[PART_COMM_NCOLL] = { "broadcast", "reduce",
                                                 "allreduce" };
-   return type >= 0 && type < PC_NCOLL ? names[type] : "?";
+   return type >= 0 && type < PART_COMM_NCOLL ? names[type] : "?";
 }
 
 static int coll_of_kind(int kind)
 {
-   return kind == PS_BROADCAST ? PC_BROADCAST
-          : kind == PS_REDUCE  ? PC_REDUCE
-                               : PC_ALLREDUCE;
+   return kind == PART_SINGLETON_BROADCAST ? PART_COMM_BROADCAST
+          : kind == PART_SINGLETON_REDUCE  ? PART_COMM_REDUCE
+                               : PART_COMM_ALLREDUCE;
 }
 
 /* Which vertices get a version computed in the scope. Data that the
  * scope only reads (coefficients, a mesh's geometry, a matrix) is set up
  * before the time loop, and an MPI code sets up its part and its ghost
  * copies there too, outside the region it measures. */
-static uint8_t *written_in(const ctr_vcg *vcg, const uint8_t *scope)
+static uint8_t *written_in(const trace_vcg *vcg, const uint8_t *scope)
 {
    uint8_t *w = calloc(vcg->nvertices ? vcg->nvertices : 1, 1);
    if (!w)
@@ -46,9 +47,9 @@ static uint8_t *written_in(const ctr_vcg *vcg, const uint8_t *scope)
 
 /* Point-to-point: one pass over the edges, which come sorted by source;
  * per source the most versions each remote rank consumed. */
-static int p2p(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
+static int p2p(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
                const uint32_t *part, uint32_t n, const uint8_t *scope,
-               int setup_outside, pc_result *r)
+               int setup_outside, part_comm_result *r)
 {
    uint64_t *best = calloc(n, sizeof *best);
    uint32_t *touched = malloc(n * sizeof *touched);
@@ -65,7 +66,7 @@ static int p2p(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
       uint32_t nt = 0;
       if (!skind[gs]) {
          for (; e < end; e++) {
-            const ctr_vcg_edge *ed = &vcg->edges[e];
+            const trace_vcg_edge *ed = &vcg->edges[e];
             uint32_t gd = g->group[ed->dst];
             if (gd == gs || skind[gd] || part[gd] == part[gs])
                continue;
@@ -100,9 +101,9 @@ static int p2p(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
 }
 
 /* A singleton is in scope when one of its members was created there. */
-static void collectives(const ctr_vcg *vcg, const pg_graph *g,
+static void collectives(const trace_vcg *vcg, const part_graph *g,
                         const uint8_t *skind, uint32_t n,
-                        const uint8_t *scope, pc_result *r)
+                        const uint8_t *scope, part_comm_result *r)
 {
    uint8_t *in = NULL;
    if (scope) {
@@ -116,17 +117,17 @@ static void collectives(const ctr_vcg *vcg, const pg_graph *g,
       }
    }
    for (uint32_t k = 0; k < g->ng; k++) {
-      if (!skind[k] || skind[k] == PS_REPLICATED ||
+      if (!skind[k] || skind[k] == PART_SINGLETON_REPLICATED ||
           (in && (!in[k] || !g->written[k])))
          continue;
       int t = coll_of_kind(skind[k]);
       r->coll_calls[t] += g->versions[k];
-      r->coll_bytes[t] += g->versions[k] * pc_coll_bytes(t, g->size[k], n);
+      r->coll_bytes[t] += g->versions[k] * part_comm_coll_bytes(t, g->size[k], n);
    }
    free(in);
 }
 
-void pc_totals(pc_result *r, const pc_cost *cost)
+void part_comm_totals(part_comm_result *r, const part_comm_cost *cost)
 {
    uint32_t n = r->nranks;
    r->p2p_bytes = r->coll_total = r->max_rank_bytes = 0;
@@ -155,13 +156,13 @@ void pc_totals(pc_result *r, const pc_cost *cost)
    r->avg_neighbours = n ? nbsum / n : 0;
    double steps = n > 1 ? ceil(log2((double)n)) : 0;
    double coll = 0;
-   for (int t = 0; t < PC_NCOLL; t++) {
+   for (int t = 0; t < PART_COMM_NCOLL; t++) {
       r->coll_total += r->coll_bytes[t];
       /* Tree algorithms: log2(n) stages, an allreduce is two trees. */
-      double trees = t == PC_ALLREDUCE ? 2 : 1;
+      double trees = t == PART_COMM_ALLREDUCE ? 2 : 1;
       double payload = r->coll_calls[t] && n > 1
                           ? (double)r->coll_bytes[t] /
-                               (double)pc_coll_bytes(t, 1, n)
+                               (double)part_comm_coll_bytes(t, 1, n)
                           : 0;
       coll += trees * steps *
               ((double)r->coll_calls[t] * cost->alpha + payload * cost->beta);
@@ -169,8 +170,8 @@ void pc_totals(pc_result *r, const pc_cost *cost)
    r->time_estimate = worst + coll;
 }
 
-static void imbalance(const pg_graph *g, const uint8_t *skind,
-                      const uint32_t *part, pc_result *r)
+static void imbalance(const part_graph *g, const uint8_t *skind,
+                      const uint32_t *part, part_comm_result *r)
 {
    uint32_t n = r->nranks;
    double *w = calloc(n, sizeof *w), total = 0;
@@ -188,9 +189,9 @@ static void imbalance(const pg_graph *g, const uint8_t *skind,
    }
 }
 
-int pc_compute(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
-               const uint32_t *part, uint32_t n, const uint8_t *scope,
-               int setup_outside, const pc_cost *cost, pc_result *r)
+int part_comm_compute(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
+                      const uint32_t *part, uint32_t n, const uint8_t *scope,
+                      int setup_outside, const part_comm_cost *cost, part_comm_result *r)
 {
    memset(r, 0, sizeof *r);
    r->nranks = n;
@@ -198,16 +199,16 @@ int pc_compute(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
    r->rounds = calloc((size_t)n * n, sizeof *r->rounds);
    if (!r->matrix || !r->rounds ||
        p2p(vcg, g, skind, part, n, scope, setup_outside && scope, r)) {
-      pc_result_free(r);
+      part_comm_result_free(r);
       return -1;
    }
    collectives(vcg, g, skind, n, scope, r);
-   pc_totals(r, cost);
+   part_comm_totals(r, cost);
    imbalance(g, skind, part, r);
    return 0;
 }
 
-void pc_result_free(pc_result *r)
+void part_comm_result_free(part_comm_result *r)
 {
    free(r->matrix);
    free(r->rounds);

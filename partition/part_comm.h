@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_comm.h: communication of a value decomposition (paper 003,
  * Algorithm 4), owner computes.
  *
@@ -7,27 +8,27 @@
  * rank r are size(v) x the most distinct versions of v any sink on r
  * consumed. Singletons move by collectives instead (the bytes-moved model
  * of docs/COMM-JSON.md). */
-#ifndef CATS_PART_COMM_H
-#define CATS_PART_COMM_H
+#ifndef CATS_PARTITION_PART_COMM_H
+#define CATS_PARTITION_PART_COMM_H
 
 #include <stdint.h>
 
-#include "../cats/host/trace_read.h"
+#include "cats/trace/trace.h"
 #include "part_graph.h"
 
-enum pc_coll { PC_BROADCAST = 0, PC_REDUCE, PC_ALLREDUCE, PC_NCOLL };
+enum part_comm_coll { PART_COMM_BROADCAST = 0, PART_COMM_REDUCE, PART_COMM_ALLREDUCE, PART_COMM_NCOLL };
 
-typedef struct pc_cost {
+typedef struct part_comm_cost {
    double alpha;           /* seconds per message */
    double beta;            /* seconds per byte */
-} pc_cost;
+} part_comm_cost;
 
-typedef struct pc_result {
+typedef struct part_comm_result {
    uint32_t nranks;
    uint64_t *matrix;       /* [n*n] bytes rank i sends to rank j */
    uint64_t *rounds;       /* [n*n] messages i->j: most versions of one value */
-   uint64_t coll_calls[PC_NCOLL];
-   uint64_t coll_bytes[PC_NCOLL];
+   uint64_t coll_calls[PART_COMM_NCOLL];
+   uint64_t coll_bytes[PART_COMM_NCOLL];
    uint64_t p2p_bytes;
    uint64_t coll_total;
    uint64_t max_rank_bytes;   /* most bytes one rank sends point-to-point */
@@ -36,18 +37,18 @@ typedef struct pc_result {
    double time_estimate;      /* alpha-beta model, seconds */
    double imbalance;          /* heaviest rank's computation / average */
    uint64_t cut;              /* partitioner's edge cut (uses) */
-   int method;                /* enum pm_method used */
+   int method;                /* enum part_metis_method used */
    uint32_t *vertex_part;     /* [nvertices] rank of each VCG vertex (kept
                                  on request; UINT32_MAX for singletons) */
-} pc_result;
+} part_comm_result;
 
 /* Bytes one collective call of `type` with per-rank payload `s` moves
  * among n ranks (docs/COMM-JSON.md). */
-uint64_t pc_coll_bytes(int type, uint64_t s, uint32_t n);
-const char *pc_coll_name(int type);
+uint64_t part_comm_coll_bytes(int type, uint64_t s, uint32_t n);
+const char *part_comm_coll_name(int type);
 
 /* Fill r (allocating its matrices) for the decomposition part[] of g's
- * groups over n ranks. skind[g] is the ps_kind of each group. With scope
+ * groups over n ranks. skind[g] is the part_singleton_kind of each group. With scope
  * non-NULL only edges whose context is in scope count, and only singletons
  * written in scope. With setup_outside as well, values the scope only
  * reads (never computes: coefficients, a mesh's geometry) and reads more
@@ -55,13 +56,13 @@ const char *pc_coll_name(int type);
  * a time loop's code sets them up with their ghost copies before the
  * loop, outside the iterations it is measured per. 0, or -1 out of
  * memory. */
-int pc_compute(const ctr_vcg *vcg, const pg_graph *g, const uint8_t *skind,
-               const uint32_t *part, uint32_t n, const uint8_t *scope,
-               int setup_outside, const pc_cost *cost, pc_result *r);
-void pc_result_free(pc_result *r);
+int part_comm_compute(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
+                      const uint32_t *part, uint32_t n, const uint8_t *scope,
+                      int setup_outside, const part_comm_cost *cost, part_comm_result *r);
+void part_comm_result_free(part_comm_result *r);
 
 /* Recompute the totals, neighbours and time estimate from the matrices
  * and collectives (a projection read back from a trace). */
-void pc_totals(pc_result *r, const pc_cost *cost);
+void part_comm_totals(part_comm_result *r, const part_comm_cost *cost);
 
-#endif /* CATS_PART_COMM_H */
+#endif /* CATS_PARTITION_PART_COMM_H */

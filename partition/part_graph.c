@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_graph.c: groups and the undirected group graph (part_graph.h). */
 #include "part_graph.h"
 
@@ -13,12 +14,12 @@ static uint32_t uf_find(uint32_t *up, uint32_t x)
    return x;
 }
 
-static int in_scope(const ctr_vcg_edge *e, const uint8_t *scope)
+static int in_scope(const trace_vcg_edge *e, const uint8_t *scope)
 {
    return !scope || (e->ctx != CATS_NONE && scope[e->ctx]);
 }
 
-static int is_register(const ctr_vcg *vcg, uint32_t v)
+static int is_register(const trace_vcg *vcg, uint32_t v)
 {
    return (vcg->vertices[v].flags & CATS_VCG_REGISTER) != 0;
 }
@@ -27,7 +28,7 @@ static int is_register(const ctr_vcg *vcg, uint32_t v)
  * computes that value (c[i][j] = a row times a column): it joins it, so
  * the value and its computation are one vertex to the partitioner. A
  * chain read by several values (a norm) stays on its own. */
-static void adopt_chains(const ctr_vcg *vcg, const uint8_t *scope,
+static void adopt_chains(const trace_vcg *vcg, const uint8_t *scope,
                          uint32_t *group)
 {
    const uint32_t none = UINT32_MAX, many = UINT32_MAX - 1;
@@ -37,7 +38,7 @@ static void adopt_chains(const ctr_vcg *vcg, const uint8_t *scope,
    for (uint32_t v = 0; v < vcg->nvertices; v++)
       to[v] = none;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
-      const ctr_vcg_edge *ed = &vcg->edges[e];
+      const trace_vcg_edge *ed = &vcg->edges[e];
       if (!in_scope(ed, scope) || !is_register(vcg, ed->src))
          continue;
       uint32_t a = uf_find(group, ed->src);
@@ -59,13 +60,13 @@ static void adopt_chains(const ctr_vcg *vcg, const uint8_t *scope,
 }
 
 /* vertex -> dense group id; returns the group count. */
-static uint32_t make_groups(const ctr_vcg *vcg, const uint8_t *scope,
+static uint32_t make_groups(const trace_vcg *vcg, const uint8_t *scope,
                             uint32_t *group)
 {
    for (uint32_t v = 0; v < vcg->nvertices; v++)
       group[v] = v;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
-      const ctr_vcg_edge *ed = &vcg->edges[e];
+      const trace_vcg_edge *ed = &vcg->edges[e];
       if (ed->src == ed->dst || !in_scope(ed, scope) ||
           !is_register(vcg, ed->src) ||
           !is_register(vcg, ed->dst) ||
@@ -87,7 +88,7 @@ static uint32_t make_groups(const ctr_vcg *vcg, const uint8_t *scope,
    return ng;
 }
 
-static int alloc_groups(pg_graph *g)
+static int alloc_groups(part_graph *g)
 {
    size_t n = g->ng ? g->ng : 1;
    g->xadj = calloc(n + 1, sizeof *g->xadj);
@@ -103,10 +104,10 @@ static int alloc_groups(pg_graph *g)
              : -1;
 }
 
-static void group_attributes(const ctr_vcg *vcg, pg_graph *g)
+static void group_attributes(const trace_vcg *vcg, part_graph *g)
 {
    for (uint32_t v = 0; v < vcg->nvertices; v++) {
-      const ctr_vcg_vertex *vx = &vcg->vertices[v];
+      const trace_vcg_vertex *vx = &vcg->vertices[v];
       uint32_t k = g->group[v];
       g->weight[k] += vx->weight;
       if (vx->size > g->size[k])
@@ -121,7 +122,7 @@ static void group_attributes(const ctr_vcg *vcg, pg_graph *g)
 
 /* Undirected rows: every inter-group edge lands in both rows, then each row
  * is merged with a position marker (O(E), no sort of the whole edge list). */
-static int build_rows(const ctr_vcg *vcg, const uint8_t *scope, pg_graph *g)
+static int build_rows(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
 {
    uint64_t *deg = g->xadj;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
@@ -131,8 +132,8 @@ static int build_rows(const ctr_vcg *vcg, const uint8_t *scope, pg_graph *g)
          continue;
       deg[a + 1]++;
       deg[b + 1]++;
-      g->dir[a] |= PG_OUT;
-      g->dir[b] |= PG_IN;
+      g->dir[a] |= PART_GRAPH_OUT;
+      g->dir[b] |= PART_GRAPH_IN;
    }
    for (uint32_t k = 0; k < g->ng; k++)
       deg[k + 1] += deg[k];
@@ -181,7 +182,7 @@ static int build_rows(const ctr_vcg *vcg, const uint8_t *scope, pg_graph *g)
    return 0;
 }
 
-int pg_build(const ctr_vcg *vcg, const uint8_t *scope, pg_graph *g)
+int part_graph_build(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
 {
    memset(g, 0, sizeof *g);
    g->nv = vcg->nvertices;
@@ -191,14 +192,14 @@ int pg_build(const ctr_vcg *vcg, const uint8_t *scope, pg_graph *g)
       return -1;
    g->ng = make_groups(vcg, scope, g->group);
    if (alloc_groups(g) != 0 || build_rows(vcg, scope, g) != 0) {
-      pg_free(g);
+      part_graph_free(g);
       return -1;
    }
    group_attributes(vcg, g);
    return 0;
 }
 
-void pg_free(pg_graph *g)
+void part_graph_free(part_graph *g)
 {
    free(g->group);
    free(g->xadj);

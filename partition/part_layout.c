@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_layout.c: data-layout affinity pairs (part_layout.h). */
 #include "part_layout.h"
 
@@ -5,23 +6,23 @@
 #include <string.h>
 
 /* (alloc, word) -> vertex, open addressing. */
-typedef struct pl_map {
+typedef struct part_layout_map {
    uint64_t *key;          /* alloc << 40 | word, or UINT64_MAX */
    uint32_t *val;
    size_t mask;
-} pl_map;
+} part_layout_map;
 
 static uint64_t key_of(uint32_t alloc, uint64_t word)
 {
    return (uint64_t)alloc << 40 | (word & ((1ull << 40) - 1));
 }
 
-static size_t slot_of(const pl_map *m, uint64_t k)
+static size_t slot_of(const part_layout_map *m, uint64_t k)
 {
    return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & m->mask;
 }
 
-static int map_init(pl_map *m, size_t n)
+static int map_init(part_layout_map *m, size_t n)
 {
    size_t cap = 16;
    while (cap < 2 * n)
@@ -35,7 +36,7 @@ static int map_init(pl_map *m, size_t n)
    return 0;
 }
 
-static void map_put(pl_map *m, uint64_t k, uint32_t v)
+static void map_put(part_layout_map *m, uint64_t k, uint32_t v)
 {
    size_t s = slot_of(m, k);
    while (m->key[s] != UINT64_MAX && m->key[s] != k)
@@ -44,7 +45,7 @@ static void map_put(pl_map *m, uint64_t k, uint32_t v)
    m->val[s] = v;
 }
 
-static uint32_t map_get(const pl_map *m, uint64_t k)
+static uint32_t map_get(const part_layout_map *m, uint64_t k)
 {
    for (size_t s = slot_of(m, k); m->key[s] != UINT64_MAX;
         s = (s + 1) & m->mask)
@@ -53,19 +54,19 @@ static uint32_t map_get(const pl_map *m, uint64_t k)
    return UINT32_MAX;
 }
 
-static int in_scope(const ctr_vcg_edge *e, const uint8_t *scope)
+static int in_scope(const trace_vcg_edge *e, const uint8_t *scope)
 {
    return !scope || (e->ctx != CATS_NONE && scope[e->ctx]);
 }
 
 /* Distinct word strides of the strided writes of each container whose
  * words exchange no values; the mean uses of an edge into *weight. */
-static uint64_t *container_strides(const ctr_trace *t, const uint8_t *scope,
+static uint64_t *container_strides(const trace_file *t, const uint8_t *scope,
                                    uint32_t word, uint64_t *weight)
 {
-   const ctr_vcg *g = &t->vcg;
+   const trace_vcg *g = &t->vcg;
    size_t na = t->nallocs ? t->nallocs : 1;
-   uint64_t *st = calloc(na * PL_MAX_STRIDES, sizeof *st);
+   uint64_t *st = calloc(na * PART_LAYOUT_MAX_STRIDES, sizeof *st);
    uint8_t *linked = calloc(na, 1);
    if (!st || !linked) {
       free(st), free(linked);
@@ -73,7 +74,7 @@ static uint64_t *container_strides(const ctr_trace *t, const uint8_t *scope,
    }
    uint64_t uses = 0, edges = 0;
    for (uint32_t e = 0; e < g->nedges; e++) {
-      const ctr_vcg_edge *ed = &g->edges[e];
+      const trace_vcg_edge *ed = &g->edges[e];
       if (!in_scope(ed, scope))
          continue;
       uses += ed->uses;
@@ -86,11 +87,11 @@ static uint64_t *container_strides(const ctr_trace *t, const uint8_t *scope,
    if (*weight == 0)
       *weight = 1;
    for (uint32_t i = 0; i < t->nevents; i++) {
-      const ctr_event *e = &t->events[i];
+      const trace_event *e = &t->events[i];
       if (e->kind != CATS_WRITE || linked[e->alloc] ||
           (e->pattern != CATS_PAT_STRIDE1 && e->pattern != CATS_PAT_STRIDEK))
          continue;
-      uint64_t *s = &st[(size_t)e->alloc * PL_MAX_STRIDES];
+      uint64_t *s = &st[(size_t)e->alloc * PART_LAYOUT_MAX_STRIDES];
       /* A vector store covers neighbouring words itself. */
       for (int d = e->size > word ? -1 : 0; d < (int)e->ndims; d++) {
          int64_t b = d < 0 ? (int64_t)word
@@ -99,9 +100,9 @@ static uint64_t *container_strides(const ctr_trace *t, const uint8_t *scope,
             continue;
          uint64_t w = (uint64_t)b / word;
          int k = 0;
-         while (k < PL_MAX_STRIDES && s[k] && s[k] != w)
+         while (k < PART_LAYOUT_MAX_STRIDES && s[k] && s[k] != w)
             k++;
-         if (k < PL_MAX_STRIDES)
+         if (k < PART_LAYOUT_MAX_STRIDES)
             s[k] = w;
       }
    }
@@ -109,7 +110,7 @@ static uint64_t *container_strides(const ctr_trace *t, const uint8_t *scope,
    return st;
 }
 
-static int push(pl_pairs *p, size_t *cap, uint32_t a, uint32_t b)
+static int push(part_layout_pairs *p, size_t *cap, uint32_t a, uint32_t b)
 {
    if (p->n == *cap) {
       size_t nc = *cap * 2;
@@ -128,12 +129,12 @@ static int push(pl_pairs *p, size_t *cap, uint32_t a, uint32_t b)
    return 0;
 }
 
-int pl_build(const ctr_trace *t, const uint8_t *scope, pl_pairs *out)
+int part_layout_build(const trace_file *t, const uint8_t *scope, part_layout_pairs *out)
 {
    memset(out, 0, sizeof *out);
-   const ctr_vcg *g = &t->vcg;
+   const trace_vcg *g = &t->vcg;
    uint32_t word = g->word_size ? g->word_size : 8;
-   pl_map m = { 0 };
+   part_layout_map m = { 0 };
    size_t cap = 64;
    uint64_t *st = container_strides(t, scope, word, &out->weight);
    out->a = malloc(cap * sizeof *out->a);
@@ -146,11 +147,11 @@ int pl_build(const ctr_trace *t, const uint8_t *scope, pl_pairs *out)
          map_put(&m, key_of(g->vertices[v].alloc,
                             g->vertices[v].offset / word), v);
    for (uint32_t v = 0; v < g->nvertices; v++) {
-      const ctr_vcg_vertex *x = &g->vertices[v];
+      const trace_vcg_vertex *x = &g->vertices[v];
       if (x->alloc == CATS_NONE)
          continue;
-      const uint64_t *s = &st[(size_t)x->alloc * PL_MAX_STRIDES];
-      for (int k = 0; k < PL_MAX_STRIDES && s[k]; k++) {
+      const uint64_t *s = &st[(size_t)x->alloc * PART_LAYOUT_MAX_STRIDES];
+      for (int k = 0; k < PART_LAYOUT_MAX_STRIDES && s[k]; k++) {
          uint32_t w = map_get(&m, key_of(x->alloc, x->offset / word + s[k]));
          if (w != UINT32_MAX && w != v && push(out, &cap, v, w) != 0)
             goto done;
@@ -162,11 +163,11 @@ done:
    free(m.key);
    free(m.val);
    if (rc != 0)
-      pl_free(out);
+      part_layout_free(out);
    return rc;
 }
 
-void pl_free(pl_pairs *p)
+void part_layout_free(part_layout_pairs *p)
 {
    free(p->a);
    free(p->b);

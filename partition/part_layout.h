@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_layout.h: data-layout affinity for the partitioner.
  *
  * A well-written MPI code distributes each array in blocks of its index
@@ -10,26 +11,26 @@
  * from one to the other (+stride for every loop dimension of a strided
  * write record), weighing as much as an average value-flow edge.
  * Communication is still counted from value-flow edges only. */
-#ifndef CATS_PART_LAYOUT_H
-#define CATS_PART_LAYOUT_H
+#ifndef CATS_PARTITION_PART_LAYOUT_H
+#define CATS_PARTITION_PART_LAYOUT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../cats/host/trace_read.h"
+#include "cats/trace/trace.h"
 
-#define PL_MAX_STRIDES 4   /* per container */
+#define PART_LAYOUT_MAX_STRIDES 4   /* per container */
 
-typedef struct pl_pairs {
+typedef struct part_layout_pairs {
    uint32_t *a, *b;        /* VCG vertex indices */
    size_t n;
    uint64_t weight;        /* uses one pair weighs */
-} pl_pairs;
+} part_layout_pairs;
 
 /* The neighbour pairs of memory vertices of containers without value-flow
  * edges among their own words (in scope, when scope is not NULL). 0, or -1
  * when out of memory. */
-int pl_build(const ctr_trace *t, const uint8_t *scope, pl_pairs *out);
-void pl_free(pl_pairs *p);
+int part_layout_build(const trace_file *t, const uint8_t *scope, part_layout_pairs *out);
+void part_layout_free(part_layout_pairs *p);
 
-#endif /* CATS_PART_LAYOUT_H */
+#endif /* CATS_PARTITION_PART_LAYOUT_H */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_metis.c: METIS graph and partitioning (part_metis.h). */
 #include "part_metis.h"
 
@@ -8,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct pm_graph {
-   uint32_t ng;            /* groups of the pg_graph */
+struct part_metis_graph {
+   uint32_t ng;            /* groups of the part_graph */
    idx_t nv;               /* vertices given to METIS */
    idx_t *xadj, *adjncy, *adjwgt, *vwgt;
    idx_t *vsize;           /* bytes a vertex sends to each remote reader */
@@ -20,38 +21,38 @@ struct pm_graph {
    int connected;
 };
 
-#define PM_NONE UINT32_MAX
-#define PM_SUM_MAX ((uint64_t)1 << 30)   /* METIS sums weights in idx_t */
+#define PART_METIS_NONE UINT32_MAX
+#define PART_METIS_SUM_MAX ((uint64_t)1 << 30)   /* METIS sums weights in idx_t */
 
-uint32_t pm_graph_vertices(const pm_graph *m) { return (uint32_t)m->nv; }
-uint64_t pm_graph_edges(const pm_graph *m) { return (uint64_t)m->xadj[m->nv] / 2; }
-int pm_graph_connected(const pm_graph *m) { return m->connected; }
+uint32_t part_metis_graph_vertices(const part_metis_graph *m) { return (uint32_t)m->nv; }
+uint64_t part_metis_graph_edges(const part_metis_graph *m) { return (uint64_t)m->xadj[m->nv] / 2; }
+int part_metis_graph_connected(const part_metis_graph *m) { return m->connected; }
 
 /* matmul's graph (28K vertices, 1.8M edges) estimates 4.9e8 and took
  * 52 s per rank count with contiguity; a particle code's (420K
  * vertices, 3M edges) estimates 8.3e7 and takes 2 s. */
-#define PM_DENSE_WORK 2e8
+#define PART_METIS_DENSE_WORK 2e8
 
-int pm_graph_dense(const pm_graph *m)
+int part_metis_graph_dense(const part_metis_graph *m)
 {
-   double e = (double)pm_graph_edges(m);
-   return m->nv > 0 && 4.0 * e * e / (double)m->nv > PM_DENSE_WORK;
+   double e = (double)part_metis_graph_edges(m);
+   return m->nv > 0 && 4.0 * e * e / (double)m->nv > PART_METIS_DENSE_WORK;
 }
 
-int pm_best_methods(const pm_graph *m, int *methods)
+int part_metis_best_methods(const part_metis_graph *m, int *methods)
 {
    int n = 0;
-   methods[n++] = PM_KWAY;
-   if (!pm_graph_dense(m))
-      methods[n++] = PM_VOLUME;
-   methods[n++] = PM_RB;
+   methods[n++] = PART_METIS_KWAY;
+   if (!part_metis_graph_dense(m))
+      methods[n++] = PART_METIS_VOLUME;
+   methods[n++] = PART_METIS_RB;
    return n;
 }
 
 /* Divisor that brings `total` within METIS's range. */
 static uint64_t scale_for(uint64_t total)
 {
-   return total <= PM_SUM_MAX ? 1 : (total + PM_SUM_MAX - 1) / PM_SUM_MAX;
+   return total <= PART_METIS_SUM_MAX ? 1 : (total + PART_METIS_SUM_MAX - 1) / PART_METIS_SUM_MAX;
 }
 
 static idx_t scaled(uint64_t w, uint64_t div, int keep_zero)
@@ -62,7 +63,7 @@ static idx_t scaled(uint64_t w, uint64_t div, int keep_zero)
    return (idx_t)s;
 }
 
-static int is_connected(const pm_graph *m)
+static int is_connected(const part_metis_graph *m)
 {
    if (m->nv <= 1)
       return 1;
@@ -91,7 +92,7 @@ static int is_connected(const pm_graph *m)
    return reached == m->nv;
 }
 
-static uint64_t live_degree(const pg_graph *g, const uint8_t *singleton,
+static uint64_t live_degree(const part_graph *g, const uint8_t *singleton,
                             uint32_t k)
 {
    uint64_t d = 0;
@@ -104,14 +105,14 @@ static uint64_t live_degree(const pg_graph *g, const uint8_t *singleton,
  * largest member, once (the pruning of part_comm.c). A group nothing
  * reads sends nothing, so METIS's volume, which counts every remote
  * neighbour, charges only values that are read. */
-static uint64_t send_size(const pg_graph *g, uint32_t k)
+static uint64_t send_size(const part_graph *g, uint32_t k)
 {
-   return (g->dir[k] & PG_OUT) ? (uint64_t)g->size[k] * g->versions[k] : 0;
+   return (g->dir[k] & PART_GRAPH_OUT) ? (uint64_t)g->size[k] * g->versions[k] : 0;
 }
 
 /* Layout pairs as rows over METIS vertices (CSR in *x, *nb). */
-static int pair_rows(const pg_graph *g, const pm_graph *m,
-                     const pl_pairs *pairs, idx_t **x, idx_t **nb)
+static int pair_rows(const part_graph *g, const part_metis_graph *m,
+                     const part_layout_pairs *pairs, idx_t **x, idx_t **nb)
 {
    size_t n = pairs ? pairs->n : 0;
    *x = calloc((size_t)m->nv + 2, sizeof **x);
@@ -123,7 +124,7 @@ static int pair_rows(const pg_graph *g, const pm_graph *m,
       for (size_t i = 0; i < n; i++) {
          uint32_t a = m->to_metis[g->group[pairs->a[i]]];
          uint32_t b = m->to_metis[g->group[pairs->b[i]]];
-         if (a == PM_NONE || b == PM_NONE || a == b)
+         if (a == PART_METIS_NONE || b == PART_METIS_NONE || a == b)
             continue;
          if (pass == 0) {
             start[a + 1]++;
@@ -142,10 +143,10 @@ static int pair_rows(const pg_graph *g, const pm_graph *m,
    return 0;
 }
 
-pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton,
-                         const pl_pairs *pairs)
+part_metis_graph *part_metis_graph_build(const part_graph *g, const uint8_t *singleton,
+                                         const part_layout_pairs *pairs)
 {
-   pm_graph *m = calloc(1, sizeof *m);
+   part_metis_graph *m = calloc(1, sizeof *m);
    if (!m)
       return NULL;
    m->ng = g->ng;
@@ -162,7 +163,7 @@ pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton,
    memcpy(m->singleton, singleton, g->ng);
    uint64_t nadj = 0, wsum = 0, esum = 0, ssum = 0;
    for (uint32_t k = 0; k < g->ng; k++) {
-      m->to_metis[k] = PM_NONE;
+      m->to_metis[k] = PART_METIS_NONE;
       if (singleton[k])
          continue;
       uint64_t d = live_degree(g, singleton, k);
@@ -235,11 +236,11 @@ pm_graph *pm_graph_build(const pg_graph *g, const uint8_t *singleton,
    m->connected = is_connected(m);
    return m;
 oom:
-   pm_graph_free(m);
+   part_metis_graph_free(m);
    return NULL;
 }
 
-void pm_graph_free(pm_graph *m)
+void part_metis_graph_free(part_metis_graph *m)
 {
    if (!m)
       return;
@@ -255,7 +256,7 @@ void pm_graph_free(pm_graph *m)
    free(m);
 }
 
-static uint64_t cut_of(const pm_graph *m, const idx_t *p)
+static uint64_t cut_of(const part_metis_graph *m, const idx_t *p)
 {
    uint64_t cut = 0;
    for (idx_t v = 0; v < m->nv; v++)
@@ -268,7 +269,7 @@ static uint64_t cut_of(const pm_graph *m, const idx_t *p)
 /* METIS keeps the best of `tries` partitionings. Small graphs get several
  * (a few percent less cut for little time); a graph of millions of edges
  * gets one, so six rank counts still take seconds. */
-static idx_t tries_for(const pm_graph *m, int tries)
+static idx_t tries_for(const part_metis_graph *m, int tries)
 {
    if (tries > 0)
       return tries;
@@ -277,8 +278,8 @@ static idx_t tries_for(const pm_graph *m, int tries)
    return t < 1 ? 1 : t > 8 ? 8 : t;
 }
 
-static int run_metis(const pm_graph *m, int method, idx_t nparts,
-                     const pm_options *o, int contig, idx_t *p)
+static int run_metis(const part_metis_graph *m, int method, idx_t nparts,
+                     const part_metis_options *o, int contig, idx_t *p)
 {
    idx_t opts[METIS_NOPTIONS];
    METIS_SetDefaultOptions(opts);
@@ -286,15 +287,15 @@ static int run_metis(const pm_graph *m, int method, idx_t nparts,
    opts[METIS_OPTION_SEED] = o->seed;
    opts[METIS_OPTION_UFACTOR] = o->ufactor;
    opts[METIS_OPTION_NCUTS] = tries_for(m, o->tries);
-   if (method != PM_RB) {
+   if (method != PART_METIS_RB) {
       opts[METIS_OPTION_CONTIG] = contig;
-      opts[METIS_OPTION_OBJTYPE] = method == PM_VOLUME ? METIS_OBJTYPE_VOL
+      opts[METIS_OPTION_OBJTYPE] = method == PART_METIS_VOLUME ? METIS_OBJTYPE_VOL
                                                        : METIS_OBJTYPE_CUT;
    }
    idx_t ncon = 1, nv = m->nv, objval = 0;
-   int rc = method != PM_RB
+   int rc = method != PART_METIS_RB
                ? METIS_PartGraphKway(&nv, &ncon, m->xadj, m->adjncy, m->vwgt,
-                                     method == PM_VOLUME ? m->vsize : NULL,
+                                     method == PART_METIS_VOLUME ? m->vsize : NULL,
                                      m->adjwgt, &nparts, NULL, NULL, opts,
                                      &objval, p)
                : METIS_PartGraphRecursive(&nv, &ncon, m->xadj, m->adjncy,
@@ -303,8 +304,8 @@ static int run_metis(const pm_graph *m, int method, idx_t nparts,
    return rc == METIS_OK ? 0 : -1;
 }
 
-int pm_partition(const pm_graph *m, uint32_t nparts, const pm_options *o,
-                 uint32_t *part, pm_result *res, char *err, size_t errlen)
+int part_metis_partition(const part_metis_graph *m, uint32_t nparts, const part_metis_options *o,
+                         uint32_t *part, part_metis_result *res, char *err, size_t errlen)
 {
    memset(res, 0, sizeof *res);
    res->method = o->method;
@@ -316,9 +317,9 @@ int pm_partition(const pm_graph *m, uint32_t nparts, const pm_options *o,
    /* METIS needs more vertices than parts; below that there is nothing to
     * decide (and nothing worth communicating). */
    if (nparts > 1 && (uint32_t)m->nv > nparts) {
-      int asked = o->contig == PM_CONTIG_YES ||
-                  (o->contig == PM_CONTIG_AUTO && !pm_graph_dense(m));
-      int contig = asked && m->connected && o->method != PM_RB;
+      int asked = o->contig == PART_METIS_CONTIG_YES ||
+                  (o->contig == PART_METIS_CONTIG_AUTO && !part_metis_graph_dense(m));
+      int contig = asked && m->connected && o->method != PART_METIS_RB;
       if (run_metis(m, o->method, (idx_t)nparts, o, contig, p) != 0) {
          free(p);
          snprintf(err, errlen, "METIS failed to partition the graph into "
@@ -334,8 +335,8 @@ int pm_partition(const pm_graph *m, uint32_t nparts, const pm_options *o,
    uint32_t rr = 0;
    for (uint32_t k = 0; k < m->ng; k++) {
       if (m->singleton[k])
-         part[k] = PM_NONE;
-      else if (m->to_metis[k] != PM_NONE)
+         part[k] = PART_METIS_NONE;
+      else if (m->to_metis[k] != PART_METIS_NONE)
          part[k] = (uint32_t)p[m->to_metis[k]];
       else
          part[k] = rr++ % (nparts ? nparts : 1);

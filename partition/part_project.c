@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_project.c: the projection driver (part_project.h). */
 #include "part_project.h"
 
@@ -9,7 +10,7 @@
 #include "part_layout.h"
 
 
-void pp_defaults(pp_options *o)
+void part_project_defaults(part_project_options *o)
 {
    memset(o, 0, sizeof *o);
    static const uint32_t dflt[] = { 2, 4, 8, 16, 32, 64 };
@@ -17,17 +18,17 @@ void pp_defaults(pp_options *o)
       o->ranks[i] = dflt[i];
    o->nranks = 6;
    o->threshold = 0.9;
-   o->metis.method = PM_BEST;
+   o->metis.method = PART_METIS_BEST;
    o->metis.seed = 1;
    o->metis.ufactor = 30;
-   o->metis.contig = PM_CONTIG_AUTO;
+   o->metis.contig = PART_METIS_CONTIG_AUTO;
    o->metis.tries = 0;
    o->cost.alpha = 1e-6;     /* 1 us per message */
    o->cost.beta = 1e-10;     /* 10 GB/s */
    o->per = NULL;
 }
 
-int pp_parse_ranks(const char *s, pp_options *o, char *err, size_t errlen)
+int part_project_parse_ranks(const char *s, part_project_options *o, char *err, size_t errlen)
 {
    uint32_t n = 0;
    const char *p = s;
@@ -35,15 +36,15 @@ int pp_parse_ranks(const char *s, pp_options *o, char *err, size_t errlen)
       char *end;
       errno = 0;
       unsigned long v = strtoul(p, &end, 10);
-      if (end == p || errno || v < 1 || v > PP_MAX_N ||
+      if (end == p || errno || v < 1 || v > PART_PROJECT_MAX_N ||
           (*end && *end != ',') || *p == '-' || *p == '+') {
          snprintf(err, errlen, "--ranks=%s: expected a comma-separated list "
-                               "of rank counts between 1 and %u", s, PP_MAX_N);
+                               "of rank counts between 1 and %u", s, PART_PROJECT_MAX_N);
          return -1;
       }
-      if (n == PP_MAX_RANKS) {
+      if (n == PART_PROJECT_MAX_RANKS) {
          snprintf(err, errlen, "--ranks=%s: at most %d rank counts", s,
-                  PP_MAX_RANKS);
+                  PART_PROJECT_MAX_RANKS);
          return -1;
       }
       o->ranks[n++] = (uint32_t)v;
@@ -72,12 +73,12 @@ static int parse_double(const char *s, double lo, double hi, double *out)
    return 0;
 }
 
-int pp_set_option(pp_options *o, const char *name, const char *value,
-                  char *err, size_t errlen)
+int part_project_set_option(part_project_options *o, const char *name, const char *value,
+                            char *err, size_t errlen)
 {
    double d;
    if (strcmp(name, "ranks") == 0)
-      return pp_parse_ranks(value, o, err, errlen);
+      return part_project_parse_ranks(value, o, err, errlen);
    if (strcmp(name, "per") == 0) {
       if (!*value) {
          snprintf(err, errlen, "--per: expected a function, region, "
@@ -94,9 +95,9 @@ int pp_set_option(pp_options *o, const char *name, const char *value,
       return 0;
    }
    if (strcmp(name, "partitioner") == 0) {
-      static const char *const m[PM_NMETHODS] = { "kway", "rb", "best",
+      static const char *const m[PART_METIS_NMETHODS] = { "kway", "rb", "best",
                                                   "volume" };
-      for (int i = 0; i < PM_NMETHODS; i++)
+      for (int i = 0; i < PART_METIS_NMETHODS; i++)
          if (strcmp(value, m[i]) == 0) {
             o->metis.method = i;
             return 0;
@@ -142,24 +143,24 @@ bad:
    return -1;
 }
 
-static int list_singletons(const pg_graph *g, const uint8_t *skind,
-                           pp_projection *p)
+static int list_singletons(const part_graph *g, const uint8_t *skind,
+                           part_projection *p)
 {
    uint32_t n = 0;
    for (uint32_t k = 0; k < g->ng; k++)
-      n += skind[k] != PS_NONE;
+      n += skind[k] != PART_SINGLETON_NONE;
    p->slist = calloc(n ? n : 1, sizeof *p->slist);
    if (!p->slist)
       return -1;
    for (uint32_t v = 0; v < g->nv; v++) {
       uint32_t k = g->group[v];
-      if (skind[k] == PS_NONE)
+      if (skind[k] == PART_SINGLETON_NONE)
          continue;
       /* Groups are numbered in order of their first member. */
       if (p->nslist && p->slist[p->nslist - 1].members &&
           g->group[p->slist[p->nslist - 1].vertex] >= k)
          continue;
-      p->slist[p->nslist++] = (pp_singleton){ v, g->members[k], skind[k],
+      p->slist[p->nslist++] = (part_project_singleton){ v, g->members[k], skind[k],
                                               g->xadj[k + 1] - g->xadj[k],
                                               g->versions[k] };
    }
@@ -170,28 +171,28 @@ static int list_singletons(const pg_graph *g, const uint8_t *skind,
  * the decomposition whose projected communication is smallest (the
  * partitioners minimise proxies of it; which proxy fits depends on the
  * graph: a stencil's cut is its volume, a matrix product's is not). */
-static int project_one(const ctr_trace *t, const pg_graph *g,
-                       const uint8_t *skind, const pm_graph *m,
-                       const pp_options *o, uint32_t n, uint32_t *part,
+static int project_one(const trace_file *t, const part_graph *g,
+                       const uint8_t *skind, const part_metis_graph *m,
+                       const part_project_options *o, uint32_t n, uint32_t *part,
                        const uint8_t *scope, uint64_t iterations,
-                       pc_result *best, char *err, size_t errlen)
+                       part_comm_result *best, char *err, size_t errlen)
 {
    int methods[3] = { o->metis.method };
-   int nmethods = o->metis.method == PM_BEST ? pm_best_methods(m, methods)
+   int nmethods = o->metis.method == PART_METIS_BEST ? part_metis_best_methods(m, methods)
                                              : 1;
    memset(best, 0, sizeof *best);
    for (int i = 0; i < nmethods; i++) {
-      pm_options mo = o->metis;
+      part_metis_options mo = o->metis;
       mo.method = methods[i];
-      pm_result mr;
-      pc_result r;
-      if (pm_partition(m, n, &mo, part, &mr, err, errlen) != 0)
+      part_metis_result mr;
+      part_comm_result r;
+      if (part_metis_partition(m, n, &mo, part, &mr, err, errlen) != 0)
          return -1;
       /* A region entered many times is a time loop; one entered once is
        * the whole computation, whose inputs must be distributed in it. */
       int setup_outside = iterations > 1;
-      if (pc_compute(&t->vcg, g, skind, part, n, scope, setup_outside,
-                     &o->cost, &r) != 0) {
+      if (part_comm_compute(&t->vcg, g, skind, part, n, scope, setup_outside,
+                            &o->cost, &r) != 0) {
          snprintf(err, errlen, "out of memory projecting %u ranks", n);
          return -1;
       }
@@ -199,28 +200,28 @@ static int project_one(const ctr_trace *t, const pg_graph *g,
       r.method = mr.method;
       if (i > 0 && r.p2p_bytes + r.coll_total >=
                       best->p2p_bytes + best->coll_total) {
-         pc_result_free(&r);
+         part_comm_result_free(&r);
          continue;
       }
       if (o->keep_parts) {
          r.vertex_part = malloc((t->vcg.nvertices ? t->vcg.nvertices : 1) *
                                 sizeof *r.vertex_part);
          if (!r.vertex_part) {
-            pc_result_free(&r);
+            part_comm_result_free(&r);
             snprintf(err, errlen, "out of memory");
             return -1;
          }
          for (uint32_t v = 0; v < t->vcg.nvertices; v++)
             r.vertex_part[v] = part[g->group[v]];
       }
-      pc_result_free(best);
+      part_comm_result_free(best);
       *best = r;
    }
    return 0;
 }
 
-int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
-               char *err, size_t errlen)
+int part_project(const trace_file *t, const part_project_options *o, part_projection *p,
+                 char *err, size_t errlen)
 {
    memset(p, 0, sizeof *p);
    p->opts = *o;
@@ -231,23 +232,23 @@ int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
                             "(it was recorded with --value-flow=no)");
       return -1;
    }
-   if (pr_select(t, o->per, &p->region, err, errlen) != 0)
+   if (part_region_select(t, o->per, &p->region, err, errlen) != 0)
       return -1;
-   pg_graph g;
-   if (pg_build(&t->vcg, p->region.scope, &g) != 0) {
+   part_graph g;
+   if (part_graph_build(&t->vcg, p->region.scope, &g) != 0) {
       snprintf(err, errlen, "out of memory building the graph");
-      pp_free(p);
+      part_project_free(p);
       return -1;
    }
    int rc = -1;
    uint8_t *skind = malloc(g.ng ? g.ng : 1);
    uint32_t *part = malloc((g.ng ? g.ng : 1) * sizeof *part);
-   pm_graph *m = NULL;
-   pl_pairs pairs = { 0 };
+   part_metis_graph *m = NULL;
+   part_layout_pairs pairs = { 0 };
    if (!skind || !part ||
-       ps_detect(&g, &t->vcg, o->threshold, skind, &p->singletons) != 0 ||
-       pl_build(t, p->region.scope, &pairs) != 0 ||
-       !(m = pm_graph_build(&g, skind, &pairs))) {
+       part_singleton_detect(&g, &t->vcg, o->threshold, skind, &p->singletons) != 0 ||
+       part_layout_build(t, p->region.scope, &pairs) != 0 ||
+       !(m = part_metis_graph_build(&g, skind, &pairs))) {
       snprintf(err, errlen, "out of memory building the graph");
       goto out;
    }
@@ -256,9 +257,9 @@ int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
       snprintf(err, errlen, "out of memory building the graph");
       goto out;
    }
-   p->metis_vertices = pm_graph_vertices(m);
-   p->metis_edges = pm_graph_edges(m);
-   p->connected = pm_graph_connected(m);
+   p->metis_vertices = part_metis_graph_vertices(m);
+   p->metis_edges = part_metis_graph_edges(m);
+   p->connected = part_metis_graph_connected(m);
    for (uint32_t i = 0; i < o->nranks; i++) {
       if (project_one(t, &g, skind, m, o, o->ranks[i], part,
                       p->region.scope, p->region.iterations,
@@ -268,23 +269,23 @@ int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
    }
    rc = 0;
 out:
-   pm_graph_free(m);
-   pl_free(&pairs);
+   part_metis_graph_free(m);
+   part_layout_free(&pairs);
    free(skind);
    free(part);
-   pg_free(&g);
+   part_graph_free(&g);
    if (rc != 0)
-      pp_free(p);
+      part_project_free(p);
    return rc;
 }
 
-void pp_free(pp_projection *p)
+void part_project_free(part_projection *p)
 {
    for (uint32_t i = 0; i < p->nresults; i++)
-      pc_result_free(&p->results[i]);
+      part_comm_result_free(&p->results[i]);
    p->nresults = 0;
    free(p->slist);
    p->slist = NULL;
    p->nslist = 0;
-   pr_free(&p->region);
+   part_region_free(&p->region);
 }

@@ -1,60 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_project.h: the communication projection of a trace for a list of
  * rank counts (paper 003, §4.2): groups, singletons, one METIS partition
  * per rank count, communication per iteration of the chosen region.
  *
  * Deterministic: the same trace and options give the same bytes. */
-#ifndef CATS_PART_PROJECT_H
-#define CATS_PART_PROJECT_H
+#ifndef CATS_PARTITION_PART_PROJECT_H
+#define CATS_PARTITION_PART_PROJECT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../cats/host/trace_read.h"
+#include "cats/trace/trace.h"
 #include "part_comm.h"
 #include "part_metis.h"
 #include "part_region.h"
 #include "part_singleton.h"
 
-#define PP_MAX_RANKS 64          /* rank counts in one projection */
-#define PP_MAX_N     (1u << 16)  /* largest rank count */
+#define PART_PROJECT_MAX_RANKS 64          /* rank counts in one projection */
+#define PART_PROJECT_MAX_N     (1u << 16)  /* largest rank count */
 
-typedef struct pp_options {
-   uint32_t ranks[PP_MAX_RANKS];
+typedef struct part_project_options {
+   uint32_t ranks[PART_PROJECT_MAX_RANKS];
    uint32_t nranks;
    double threshold;       /* singleton score threshold (0.9) */
-   pm_options metis;
-   pc_cost cost;
+   part_metis_options metis;
+   part_comm_cost cost;
    const char *per;        /* NULL automatic, "run", a name or FILE:LINE */
-   int keep_parts;         /* fill pc_result.vertex_part */
-} pp_options;
+   int keep_parts;         /* fill part_comm_result.vertex_part */
+} part_project_options;
 
-typedef struct pp_singleton {
+typedef struct part_project_singleton {
    uint32_t vertex;        /* first member (VCG vertex index) */
    uint32_t members;       /* vertices in its group */
-   uint32_t kind;          /* enum ps_kind */
+   uint32_t kind;          /* enum part_singleton_kind */
    uint64_t degree;        /* neighbouring groups */
    uint64_t versions;      /* most versions of a member */
-} pp_singleton;
+} part_project_singleton;
 
-typedef struct pp_projection {
-   pp_options opts;        /* as used; opts.per points to per_spec */
-   char per_spec[PR_NAMELEN];  /* --per as given; "" for automatic */
-   pr_region region;       /* scope; region.scope freed by pp_free */
-   ps_summary singletons;
-   pp_singleton *slist;    /* the singletons (not stored in section 8) */
+typedef struct part_projection {
+   part_project_options opts;        /* as used; opts.per points to per_spec */
+   char per_spec[PART_REGION_NAMELEN];  /* --per as given; "" for automatic */
+   part_region_region region;       /* scope; region.scope freed by part_project_free */
+   part_singleton_summary singletons;
+   part_project_singleton *slist;    /* the singletons (not stored in section 8) */
    uint32_t nslist;
    uint32_t groups;        /* groups in the graph */
    uint32_t metis_vertices;
    uint64_t metis_edges;
    int connected;
    uint32_t nresults;
-   pc_result results[PP_MAX_RANKS];
-} pp_projection;
+   part_comm_result results[PART_PROJECT_MAX_RANKS];
+} part_projection;
 
-void pp_defaults(pp_options *o);
+void part_project_defaults(part_project_options *o);
 
 /* Parse "2,4,8" into o->ranks. -1 with a message on a bad list. */
-int pp_parse_ranks(const char *s, pp_options *o, char *err, size_t errlen);
+int part_project_parse_ranks(const char *s, part_project_options *o, char *err, size_t errlen);
 
 /* Set one option by name, as the tool and `cats project` spell it:
  * ranks=LIST, per=NAME|FILE:LINE|run, singleton-threshold=X (0..1],
@@ -62,13 +63,13 @@ int pp_parse_ranks(const char *s, pp_options *o, char *err, size_t errlen);
  * >= 1.001), contig=yes|no|auto, alpha=SECONDS, beta=SECONDS_PER_BYTE.
  * Returns 1 when the name is not a projection option, 0 when set, -1 with
  * a message for a bad value. `per` keeps a pointer to value. */
-int pp_set_option(pp_options *o, const char *name, const char *value,
-                  char *err, size_t errlen);
+int part_project_set_option(part_project_options *o, const char *name, const char *value,
+                            char *err, size_t errlen);
 
 /* -1 with a message: no VCG in the trace, unknown --per, out of memory,
  * METIS failure. */
-int pp_project(const ctr_trace *t, const pp_options *o, pp_projection *p,
-               char *err, size_t errlen);
-void pp_free(pp_projection *p);
+int part_project(const trace_file *t, const part_project_options *o, part_projection *p,
+                 char *err, size_t errlen);
+void part_project_free(part_projection *p);
 
-#endif /* CATS_PART_PROJECT_H */
+#endif /* CATS_PARTITION_PART_PROJECT_H */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_region.c: the per-iteration scope of a projection (part_region.h). */
 #include "part_region.h"
 
@@ -6,9 +7,9 @@
 #include <string.h>
 
 /* A loop must average this many iterations per entry to be a time loop. */
-#define PR_MIN_ITERATIONS 2
+#define PART_REGION_MIN_ITERATIONS 2
 /* ...and hold at least this share of the work. */
-#define PR_MIN_SHARE 0.5
+#define PART_REGION_MIN_SHARE 0.5
 
 static const char *kind_word(uint8_t kind)
 {
@@ -20,7 +21,7 @@ static const char *kind_word(uint8_t kind)
    }
 }
 
-static uint64_t iterations_of(const ctr_context *c)
+static uint64_t iterations_of(const trace_context *c)
 {
    return c->kind == CATS_CTX_LOOP ? c->iterations : c->entries;
 }
@@ -32,51 +33,51 @@ static const char *basename_of(const char *path)
 }
 
 /* FILE:LINE of a loop: the file matches by its full name or base name. */
-static int loc_matches(const ctr_trace *t, uint32_t loc, const char *file,
+static int loc_matches(const trace_file *t, uint32_t loc, const char *file,
                        unsigned long line)
 {
    if (loc == CATS_NONE || t->locs[loc].line != line)
       return 0;
-   const char *f = ctr_str(t, t->locs[loc].file);
+   const char *f = trace_str(t, t->locs[loc].file);
    return strcmp(f, file) == 0 || strcmp(basename_of(f), file) == 0;
 }
 
-static int ctx_matches(const ctr_trace *t, uint32_t c, const char *per)
+static int ctx_matches(const trace_file *t, uint32_t c, const char *per)
 {
-   const ctr_context *x = &t->contexts[c];
+   const trace_context *x = &t->contexts[c];
    const char *colon = strrchr(per, ':');
    if (colon && colon[1]) {
       char *end;
       unsigned long line = strtoul(colon + 1, &end, 10);
       if (*end == '\0') {
-         char file[PR_NAMELEN];
+         char file[PART_REGION_NAMELEN];
          snprintf(file, sizeof file, "%.*s", (int)(colon - per), per);
          return x->kind == CATS_CTX_LOOP && loc_matches(t, x->loc, file, line);
       }
    }
    return (x->kind == CATS_CTX_FUNCTION || x->kind == CATS_CTX_REGION) &&
-          strcmp(ctr_str(t, x->name), per) == 0;
+          strcmp(trace_str(t, x->name), per) == 0;
 }
 
-static void describe(const ctr_trace *t, uint32_t c, char *buf, size_t n)
+static void describe(const trace_file *t, uint32_t c, char *buf, size_t n)
 {
-   const ctr_context *x = &t->contexts[c];
+   const trace_context *x = &t->contexts[c];
    if (x->kind == CATS_CTX_LOOP && x->loc != CATS_NONE)
-      snprintf(buf, n, "loop %s:%u", basename_of(ctr_str(t, t->locs[x->loc].file)),
+      snprintf(buf, n, "loop %s:%u", basename_of(trace_str(t, t->locs[x->loc].file)),
                t->locs[x->loc].line);
    else
-      snprintf(buf, n, "%s %s", kind_word(x->kind), ctr_str(t, x->name));
+      snprintf(buf, n, "%s %s", kind_word(x->kind), trace_str(t, x->name));
 }
 
 /* Uses of the VCG edges made in each context's subtree. */
-static uint64_t *subtree_work(const ctr_trace *t, uint64_t *total)
+static uint64_t *subtree_work(const trace_file *t, uint64_t *total)
 {
    uint64_t *w = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *w);
    if (!w)
       return NULL;
    *total = 0;
    for (uint32_t e = 0; e < t->vcg.nedges; e++) {
-      const ctr_vcg_edge *ed = &t->vcg.edges[e];
+      const trace_vcg_edge *ed = &t->vcg.edges[e];
       *total += ed->uses;
       if (ed->ctx != CATS_NONE)
          w[ed->ctx] += ed->uses;
@@ -88,8 +89,8 @@ static uint64_t *subtree_work(const ctr_trace *t, uint64_t *total)
    return w;
 }
 
-static int mark_scope(const ctr_trace *t, const uint8_t *chosen,
-                      pr_region *r)
+static int mark_scope(const trace_file *t, const uint8_t *chosen,
+                      part_region_region *r)
 {
    r->scope = calloc(t->ncontexts ? t->ncontexts : 1, 1);
    if (!r->scope)
@@ -111,19 +112,19 @@ static int mark_scope(const ctr_trace *t, const uint8_t *chosen,
 
 /* A CATS region the program marks (CATS_REGION_BEGIN, a time step) wins
  * over loops; among either, the outermost that holds the work. */
-static uint32_t pick_automatic(const ctr_trace *t, const uint64_t *work,
+static uint32_t pick_automatic(const trace_file *t, const uint64_t *work,
                                uint64_t total)
 {
    uint32_t best[2] = { CATS_NONE, CATS_NONE };   /* region, loop */
    for (uint32_t c = 0; c < t->ncontexts; c++) {
-      const ctr_context *x = &t->contexts[c];
+      const trace_context *x = &t->contexts[c];
       int region = x->kind == CATS_CTX_REGION;
       if ((!region && x->kind != CATS_CTX_LOOP) || x->entries == 0 ||
-          (double)work[c] < PR_MIN_SHARE * (double)total)
+          (double)work[c] < PART_REGION_MIN_SHARE * (double)total)
          continue;
       /* A region the program marks counts even when entered once (one
        * matrix product); a loop must repeat to be a time loop. */
-      if (!region && x->iterations < PR_MIN_ITERATIONS * x->entries)
+      if (!region && x->iterations < PART_REGION_MIN_ITERATIONS * x->entries)
          continue;
       uint32_t *b = &best[region ? 0 : 1];
       if (*b == CATS_NONE || x->depth < t->contexts[*b].depth)
@@ -132,8 +133,8 @@ static uint32_t pick_automatic(const ctr_trace *t, const uint64_t *work,
    return best[0] != CATS_NONE ? best[0] : best[1];
 }
 
-int pr_select(const ctr_trace *t, const char *per, pr_region *r, char *err,
-              size_t errlen)
+int part_region_select(const trace_file *t, const char *per, part_region_region *r, char *err,
+                       size_t errlen)
 {
    memset(r, 0, sizeof *r);
    snprintf(r->name, sizeof r->name, "whole run");
@@ -182,7 +183,7 @@ int pr_select(const ctr_trace *t, const char *per, pr_region *r, char *err,
    return rc;
 }
 
-void pr_free(pr_region *r)
+void part_region_free(part_region_region *r)
 {
    free(r->scope);
    r->scope = NULL;

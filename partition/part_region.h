@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_region.h: what "per iteration" means for a projection.
  *
  * An MPI code's traffic is compared per time step, so a projection is
@@ -6,32 +7,32 @@
  * loop), or else the outermost region marked with CATS_REGION_BEGIN,
  * failing that the outermost loop, that repeats and holds most of the
  * work. Its scope is the contexts below it. */
-#ifndef CATS_PART_REGION_H
-#define CATS_PART_REGION_H
+#ifndef CATS_PARTITION_PART_REGION_H
+#define CATS_PARTITION_PART_REGION_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../cats/host/trace_read.h"
+#include "cats/trace/trace.h"
 
-#define PR_NAMELEN 256
+#define PART_REGION_NAMELEN 256
 
-typedef struct pr_region {
+typedef struct part_region_region {
    int found;              /* 0: whole run */
    int automatic;          /* chosen by the work heuristic */
    uint32_t ctx;           /* first matching context */
    uint32_t nmatched;      /* contexts matched (call paths) */
    uint64_t iterations;    /* summed over the matched contexts */
    double work_share;      /* fraction of all uses inside the scope */
-   char name[PR_NAMELEN];  /* "loop heat.c:42", "function step", ... */
+   char name[PART_REGION_NAMELEN];  /* "loop heat.c:42", "function step", ... */
    uint8_t *scope;         /* [ncontexts] 1 inside, NULL for the whole run */
-} pr_region;
+} part_region_region;
 
 /* per: NULL for the automatic choice, "run" for the whole run, else a
  * name or FILE:LINE. -1 with a message when a named region is not in the
  * trace or memory runs out. */
-int pr_select(const ctr_trace *t, const char *per, pr_region *r, char *err,
-              size_t errlen);
-void pr_free(pr_region *r);
+int part_region_select(const trace_file *t, const char *per, part_region_region *r, char *err,
+                       size_t errlen);
+void part_region_free(part_region_region *r);
 
-#endif /* CATS_PART_REGION_H */
+#endif /* CATS_PARTITION_PART_REGION_H */

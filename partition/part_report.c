@@ -1,18 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_report.c: table, JSON and CSV of a projection (part_report.h). */
 #include "part_report.h"
 
 #include <inttypes.h>
 
-#include "../cats/host/json_out.h"
+#include "cats/trace/json_out.h"
 
-static double per(const pp_projection *p, double v)
+static double per(const part_projection *p, double v)
 {
    return p->region.iterations ? v / (double)p->region.iterations : v;
 }
 
-void prp_table(FILE *fp, const pp_projection *p, const char *prefix)
+void part_report_table(FILE *fp, const part_projection *p, const char *prefix)
 {
-   const pr_region *rg = &p->region;
+   const part_region_region *rg = &p->region;
    if (rg->found)
       fprintf(fp, "%sprojected communication per iteration of %s (%s; %" PRIu64
                   " iterations)\n",
@@ -20,17 +21,17 @@ void prp_table(FILE *fp, const pp_projection *p, const char *prefix)
               rg->iterations);
    else
       fprintf(fp, "%sprojected communication of the whole run\n", prefix);
-   const ps_summary *s = &p->singletons;
+   const part_singleton_summary *s = &p->singletons;
    fprintf(fp, "%ssingletons: %u broadcast, %u reduce, %u allreduce, %u "
                "replicated (threshold %.2f, centroid degree %.1f)\n",
-           prefix, s->count[PS_BROADCAST], s->count[PS_REDUCE],
-           s->count[PS_ALLREDUCE], s->count[PS_REPLICATED], p->opts.threshold,
+           prefix, s->count[PART_SINGLETON_BROADCAST], s->count[PART_SINGLETON_REDUCE],
+           s->count[PART_SINGLETON_ALLREDUCE], s->count[PART_SINGLETON_REPLICATED], p->opts.threshold,
            s->centroid);
    fprintf(fp, "%s%6s %14s %14s %14s %10s %9s %12s\n", prefix, "ranks",
            "p2p bytes", "coll. bytes", "max/rank", "neighbours", "imbalance",
            "time (s)");
    for (uint32_t i = 0; i < p->nresults; i++) {
-      const pc_result *r = &p->results[i];
+      const part_comm_result *r = &p->results[i];
       char nb[32];
       snprintf(nb, sizeof nb, "%u/%.1f", r->max_neighbours, r->avg_neighbours);
       fprintf(fp, "%s%6u %14.0f %14.0f %14.0f %10s %9.3f %12.3g\n", prefix,
@@ -40,7 +41,7 @@ void prp_table(FILE *fp, const pp_projection *p, const char *prefix)
    }
 }
 
-static void json_matrix(FILE *fp, const pc_result *r)
+static void json_matrix(FILE *fp, const part_comm_result *r)
 {
    fputs("[", fp);
    for (uint32_t i = 0; i < r->nranks; i++) {
@@ -53,23 +54,23 @@ static void json_matrix(FILE *fp, const pc_result *r)
    fputs("]", fp);
 }
 
-int prp_json(FILE *fp, const pp_projection *p, const char *program)
+int part_report_json(FILE *fp, const part_projection *p, const char *program)
 {
    fputs("{\n  \"cats_comm\": 1,\n  \"kind\": \"projected\",\n  \"program\": ",
          fp);
    if (program)
-      cjo_string(fp, program);
+      json_out_string(fp, program);
    else
       fputs("null", fp);
    fputs(",\n  \"region\": ", fp);
    if (p->region.found)
-      cjo_string(fp, p->region.name);
+      json_out_string(fp, p->region.name);
    else
       fputs("null", fp);
    fprintf(fp, ",\n  \"singleton_threshold\": %g,\n  \"results\": [",
            p->opts.threshold);
    for (uint32_t i = 0; i < p->nresults; i++) {
-      const pc_result *r = &p->results[i];
+      const part_comm_result *r = &p->results[i];
       fprintf(fp,
               "%s\n    {\"ranks\": %u, \"iterations\": %" PRIu64
               ", \"p2p_bytes\": %" PRIu64 ", \"collective_bytes\": %" PRIu64
@@ -83,12 +84,12 @@ int prp_json(FILE *fp, const pp_projection *p, const char *program)
       json_matrix(fp, r);
       fputs(",\n     \"collectives\": {", fp);
       int first = 1;
-      for (int t = 0; t < PC_NCOLL; t++) {
+      for (int t = 0; t < PART_COMM_NCOLL; t++) {
          if (!r->coll_calls[t])
             continue;
          fprintf(fp, "%s\"%s\": {\"calls\": %" PRIu64 ", \"bytes\": %" PRIu64
                      "}",
-                 first ? "" : ", ", pc_coll_name(t), r->coll_calls[t],
+                 first ? "" : ", ", part_comm_coll_name(t), r->coll_calls[t],
                  r->coll_bytes[t]);
          first = 0;
       }
@@ -98,7 +99,7 @@ int prp_json(FILE *fp, const pp_projection *p, const char *program)
    return ferror(fp) ? -1 : 0;
 }
 
-int prp_csv(FILE *fp, const pc_result *r)
+int part_report_csv(FILE *fp, const part_comm_result *r)
 {
    for (uint32_t i = 0; i < r->nranks; i++)
       for (uint32_t j = 0; j < r->nranks; j++)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_section.c: section 8 encode and decode (part_section.h).
  *
  *   u32 version, u32 nresults, u32 region ctx (or NONE), u32 flags
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cats/host/le.h"
+#include "cats/trace/le.h"
 
 static uint64_t dbits(double d)
 {
@@ -34,42 +35,42 @@ static double bitsd(uint64_t u)
    return d;
 }
 
-int psec_write(const pp_projection *p, cbuf *b)
+int part_section_write(const part_projection *p, trace_buf *b)
 {
-   const pp_options *o = &p->opts;
+   const part_project_options *o = &p->opts;
    size_t nlen = strlen(p->region.name);
-   int bad = cbuf_put32(b, PSEC_VERSION) | cbuf_put32(b, p->nresults) |
-             cbuf_put32(b, p->region.found ? p->region.ctx : CATS_NONE) |
-             cbuf_put32(b, p->region.automatic ? 1u : 0u) |
-             cbuf_put64(b, p->region.iterations) |
-             cbuf_put64(b, dbits(o->threshold)) |
-             cbuf_put64(b, dbits(o->cost.alpha)) |
-             cbuf_put64(b, dbits(o->cost.beta)) |
-             cbuf_put32(b, (uint32_t)o->metis.seed) |
-             cbuf_put32(b, (uint32_t)o->metis.ufactor) |
-             cbuf_put32(b, (uint32_t)o->metis.method) |
-             cbuf_put32(b, (uint32_t)o->metis.tries) |
-             cbuf_put32(b, (uint32_t)o->metis.contig) |
-             cbuf_put32(b, p->groups);
-   for (int k = 0; k < PS_NKINDS; k++)
-      bad |= cbuf_put32(b, p->singletons.count[k]);
+   int bad = trace_buf_put32(b, PART_SECTION_VERSION) | trace_buf_put32(b, p->nresults) |
+             trace_buf_put32(b, p->region.found ? p->region.ctx : CATS_NONE) |
+             trace_buf_put32(b, p->region.automatic ? 1u : 0u) |
+             trace_buf_put64(b, p->region.iterations) |
+             trace_buf_put64(b, dbits(o->threshold)) |
+             trace_buf_put64(b, dbits(o->cost.alpha)) |
+             trace_buf_put64(b, dbits(o->cost.beta)) |
+             trace_buf_put32(b, (uint32_t)o->metis.seed) |
+             trace_buf_put32(b, (uint32_t)o->metis.ufactor) |
+             trace_buf_put32(b, (uint32_t)o->metis.method) |
+             trace_buf_put32(b, (uint32_t)o->metis.tries) |
+             trace_buf_put32(b, (uint32_t)o->metis.contig) |
+             trace_buf_put32(b, p->groups);
+   for (int k = 0; k < PART_SINGLETON_NKINDS; k++)
+      bad |= trace_buf_put32(b, p->singletons.count[k]);
    size_t slen = strlen(p->per_spec);
-   bad |= cbuf_put64(b, dbits(p->singletons.centroid));
-   bad |= cbuf_put32(b, (uint32_t)nlen) | cbuf_append(b, p->region.name, nlen);
-   bad |= cbuf_put32(b, (uint32_t)slen) | cbuf_append(b, p->per_spec, slen);
+   bad |= trace_buf_put64(b, dbits(p->singletons.centroid));
+   bad |= trace_buf_put32(b, (uint32_t)nlen) | trace_buf_append(b, p->region.name, nlen);
+   bad |= trace_buf_put32(b, (uint32_t)slen) | trace_buf_append(b, p->per_spec, slen);
    for (uint32_t i = 0; i < p->nresults && !bad; i++) {
-      const pc_result *r = &p->results[i];
-      bad |= cbuf_put32(b, r->nranks) | cbuf_put32(b, (uint32_t)r->method) |
-             cbuf_put64(b, dbits(r->imbalance)) | cbuf_put64(b, r->cut);
-      for (int t = 0; t < PC_NCOLL; t++)
-         bad |= cbuf_put64(b, r->coll_calls[t]);
-      for (int t = 0; t < PC_NCOLL; t++)
-         bad |= cbuf_put64(b, r->coll_bytes[t]);
+      const part_comm_result *r = &p->results[i];
+      bad |= trace_buf_put32(b, r->nranks) | trace_buf_put32(b, (uint32_t)r->method) |
+             trace_buf_put64(b, dbits(r->imbalance)) | trace_buf_put64(b, r->cut);
+      for (int t = 0; t < PART_COMM_NCOLL; t++)
+         bad |= trace_buf_put64(b, r->coll_calls[t]);
+      for (int t = 0; t < PART_COMM_NCOLL; t++)
+         bad |= trace_buf_put64(b, r->coll_bytes[t]);
       size_t nn = (size_t)r->nranks * r->nranks;
       for (size_t k = 0; k < nn && !bad; k++)
-         bad |= cbuf_put64(b, r->matrix[k]);
+         bad |= trace_buf_put64(b, r->matrix[k]);
       for (size_t k = 0; k < nn && !bad; k++)
-         bad |= cbuf_put64(b, r->rounds[k]);
+         bad |= trace_buf_put64(b, r->rounds[k]);
    }
    return bad ? -1 : 0;
 }
@@ -95,30 +96,30 @@ static const uint8_t *take(rd *r, size_t n)
 static uint32_t g32(rd *r)
 {
    const uint8_t *p = take(r, 4);
-   return p ? cle_u32(p) : 0;
+   return p ? le_u32(p) : 0;
 }
 
 static uint64_t g64(rd *r)
 {
    const uint8_t *p = take(r, 8);
-   return p ? cle_u64(p) : 0;
+   return p ? le_u64(p) : 0;
 }
 
-static int fail(pp_projection *p, char *err, size_t errlen, const char *what)
+static int fail(part_projection *p, char *err, size_t errlen, const char *what)
 {
    snprintf(err, errlen, "section 8 (PROJECT): %s", what);
-   pp_free(p);
+   part_project_free(p);
    return -1;
 }
 
-int psec_read(const uint8_t *data, size_t len, pp_projection *p, char *err,
-              size_t errlen)
+int part_section_read(const uint8_t *data, size_t len, part_projection *p, char *err,
+                      size_t errlen)
 {
    memset(p, 0, sizeof *p);
    rd r = { data, len, 0 };
-   pp_options *o = &p->opts;
+   part_project_options *o = &p->opts;
    uint32_t version = g32(&r);
-   if (!r.short_ && version != PSEC_VERSION)
+   if (!r.short_ && version != PART_SECTION_VERSION)
       return fail(p, err, errlen, "unsupported version");
    uint32_t nres = g32(&r);
    uint32_t ctx = g32(&r), flags = g32(&r);
@@ -132,16 +133,16 @@ int psec_read(const uint8_t *data, size_t len, pp_projection *p, char *err,
    o->metis.tries = (int)g32(&r);
    o->metis.contig = (int)g32(&r);
    p->groups = g32(&r);
-   for (int k = 0; k < PS_NKINDS; k++)
+   for (int k = 0; k < PART_SINGLETON_NKINDS; k++)
       p->singletons.count[k] = g32(&r);
    p->singletons.centroid = bitsd(g64(&r));
    uint32_t nlen = g32(&r);
    if (r.short_)
       return fail(p, err, errlen, "truncated header");
-   if (nres > PP_MAX_RANKS || flags > 1 || nlen >= PR_NAMELEN ||
-       o->metis.method < 0 || o->metis.method >= PM_NMETHODS ||
+   if (nres > PART_PROJECT_MAX_RANKS || flags > 1 || nlen >= PART_REGION_NAMELEN ||
+       o->metis.method < 0 || o->metis.method >= PART_METIS_NMETHODS ||
        o->metis.tries < 0 || o->metis.tries > 100 ||
-       (unsigned)o->metis.contig > PM_CONTIG_AUTO || !(o->threshold > 0 && o->threshold <= 1))
+       (unsigned)o->metis.contig > PART_METIS_CONTIG_AUTO || !(o->threshold > 0 && o->threshold <= 1))
       return fail(p, err, errlen, "bad header");
    const uint8_t *name = take(&r, nlen);
    if (!name)
@@ -149,7 +150,7 @@ int psec_read(const uint8_t *data, size_t len, pp_projection *p, char *err,
    memcpy(p->region.name, name, nlen);
    p->region.name[nlen] = '\0';
    uint32_t slen = g32(&r);
-   const uint8_t *spec = r.short_ || slen >= PR_NAMELEN ? NULL : take(&r, slen);
+   const uint8_t *spec = r.short_ || slen >= PART_REGION_NAMELEN ? NULL : take(&r, slen);
    if (!spec)
       return fail(p, err, errlen, "bad or truncated --per");
    memcpy(p->per_spec, spec, slen);
@@ -160,23 +161,23 @@ int psec_read(const uint8_t *data, size_t len, pp_projection *p, char *err,
    p->region.automatic = (int)(flags & 1);
    o->nranks = nres;
    for (uint32_t i = 0; i < nres; i++) {
-      pc_result *res = &p->results[i];
+      part_comm_result *res = &p->results[i];
       uint32_t n = g32(&r);
       uint32_t method = g32(&r);
-      if (r.short_ || n < 1 || n > PP_MAX_N || method >= PM_NMETHODS ||
-          method == PM_BEST)
+      if (r.short_ || n < 1 || n > PART_PROJECT_MAX_N || method >= PART_METIS_NMETHODS ||
+          method == PART_METIS_BEST)
          return fail(p, err, errlen, "bad or truncated result");
       size_t nn = (size_t)n * n;
-      if (r.left < 8 * (2 + 2 * PC_NCOLL) + 16 * nn)
+      if (r.left < 8 * (2 + 2 * PART_COMM_NCOLL) + 16 * nn)
          return fail(p, err, errlen, "truncated result");
       res->nranks = n;
       o->ranks[i] = n;
       res->method = (int)method;
       res->imbalance = bitsd(g64(&r));
       res->cut = g64(&r);
-      for (int t = 0; t < PC_NCOLL; t++)
+      for (int t = 0; t < PART_COMM_NCOLL; t++)
          res->coll_calls[t] = g64(&r);
-      for (int t = 0; t < PC_NCOLL; t++)
+      for (int t = 0; t < PART_COMM_NCOLL; t++)
          res->coll_bytes[t] = g64(&r);
       res->matrix = malloc(nn * sizeof *res->matrix);
       res->rounds = malloc(nn * sizeof *res->rounds);
@@ -190,7 +191,7 @@ int psec_read(const uint8_t *data, size_t len, pp_projection *p, char *err,
       for (uint32_t d = 0; d < n; d++)
          if (res->matrix[(size_t)d * n + d])
             return fail(p, err, errlen, "a rank sends to itself");
-      pc_totals(res, &o->cost);
+      part_comm_totals(res, &o->cost);
    }
    if (r.left)
       return fail(p, err, errlen, "trailing bytes");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_singleton.c: Algorithm 3 (part_singleton.h). */
 #include "part_singleton.h"
 
@@ -10,7 +11,7 @@ static int cmp_u64(const void *a, const void *b)
    return (x > y) - (x < y);
 }
 
-double ps_score(uint64_t degree, double centroid, uint32_t connected)
+double part_singleton_score(uint64_t degree, double centroid, uint32_t connected)
 {
    if (degree == 0)
       return 0.0;
@@ -21,7 +22,7 @@ double ps_score(uint64_t degree, double centroid, uint32_t connected)
 }
 
 /* Kinds from the directed edges between singletons and the rest. */
-static void classify(const pg_graph *g, const ctr_vcg *vcg, uint8_t *kind)
+static void classify(const part_graph *g, const trace_vcg *vcg, uint8_t *kind)
 {
    /* Any reader of a singleton needs it on every rank: the rest is spread
     * over all ranks and other singletons are replicated on all of them. */
@@ -29,7 +30,7 @@ static void classify(const pg_graph *g, const ctr_vcg *vcg, uint8_t *kind)
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       uint32_t a = g->group[vcg->edges[e].src];
       uint32_t b = g->group[vcg->edges[e].dst];
-      if (a == b || !pg_counts(g, &vcg->edges[e]))
+      if (a == b || !part_graph_counts(g, &vcg->edges[e]))
          continue;
       if (kind[b])
          kind[b] |= kind[a] ? FROM_SINGLETON << 3 : FROM_REST << 3;
@@ -40,18 +41,18 @@ static void classify(const pg_graph *g, const ctr_vcg *vcg, uint8_t *kind)
       if (!kind[k])
          continue;
       unsigned f = kind[k] >> 3;
-      kind[k] = (f & FROM_REST) ? ((f & READ) ? PS_ALLREDUCE : PS_REDUCE)
-                : (f & FROM_SINGLETON) ? PS_REPLICATED
-                : (f & READ) ? PS_BROADCAST
-                             : PS_REPLICATED;
+      kind[k] = (f & FROM_REST) ? ((f & READ) ? PART_SINGLETON_ALLREDUCE : PART_SINGLETON_REDUCE)
+                : (f & FROM_SINGLETON) ? PART_SINGLETON_REPLICATED
+                : (f & READ) ? PART_SINGLETON_BROADCAST
+                             : PART_SINGLETON_REPLICATED;
    }
 }
 
-int ps_detect(const pg_graph *g, const ctr_vcg *vcg, double threshold,
-              uint8_t *kind, ps_summary *sum)
+int part_singleton_detect(const part_graph *g, const trace_vcg *vcg, double threshold,
+                          uint8_t *kind, part_singleton_summary *sum)
 {
    memset(sum, 0, sizeof *sum);
-   memset(kind, PS_NONE, g->ng);
+   memset(kind, PART_SINGLETON_NONE, g->ng);
    uint64_t *deg = malloc((g->ng ? g->ng : 1) * sizeof *deg);
    if (!deg)
       return -1;
@@ -68,7 +69,7 @@ int ps_detect(const pg_graph *g, const ctr_vcg *vcg, double threshold,
          uint64_t d = g->xadj[k + 1] - g->xadj[k];
          if (d && pass == 0)
             connected++;
-         if (d && (pass == 1 || (g->dir[k] & PG_IN))) {
+         if (d && (pass == 1 || (g->dir[k] & PART_GRAPH_IN))) {
             deg[n++] = d;
             total += (double)d;
          }
@@ -77,7 +78,7 @@ int ps_detect(const pg_graph *g, const ctr_vcg *vcg, double threshold,
    sum->connected = connected;
    if (n < 3) {   /* nothing to stand out from */
       free(deg);
-      sum->count[PS_NONE] = g->ng;
+      sum->count[PART_SINGLETON_NONE] = g->ng;
       return 0;
    }
    qsort(deg, n, sizeof *deg, cmp_u64);
@@ -88,7 +89,7 @@ int ps_detect(const pg_graph *g, const ctr_vcg *vcg, double threshold,
    free(deg);
    for (uint32_t k = 0; k < g->ng; k++) {
       uint64_t d = g->xadj[k + 1] - g->xadj[k];
-      kind[k] = ps_score(d, sum->centroid, connected) >= threshold;
+      kind[k] = part_singleton_score(d, sum->centroid, connected) >= threshold;
    }
    classify(g, vcg, kind);
    for (uint32_t k = 0; k < g->ng; k++)
@@ -96,10 +97,10 @@ int ps_detect(const pg_graph *g, const ctr_vcg *vcg, double threshold,
    return 0;
 }
 
-const char *ps_kind_name(int kind)
+const char *part_singleton_kind_name(int kind)
 {
-   static const char *const names[PS_NKINDS] = { "none", "broadcast",
+   static const char *const names[PART_SINGLETON_NKINDS] = { "none", "broadcast",
                                                  "reduce", "allreduce",
                                                  "replicated" };
-   return kind >= 0 && kind < PS_NKINDS ? names[kind] : "?";
+   return kind >= 0 && kind < PART_SINGLETON_NKINDS ? names[kind] : "?";
 }

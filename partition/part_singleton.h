@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_singleton.h: singleton detection (paper 003, Algorithm 3).
  *
  * A singleton is a value nearly everything reads (a parameter, a time
  * step) or that nearly everything feeds (a norm, an error). An SPMD code
  * keeps a copy on every rank and moves it with a collective, so it leaves
  * the graph before partitioning. */
-#ifndef CATS_PART_SINGLETON_H
-#define CATS_PART_SINGLETON_H
+#ifndef CATS_PARTITION_PART_SINGLETON_H
+#define CATS_PARTITION_PART_SINGLETON_H
 
 #include <stdint.h>
 
@@ -17,34 +18,34 @@
  * a broadcast when it is an input or made from constants, and nothing
  * when it is computed from other singletons, which every rank holds
  * already (a norm taken of an allreduced sum). */
-enum ps_kind {
-   PS_NONE = 0,
-   PS_BROADCAST,   /* read by many, made from nothing the ranks hold */
-   PS_REDUCE,      /* computed from many, read by none */
-   PS_ALLREDUCE,   /* computed from many and read by many */
-   PS_REPLICATED,  /* computed on every rank from other singletons */
-   PS_NKINDS
+enum part_singleton_kind {
+   PART_SINGLETON_NONE = 0,
+   PART_SINGLETON_BROADCAST,   /* read by many, made from nothing the ranks hold */
+   PART_SINGLETON_REDUCE,      /* computed from many, read by none */
+   PART_SINGLETON_ALLREDUCE,   /* computed from many and read by many */
+   PART_SINGLETON_REPLICATED,  /* computed on every rank from other singletons */
+   PART_SINGLETON_NKINDS
 };
 
-typedef struct ps_summary {
+typedef struct part_singleton_summary {
    double centroid;        /* min(mean, median) degree of computed groups */
    uint32_t connected;     /* groups with at least one neighbour */
-   uint32_t count[PS_NKINDS];  /* groups per ps_kind */
-} ps_summary;
+   uint32_t count[PART_SINGLETON_NKINDS];  /* groups per part_singleton_kind */
+} part_singleton_summary;
 
-/* Fill kind[g] for every group (PS_NONE for most) of g, built from vcg.
+/* Fill kind[g] for every group (PART_SINGLETON_NONE for most) of g, built from vcg.
  * The centroid is taken over computed groups (with an incoming edge),
  * or over all connected groups when there are none: unused constants or
  * coefficients each read once would pull it towards 0 or 1 and make
  * every value read a few times a singleton. 0, or -1 out of memory. */
-int ps_detect(const pg_graph *g, const ctr_vcg *vcg, double threshold,
-              uint8_t *kind, ps_summary *sum);
+int part_singleton_detect(const part_graph *g, const trace_vcg *vcg, double threshold,
+                          uint8_t *kind, part_singleton_summary *sum);
 
 /* The score of one group given the centroid and connected count: the
  * larger of the distance score 1 - centroid/d and the density score
  * d / (connected - 1). Exposed for the tests. */
-double ps_score(uint64_t degree, double centroid, uint32_t connected);
+double part_singleton_score(uint64_t degree, double centroid, uint32_t connected);
 
-const char *ps_kind_name(int kind);
+const char *part_singleton_kind_name(int kind);
 
-#endif /* CATS_PART_SINGLETON_H */
+#endif /* CATS_PARTITION_PART_SINGLETON_H */

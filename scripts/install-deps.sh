@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the Debian packages cats builds, tests and runs with.
 set -eu
 export DEBIAN_FRONTEND=noninteractive

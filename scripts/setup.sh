@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The first README command: installs the dependencies, builds and installs
 # cats, then traces the bundled example, prints its summary, its value
 # communication graph and the projected MPI communication for 2-64 ranks.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The second README command: installs the dependencies, builds cats in
 # ./build and runs the whole test suite against the uninstalled tool.
 set -eu

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Helpers for the cats test suite: build guest programs, run them under
 cats, and query the JSON form of their traces by structure (names, kinds,
 source lines), never by address."""

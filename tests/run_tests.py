@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Runs every test_* function of the tests/test_*.py modules and prints one
 line per test and the closing line 'N passed, N failed'. Exit status is 0
 only when every test passed. A test name on the command line runs only the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Event records: one record per access site and container, folded into
 affine patterns over the enclosing loops, with exact counts."""
 from catslib import check, check_eq, traced

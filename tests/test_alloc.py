@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Allocation records (containers): folding by site and context, kinds,
 sizes, counts, realloc chains and source names."""
 from catslib import check, check_eq, traced

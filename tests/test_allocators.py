@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The allocators beyond malloc: aligned allocation and anonymous
 mappings."""
 from catslib import check, check_eq, traced

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The context tree: loops, recursion, longjmp, exceptions, regions,
 threads, and -O0 against -O2."""
 import re

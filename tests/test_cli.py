@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The cats command: export for the C.A.T.S. viewer and stat."""
 import json
 import os

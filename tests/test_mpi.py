@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """libcats-mpi (mpi/*.c), the PMPI library that measures a real MPI run:
 exact matrices, collective calls and bytes of tests/programs/mpi_known.c
 on 4 ranks, with and without an MPI_Pcontrol region (docs/COMM-JSON.md).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The communication projection (paper 003, §4.2): tool --ranks at exit,
 `cats project` offline, `cats compare` against measured JSON. Expected
 volumes are derived by hand from the programs."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`cats report FILE`: each analysis on a trace whose answer follows from
 the program's construction (tests/programs/report_*.c), the JSON against
 the text, --top, and bad input."""

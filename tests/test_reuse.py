@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Reuse (LRU stack) distances at 64-byte line granularity (section 9) and
 the index containers of indirect accesses (section 10)."""
 import math

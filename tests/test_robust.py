@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Robustness: a guest killed by a signal, damaged trace files, trace size
 independent of the run length."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Scopes beyond plain calls: signal handlers, inlined frames, conditional
 scopes, tail calls."""
 from catslib import check, check_eq, traced

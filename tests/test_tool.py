@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Options and errors of the Valgrind tool itself."""
 import os
 import re

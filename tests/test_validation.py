@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The projection against real MPI runs (tests/validation/): six kernels,
 each a serial program run under cats with --ranks=2,4,8 and an MPI program
 run under Open MPI with libcats-mpi at 2, 4 and 8 ranks. The issue's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The value communication graph (docs/VCG.md): exact graphs of tiny
 programs, the same at -O0, -O2 and -O3 (vectorised with AVX2)."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`cats view`: the self-contained HTML viewer (viewer/), opened from
 file:// in headless Chromium (Debian's /usr/bin/chromium driven by
 playwright-core from tests/node/). The page tells what it drew through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_build.c: the value communication graph builder (see vcg_build.h). */
 #include "vcg_build.h"
 
@@ -5,39 +6,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cats/format/cats_format.h"
-#include "../cats/host/errmsg.h"
-#include "../cats/host/le.h"
+#include "cats/format/cats_format.h"
+#include "cats/trace/errmsg.h"
+#include "cats/trace/le.h"
 #include "vcg_idmap.h"
 #include "vcg_index.h"
 #include "vcg_records.h"
 #include "vcg_edge_sort.h"
 #include "vcg_sort.h"
 
-#define VB_NIL 0xFFFFFFFFu
-#define VB_STR_(x) #x
-#define VB_STR(x) VB_STR_(x)
+#define VCG_BUILD_NIL 0xFFFFFFFFu
+#define VCG_BUILD_STR_(x) #x
+#define VCG_BUILD_STR(x) VCG_BUILD_STR_(x)
 /* The source of a constant: a SOURCES record with n = 0 keeps its uses on
- * the edge (VB_CONST, dst, ctx), so that a vertex's weight, the sum over
+ * the edge (VCG_BUILD_CONST, dst, ctx), so that a vertex's weight, the sum over
  * its records of uses x max(1, n), is the sum of the uses of its
  * in-edges. These edges are dropped when the graph is finished. */
-#define VB_CONST 0xFFFFFFFFu
-#define VB_MAX_EDGES 0xFFFFFFFDu
-#define VB_MAX_VERTICES 0xFFFFFFFEu
+#define VCG_BUILD_CONST 0xFFFFFFFFu
+#define VCG_BUILD_MAX_EDGES 0xFFFFFFFDu
+#define VCG_BUILD_MAX_VERTICES 0xFFFFFFFEu
 
-#define VB_VERTEX_LEN (1 + 4 + 1 + 4 + 8 + 4 + 4 + 4)
-#define VB_END_ENTRY_LEN 9                    /* u32 id, u32 versions, u8 */
-#define VB_MAX_WORD 4096
+#define VCG_BUILD_VERTEX_LEN (1 + 4 + 1 + 4 + 8 + 4 + 4 + 4)
+#define VCG_BUILD_END_ENTRY_LEN 9                    /* u32 id, u32 versions, u8 */
+#define VCG_BUILD_MAX_WORD 4096
 
-#define VB_LISTED 0x80u   /* vertex flag: named in VF_END */
-#define VB_INDEXED 0x40u  /* vertex flag: its in-edges are in an index */
+#define VCG_BUILD_LISTED 0x80u   /* vertex flag: named in VF_END */
+#define VCG_BUILD_INDEXED 0x40u  /* vertex flag: its in-edges are in an index */
 /* A first record this long checks its sources for repeats through the
  * index rather than pairwise. */
-#define VB_PAIRWISE_MAX 64
+#define VCG_BUILD_PAIRWISE_MAX 64
 
 /* A vertex while the graph is built: 36 bytes (the offset in two halves
  * keeps it 4-byte aligned). */
-typedef struct vb_vertex {
+typedef struct vcg_build_vertex {
    uint32_t offset_lo, offset_hi;
    uint32_t id;         /* the tool's id */
    uint32_t alloc;      /* tool allocation id; the trace's after VF_END */
@@ -45,38 +46,38 @@ typedef struct vb_vertex {
    uint32_t loc;
    uint32_t version;    /* first version of the open record (0: no record
                            yet); after VF_END the final version count */
-   uint32_t open;       /* its open record in the pool, or VB_NIL */
+   uint32_t open;       /* its open record in the pool, or VCG_BUILD_NIL */
    uint16_t size;       /* bytes: a word at most */
    uint8_t kind;        /* enum cats_vf_kind */
-   uint8_t flags;       /* CATS_VCG_OUTPUT, VB_LISTED, VB_INDEXED */
-} vb_vertex;
+   uint8_t flags;       /* CATS_VCG_OUTPUT, VCG_BUILD_LISTED, VCG_BUILD_INDEXED */
+} vcg_build_vertex;
 
 /* The memory per vertex and per edge that vcg_build.h promises. */
-_Static_assert(sizeof(vb_vertex) == 36, "builder vertex size");
+_Static_assert(sizeof(vcg_build_vertex) == 36, "builder vertex size");
 
-static uint64_t vb_offset(const vb_vertex *v)
+static uint64_t vcg_build_offset(const vcg_build_vertex *v)
 {
    return (uint64_t)v->offset_hi << 32 | v->offset_lo;
 }
-_Static_assert(sizeof(vb_edge) == 16, "builder edge size");
+_Static_assert(sizeof(vcg_build_edge) == 16, "builder edge size");
 _Static_assert(sizeof(vcg_edge) == 20, "edge size");
 
-enum vb_state { VB_STREAM, VB_ENDED, VB_FINISHED, VB_FAILED };
+enum vcg_build_state { VCG_BUILD_STREAM, VCG_BUILD_ENDED, VCG_BUILD_FINISHED, VCG_BUILD_FAILED };
 
 struct vcg_builder {
-   vb_vertex *v;
+   vcg_build_vertex *v;
    uint32_t nv, capv;
-   vb_edge *e;
+   vcg_build_edge *e;
    uint32_t ne, cape;
-   vim_map vidx;        /* tool id -> index in v */
+   vcg_idmap vidx;        /* tool id -> index in v */
    /* A vertex with many in-edges finds them through an index of its
     * own, (src, ctx) -> index in e: a record's lookups then stay in a
     * few lines, where one table of every edge had a cache miss each. */
    vcg_index *loc;
    uint32_t nloc, caploc;
-   vim_map locof;       /* vertex index -> its index in loc */
+   vcg_idmap locof;       /* vertex index -> its index in loc */
    size_t loc_bytes;    /* the tables of loc */
-   vrec_pool rec;       /* each vertex's distinct records */
+   vcg_records_pool rec;       /* each vertex's distinct records */
    uint64_t rec_floor;  /* pool words below which it is not compacted */
    uint32_t *scratch;   /* the edges of a record being made */
    uint32_t cap_scratch;
@@ -84,7 +85,7 @@ struct vcg_builder {
    uint32_t cap_ids;
    uint64_t records;    /* VF records ingested */
    uint32_t word_size;
-   enum vb_state state;
+   enum vcg_build_state state;
 };
 
 static vcg_status fail(vcg_builder *b, vcg_status st, char *err,
@@ -97,10 +98,10 @@ static vcg_status fail(vcg_builder *b, vcg_status st, char *err,
 {
    va_list ap;
    va_start(ap, fmt);
-   cerr_vformat(err, errlen, fmt, ap);
+   errmsg_vformat(err, errlen, fmt, ap);
    va_end(ap);
    if (b)
-      b->state = VB_FAILED;
+      b->state = VCG_BUILD_FAILED;
    return st;
 }
 
@@ -112,14 +113,14 @@ static void free_local_indices(vcg_builder *b)
    b->loc = NULL;
    b->nloc = b->caploc = 0;
    b->loc_bytes = 0;
-   vim_free(&b->locof);
+   vcg_idmap_free(&b->locof);
 }
 
 vcg_builder *vcg_builder_new(void)
 {
    vcg_builder *b = calloc(1, sizeof *b);
    if (b)
-      b->state = VB_STREAM;
+      b->state = VCG_BUILD_STREAM;
    return b;
 }
 
@@ -129,9 +130,9 @@ void vcg_builder_free(vcg_builder *b)
       return;
    free(b->v);
    free(b->e);
-   vim_free(&b->vidx);
+   vcg_idmap_free(&b->vidx);
    free_local_indices(b);
-   vrec_free(&b->rec);
+   vcg_records_free(&b->rec);
    free(b->scratch);
    free(b->ids);
    free(b);
@@ -140,8 +141,8 @@ void vcg_builder_free(vcg_builder *b)
 size_t vcg_builder_bytes(const vcg_builder *b)
 {
    return sizeof *b + (size_t)b->capv * sizeof *b->v +
-          (size_t)b->cape * sizeof *b->e + vim_bytes(&b->vidx) +
-          (size_t)b->caploc * sizeof *b->loc + vim_bytes(&b->locof) +
+          (size_t)b->cape * sizeof *b->e + vcg_idmap_bytes(&b->vidx) +
+          (size_t)b->caploc * sizeof *b->loc + vcg_idmap_bytes(&b->locof) +
           b->loc_bytes + b->rec.cap * sizeof *b->rec.w +
           (size_t)b->cap_scratch * sizeof *b->scratch +
           (size_t)b->cap_ids * sizeof *b->ids;
@@ -192,26 +193,26 @@ static uint64_t edge_hash(uint32_t src, uint32_t ctx)
 
 static uint64_t edge_hash_at(const void *ctx, uint32_t i)
 {
-   const vb_edge *e = &((const vcg_builder *)ctx)->e[i];
+   const vcg_build_edge *e = &((const vcg_builder *)ctx)->e[i];
    return edge_hash(e->src, e->ctx);
 }
 
-/* Index of the vertex with tool id `id`, or VB_NIL. */
+/* Index of the vertex with tool id `id`, or VCG_BUILD_NIL. */
 static uint32_t find_vertex(const vcg_builder *b, uint32_t id)
 {
-   return vim_get(&b->vidx, id);
+   return vcg_idmap_get(&b->vidx, id);
 }
 
-/* A new edge (src, dst, ctx) with no uses, not indexed; VB_NIL if out of
+/* A new edge (src, dst, ctx) with no uses, not indexed; VCG_BUILD_NIL if out of
  * memory. */
 static uint32_t append_edge(vcg_builder *b, uint32_t src, uint32_t dst,
                             uint32_t ctx)
 {
    if (grow((void **)&b->e, &b->cape, b->ne + 1, sizeof *b->e,
-            VB_MAX_EDGES) != 0)
-      return VB_NIL;
+            VCG_BUILD_MAX_EDGES) != 0)
+      return VCG_BUILD_NIL;
    uint32_t i = b->ne++;
-   b->e[i] = (vb_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0 };
+   b->e[i] = (vcg_build_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0 };
    return i;
 }
 
@@ -226,42 +227,42 @@ static int local_reserve(vcg_builder *b, vcg_index *x)
 }
 
 /* Index of the edge (src, dst, ctx) in dst's index x, created with no
- * uses if new; VB_NIL if out of memory. */
+ * uses if new; VCG_BUILD_NIL if out of memory. */
 static uint32_t get_edge(vcg_builder *b, vcg_index *x, uint32_t src,
                          uint32_t dst, uint32_t ctx)
 {
    if (local_reserve(b, x) != 0)
-      return VB_NIL;
+      return VCG_BUILD_NIL;
    uint32_t pos = vcg_index_first(x, edge_hash(src, ctx));
    for (;; pos = vcg_index_next(x, pos)) {
       uint32_t i = x->slot[pos];
       if (i == VCG_INDEX_EMPTY)
          break;
-      const vb_edge *e = &b->e[i];
+      const vcg_build_edge *e = &b->e[i];
       if (e->src == src && e->ctx == ctx)
          return i;
    }
    uint32_t i = append_edge(b, src, dst, ctx);
-   if (i != VB_NIL)
+   if (i != VCG_BUILD_NIL)
       vcg_index_put(x, pos, i);
    return i;
 }
 
-/* Vertex dst's index; it has one (VB_INDEXED). */
+/* Vertex dst's index; it has one (VCG_BUILD_INDEXED). */
 static vcg_index *local_index(vcg_builder *b, uint32_t dst)
 {
-   return &b->loc[vim_get(&b->locof, dst)];
+   return &b->loc[vcg_idmap_get(&b->locof, dst)];
 }
 
 /* Gives vertex dst an empty index; 0, or -1 if out of memory. */
 static int new_local_index(vcg_builder *b, uint32_t dst)
 {
    if (grow((void **)&b->loc, &b->caploc, b->nloc + 1, sizeof *b->loc,
-            VB_MAX_VERTICES) != 0 ||
-       vim_set(&b->locof, dst, b->nloc) != 0)
+            VCG_BUILD_MAX_VERTICES) != 0 ||
+       vcg_idmap_set(&b->locof, dst, b->nloc) != 0)
       return -1;
    b->loc[b->nloc++] = (vcg_index)VCG_INDEX_INIT;
-   b->v[dst].flags |= VB_INDEXED;
+   b->v[dst].flags |= VCG_BUILD_INDEXED;
    return 0;
 }
 
@@ -270,21 +271,21 @@ static int new_local_index(vcg_builder *b, uint32_t dst)
 /* The pool may hold this many words before it is compacted to the open
  * records: room for every vertex's distinct records in a program whose
  * time steps repeat, a bound for one whose sources never do. */
-#define VB_REC_BASE (4u << 20)
-#define VB_REC_PER_EDGE 8u
+#define VCG_BUILD_REC_BASE (4u << 20)
+#define VCG_BUILD_REC_PER_EDGE 8u
 
 /* Each edge of record r gets `uses` more. A record's edges were mostly
  * made together, so this touches a line or two of the edge array. */
 static void add_record_uses(vcg_builder *b, uint32_t r, uint32_t uses)
 {
-   uint32_t ne = vrec_nedges(vrec_n(&b->rec, r));
+   uint32_t ne = vcg_records_nedges(vcg_records_n(&b->rec, r));
    for (uint32_t k = 0; k < ne; k++)
-      b->e[vrec_edge(&b->rec, r, k)].uses += uses;
+      b->e[vcg_records_edge(&b->rec, r, k)].uses += uses;
 }
 
 /* End dst's open record at version `end`: each of its edges gets
  * end - version uses (the versions it made). */
-static void close_record(vcg_builder *b, vb_vertex *d, uint64_t end)
+static void close_record(vcg_builder *b, vcg_build_vertex *d, uint64_t end)
 {
    if (d->version == 0)
       return;
@@ -292,19 +293,19 @@ static void close_record(vcg_builder *b, vb_vertex *d, uint64_t end)
 }
 
 /* Records in d's ring, counted up to `limit`. */
-static uint32_t ring_length(const vcg_builder *b, const vb_vertex *d,
+static uint32_t ring_length(const vcg_builder *b, const vcg_build_vertex *d,
                             uint32_t limit)
 {
    uint32_t n = 0, r = d->open;
    do {
       n++;
-      r = vrec_at(&b->rec, r)[VREC_RING];
+      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
    } while (r != d->open && n < limit);
    return n;
 }
 
 /* Open record r of d at version `version`. */
-static void open_record(vb_vertex *d, uint32_t r, uint32_t version)
+static void open_record(vcg_build_vertex *d, uint32_t r, uint32_t version)
 {
    d->open = r;
    d->version = version;
@@ -315,27 +316,27 @@ static void open_record(vb_vertex *d, uint32_t r, uint32_t version)
  * (SOURCES_ALONE) go. */
 static vcg_status compact_records(vcg_builder *b)
 {
-   vrec_pool fresh = VREC_POOL_INIT;
+   vcg_records_pool fresh = VCG_RECORDS_POOL_INIT;
    for (uint32_t i = 0; i < b->nv; i++) {
-      vb_vertex *v = &b->v[i];
-      if (v->open == VB_NIL)
+      vcg_build_vertex *v = &b->v[i];
+      if (v->open == VCG_BUILD_NIL)
          continue;
       int whole = ring_length(b, v, CATS_VF_RING_MAX + 1) <=
                   CATS_VF_RING_MAX;
-      uint32_t r = v->open, first = VREC_NIL, last = VREC_NIL;
+      uint32_t r = v->open, first = VCG_RECORDS_NIL, last = VCG_RECORDS_NIL;
       do {
-         last = vrec_copy(&fresh, &b->rec, r, last);
-         if (last == VREC_NIL) {
-            vrec_free(&fresh);
+         last = vcg_records_copy(&fresh, &b->rec, r, last);
+         if (last == VCG_RECORDS_NIL) {
+            vcg_records_free(&fresh);
             return VCG_ENOMEM;
          }
-         if (first == VREC_NIL)
+         if (first == VCG_RECORDS_NIL)
             first = last;
-         r = vrec_at(&b->rec, r)[VREC_RING];
+         r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
       } while (whole && r != v->open);
       v->open = first;
    }
-   vrec_free(&b->rec);
+   vcg_records_free(&b->rec);
    b->rec = fresh;
    /* Rings kept whole may fill the pool: the next compaction waits
     * until it has grown as much again. */
@@ -355,38 +356,38 @@ static vcg_status compact_records(vcg_builder *b)
  * index after 43 records, not 85 (matmul_ikj, 100 repetitions: wall
  * 3.42 -> 3.14 s, the guest no longer waits for the helper's first
  * repetition; the particle kernel's 16 records of 8 stay below it). */
-#define VB_SCAN_MAX 128u
+#define VCG_BUILD_SCAN_MAX 128u
 
 /* Edge slots of d's records, counted up to more than `limit`. */
-static uint32_t ring_edges(const vcg_builder *b, const vb_vertex *d,
+static uint32_t ring_edges(const vcg_builder *b, const vcg_build_vertex *d,
                            uint32_t limit)
 {
    uint32_t total = 0, r = d->open;
    do {
-      total += vrec_nedges(vrec_n(&b->rec, r));
-      r = vrec_at(&b->rec, r)[VREC_RING];
+      total += vcg_records_nedges(vcg_records_n(&b->rec, r));
+      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
    } while (r != d->open && total <= limit);
    return total;
 }
 
-/* The edge from src in context ctx among the records of d, or VB_NIL.
+/* The edge from src in context ctx among the records of d, or VCG_BUILD_NIL.
  * (A record's edges have its context.) */
-static uint32_t ring_find(const vcg_builder *b, const vb_vertex *d,
+static uint32_t ring_find(const vcg_builder *b, const vcg_build_vertex *d,
                           uint32_t src, uint32_t ctx)
 {
    uint32_t r = d->open;
    do {
-      if (b->e[vrec_edge(&b->rec, r, 0)].ctx == ctx) {
-         uint32_t ne = vrec_nedges(vrec_n(&b->rec, r));
+      if (b->e[vcg_records_edge(&b->rec, r, 0)].ctx == ctx) {
+         uint32_t ne = vcg_records_nedges(vcg_records_n(&b->rec, r));
          for (uint32_t k = 0; k < ne; k++) {
-            uint32_t i = vrec_edge(&b->rec, r, k);
+            uint32_t i = vcg_records_edge(&b->rec, r, k);
             if (b->e[i].src == src)
                return i;
          }
       }
-      r = vrec_at(&b->rec, r)[VREC_RING];
+      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
    } while (r != d->open);
-   return VB_NIL;
+   return VCG_BUILD_NIL;
 }
 
 /* Enter the edges of d's records into the index, each once. Edges of
@@ -398,31 +399,31 @@ static vcg_status index_open(vcg_builder *b, uint32_t dst)
    if (new_local_index(b, dst) != 0)
       return VCG_ENOMEM;
    vcg_index *x = local_index(b, dst);
-   const vb_vertex *d = &b->v[dst];
+   const vcg_build_vertex *d = &b->v[dst];
    uint32_t r = d->open;
    do {
-      uint32_t n = vrec_n(&b->rec, r);
-      for (uint32_t k = 0; k < vrec_nedges(n); k++) {
+      uint32_t n = vcg_records_n(&b->rec, r);
+      for (uint32_t k = 0; k < vcg_records_nedges(n); k++) {
          if (local_reserve(b, x) != 0)
             return VCG_ENOMEM;
-         uint32_t i = vrec_edge(&b->rec, r, k);
-         const vb_edge *e = &b->e[i];
+         uint32_t i = vcg_records_edge(&b->rec, r, k);
+         const vcg_build_edge *e = &b->e[i];
          uint32_t pos = vcg_index_first(x, edge_hash(e->src, e->ctx));
          while (x->slot[pos] != VCG_INDEX_EMPTY && x->slot[pos] != i)
             pos = vcg_index_next(x, pos);
          if (x->slot[pos] == VCG_INDEX_EMPTY)
             vcg_index_put(x, pos, i);
       }
-      r = vrec_at(&b->rec, r)[VREC_RING];
+      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
    } while (r != d->open);
    return VCG_OK;
 }
 
 /* The edge (src, dst, ctx) for source k of a new record of d whose first
- * k edges are `edges`, or VB_NIL if out of memory; x is d's index, if it
+ * k edges are `edges`, or VCG_BUILD_NIL if out of memory; x is d's index, if it
  * has one. A source named twice gets the same edge both times
  * (repeated_edge() finds it). */
-static uint32_t record_edge(vcg_builder *b, const vb_vertex *d,
+static uint32_t record_edge(vcg_builder *b, const vcg_build_vertex *d,
                             vcg_index *x, uint32_t src, uint32_t dst,
                             uint32_t ctx, const uint32_t *edges, uint32_t k)
 {
@@ -431,8 +432,8 @@ static uint32_t record_edge(vcg_builder *b, const vb_vertex *d,
    for (uint32_t j = 0; j < k; j++)
       if (b->e[edges[j]].src == src)
          return edges[j];
-   uint32_t i = d->version ? ring_find(b, d, src, ctx) : VB_NIL;
-   return i != VB_NIL ? i : append_edge(b, src, dst, ctx);
+   uint32_t i = d->version ? ring_find(b, d, src, ctx) : VCG_BUILD_NIL;
+   return i != VCG_BUILD_NIL ? i : append_edge(b, src, dst, ctx);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -442,26 +443,26 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* An edge that edges[0..n) holds twice (its source named twice), or
- * VB_NIL; *oom is set if a long record could not be checked. */
+ * VCG_BUILD_NIL; *oom is set if a long record could not be checked. */
 static uint32_t repeated_edge(const uint32_t *edges, uint32_t n, int *oom)
 {
    *oom = 0;
-   if (n <= VB_PAIRWISE_MAX) {
+   if (n <= VCG_BUILD_PAIRWISE_MAX) {
       for (uint32_t k = 1; k < n; k++)
          for (uint32_t j = 0; j < k; j++)
             if (edges[j] == edges[k])
                return edges[k];
-      return VB_NIL;
+      return VCG_BUILD_NIL;
    }
    uint32_t *sorted = malloc((size_t)n * sizeof *sorted);
    if (!sorted) {
       *oom = 1;
-      return VB_NIL;
+      return VCG_BUILD_NIL;
    }
    memcpy(sorted, edges, (size_t)n * sizeof *sorted);
    qsort(sorted, n, sizeof *sorted, cmp_u32);
-   uint32_t twice = VB_NIL;
-   for (uint32_t k = 1; k < n && twice == VB_NIL; k++)
+   uint32_t twice = VCG_BUILD_NIL;
+   for (uint32_t k = 1; k < n && twice == VCG_BUILD_NIL; k++)
       if (sorted[k] == sorted[k - 1])
          twice = sorted[k];
    free(sorted);
@@ -469,57 +470,57 @@ static uint32_t repeated_edge(const uint32_t *edges, uint32_t n, int *oom)
 }
 
 /* A SOURCES record, decoded; its sources are b->ids[0..n). */
-typedef struct vb_sources {
+typedef struct vcg_build_sources {
    uint32_t dst, version, ctx, n;
-} vb_sources;
+} vcg_build_sources;
 
 /* A new record of vertex dst (d) from the SOURCES record s; its name in
  * *out. */
 static vcg_status new_record(vcg_builder *b, uint32_t dst,
-                             const vb_sources *s, int alone, uint32_t *out,
+                             const vcg_build_sources *s, int alone, uint32_t *out,
                              char *err, size_t errlen)
 {
    unsigned long long rno = (unsigned long long)b->records;
-   vb_vertex *d = &b->v[dst];
+   vcg_build_vertex *d = &b->v[dst];
    uint32_t dst_id = s->dst, ctx = s->ctx, n = s->n;
    const uint32_t *ids = b->ids;
-   if (d->version == 0 && n > VB_PAIRWISE_MAX &&
+   if (d->version == 0 && n > VCG_BUILD_PAIRWISE_MAX &&
        new_local_index(b, dst) != 0)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for edges (%u edges)", b->ne);
-   if (d->version != 0 && !(d->flags & VB_INDEXED) &&
-       ring_edges(b, d, VB_SCAN_MAX) + n > VB_SCAN_MAX &&
+   if (d->version != 0 && !(d->flags & VCG_BUILD_INDEXED) &&
+       ring_edges(b, d, VCG_BUILD_SCAN_MAX) + n > VCG_BUILD_SCAN_MAX &&
        index_open(b, dst) != VCG_OK)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for edges (%u edges)", b->ne);
-   vcg_index *x = d->flags & VB_INDEXED ? local_index(b, dst) : NULL;
-   uint64_t limit = VB_REC_BASE + (uint64_t)VB_REC_PER_EDGE * b->ne;
+   vcg_index *x = d->flags & VCG_BUILD_INDEXED ? local_index(b, dst) : NULL;
+   uint64_t limit = VCG_BUILD_REC_BASE + (uint64_t)VCG_BUILD_REC_PER_EDGE * b->ne;
    if (limit < b->rec_floor)
       limit = b->rec_floor;
-   if (b->rec.len + VREC_HEAD + vrec_nedges(n) > limit &&
+   if (b->rec.len + VCG_RECORDS_HEAD + vcg_records_nedges(n) > limit &&
        compact_records(b) != VCG_OK)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for records (%u edges)", b->ne);
    /* The edges are found first, then stored in the record's form. */
-   if (grow((void **)&b->scratch, &b->cap_scratch, vrec_nedges(n),
+   if (grow((void **)&b->scratch, &b->cap_scratch, vcg_records_nedges(n),
             sizeof *b->scratch, UINT32_MAX) != 0)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for a record of %u sources", n);
    uint32_t *edges = b->scratch;
    if (n == 0) {
-      edges[0] = record_edge(b, d, x, VB_CONST, dst, ctx, edges, 0);
-      if (edges[0] == VB_NIL)
+      edges[0] = record_edge(b, d, x, VCG_BUILD_CONST, dst, ctx, edges, 0);
+      if (edges[0] == VCG_BUILD_NIL)
          return fail(b, VCG_ENOMEM, err, errlen,
                      "out of memory for edges (%u edges)", b->ne);
    }
    for (uint32_t k = 0; k < n; k++) {
       uint32_t src_id = ids[k];
-      if (find_vertex(b, src_id) == VB_NIL)
+      if (find_vertex(b, src_id) == VCG_BUILD_NIL)
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF record %llu: SOURCES of vertex %u names unknown "
                      "source vertex %u", rno, dst_id, src_id);
       edges[k] = record_edge(b, d, x, src_id, dst, ctx, edges, k);
-      if (edges[k] == VB_NIL)
+      if (edges[k] == VCG_BUILD_NIL)
          return fail(b, VCG_ENOMEM, err, errlen,
                      "out of memory for edges (%u edges)", b->ne);
    }
@@ -528,13 +529,13 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst,
    if (oom)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory checking a record of %u sources", n);
-   if (twice != VB_NIL)
+   if (twice != VCG_BUILD_NIL)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES of vertex %u names source %u "
                   "twice", rno, dst_id, b->e[twice].src);
-   uint32_t r = vrec_new(&b->rec, d->version && !alone ? d->open : VREC_NIL,
-                         edges, n);
-   if (r == VREC_NIL)
+   uint32_t r = vcg_records_new(&b->rec, d->version && !alone ? d->open : VCG_RECORDS_NIL,
+                                edges, n);
+   if (r == VCG_RECORDS_NIL)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for records (%u edges)", b->ne);
    *out = r;
@@ -544,38 +545,38 @@ static vcg_status new_record(vcg_builder *b, uint32_t dst,
 static vcg_status on_vertex(vcg_builder *b, const uint8_t *p, char *err,
                             size_t errlen)
 {
-   uint32_t id = cle_u32(p + 1);
+   uint32_t id = le_u32(p + 1);
    uint8_t kind = p[5];
    if (kind > CATS_VF_REGISTER)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: vertex %u has unknown kind %u",
                   (unsigned long long)b->records, id, kind);
-   if (id == VB_CONST)
+   if (id == VCG_BUILD_CONST)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: vertex id %u is reserved",
                   (unsigned long long)b->records, id);
-   if (find_vertex(b, id) != VB_NIL)
+   if (find_vertex(b, id) != VCG_BUILD_NIL)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: vertex %u sent twice",
                   (unsigned long long)b->records, id);
-   uint32_t size = cle_u32(p + 18);
-   if (size == 0 || size > VB_MAX_WORD)
+   uint32_t size = le_u32(p + 18);
+   if (size == 0 || size > VCG_BUILD_MAX_WORD)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: vertex %u has %u bytes, not 1 to %d",
-                  (unsigned long long)b->records, id, size, VB_MAX_WORD);
+                  (unsigned long long)b->records, id, size, VCG_BUILD_MAX_WORD);
    if (grow((void **)&b->v, &b->capv, b->nv + 1, sizeof *b->v,
-            VB_MAX_VERTICES) != 0 ||
-       vim_set(&b->vidx, id, b->nv) != 0)
+            VCG_BUILD_MAX_VERTICES) != 0 ||
+       vcg_idmap_set(&b->vidx, id, b->nv) != 0)
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory for vertex %u (%u vertices)", id, b->nv);
-   vb_vertex *v = &b->v[b->nv];
-   uint64_t offset = cle_u64(p + 10);
-   *v = (vb_vertex){ .id = id, .kind = kind, .alloc = cle_u32(p + 6),
+   vcg_build_vertex *v = &b->v[b->nv];
+   uint64_t offset = le_u64(p + 10);
+   *v = (vcg_build_vertex){ .id = id, .kind = kind, .alloc = le_u32(p + 6),
                      .offset_lo = (uint32_t)offset,
                      .offset_hi = (uint32_t)(offset >> 32),
                      .size = (uint16_t)size,
-                     .ctx = cle_u32(p + 22), .loc = cle_u32(p + 26),
-                     .version = 0, .open = VB_NIL };
+                     .ctx = le_u32(p + 22), .loc = le_u32(p + 26),
+                     .version = 0, .open = VCG_BUILD_NIL };
    b->nv++;
    return VCG_OK;
 }
@@ -619,7 +620,7 @@ static int get_head(const uint8_t *q, size_t left, size_t *pos,
  * memory. Layout (docs/VCG.md): u8 tag, uvar dst, uvar version, uvar
  * ctx, uvar n, n x svar (src - dst, modulo 2^32). */
 static long parse_sources(vcg_builder *b, const uint8_t *q, size_t left,
-                          vb_sources *s)
+                          vcg_build_sources *s)
 {
    size_t pos = 1;
    int r = get_head(q, left, &pos,
@@ -645,22 +646,22 @@ static long parse_sources(vcg_builder *b, const uint8_t *q, size_t left,
  * with `alone` SOURCES_ALONE, a new record in a ring of its own. The
  * tool sends a record only when its ring of the vertex lacks it: the
  * helper does not look for it (a repeat is a STEP). */
-static vcg_status on_sources(vcg_builder *b, const vb_sources *s, int alone,
+static vcg_status on_sources(vcg_builder *b, const vcg_build_sources *s, int alone,
                              char *err, size_t errlen)
 {
    unsigned long long rno = (unsigned long long)b->records;
    uint32_t dst_id = s->dst, version = s->version;
    uint32_t dst = find_vertex(b, dst_id);
-   if (dst == VB_NIL)
+   if (dst == VCG_BUILD_NIL)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES names unknown vertex %u", rno,
                   dst_id);
-   vb_vertex *d = &b->v[dst];
+   vcg_build_vertex *d = &b->v[dst];
    if (version <= d->version)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES of vertex %u at version %u, not "
                   "after version %u", rno, dst_id, version, d->version);
-   uint32_t r = VREC_NIL;
+   uint32_t r = VCG_RECORDS_NIL;
    vcg_status st = new_record(b, dst, s, alone, &r, err, errlen);
    if (st != VCG_OK)
       return st;
@@ -670,14 +671,14 @@ static vcg_status on_sources(vcg_builder *b, const vb_sources *s, int alone,
 }
 
 /* A STEP record, decoded. */
-typedef struct vb_step {
+typedef struct vcg_build_step {
    uint32_t dst, version, dist, m;
-} vb_step;
+} vcg_build_step;
 
 /* Decodes the STEP record at q[0..left) (u8 tag, uvar dst, uvar version,
  * uvar d, uvar m): its length, 0 if the bytes end inside it, -1 if a
  * field is over 32 bits. */
-static long parse_step(const uint8_t *q, size_t left, vb_step *s)
+static long parse_step(const uint8_t *q, size_t left, vcg_build_step *s)
 {
    size_t pos = 1;
    int r = get_head(q, left, &pos,
@@ -689,16 +690,16 @@ static long parse_step(const uint8_t *q, size_t left, vb_step *s)
  * of its ring, the first `dist` records along from the open one: each
  * record passed gets one use, and a run around the whole ring one use
  * per record per turn. */
-static vcg_status on_step(vcg_builder *b, const vb_step *s, char *err,
+static vcg_status on_step(vcg_builder *b, const vcg_build_step *s, char *err,
                           size_t errlen)
 {
    unsigned long long rno = (unsigned long long)b->records;
    uint32_t dst = find_vertex(b, s->dst);
-   if (dst == VB_NIL)
+   if (dst == VCG_BUILD_NIL)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: STEP names unknown vertex %u", rno,
                   s->dst);
-   vb_vertex *d = &b->v[dst];
+   vcg_build_vertex *d = &b->v[dst];
    if (d->version == 0)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: STEP of vertex %u, which has no record",
@@ -715,7 +716,7 @@ static vcg_status on_step(vcg_builder *b, const vb_step *s, char *err,
     * each record once. */
    uint32_t r = d->open, k;
    for (k = 0; k < s->dist && k <= CATS_VF_RING_MAX; k++) {
-      r = vrec_at(&b->rec, r)[VREC_RING];
+      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
       if (r == d->open)
          break;
    }
@@ -728,7 +729,7 @@ static vcg_status on_step(vcg_builder *b, const vb_step *s, char *err,
    uint32_t steps = s->m - 1, start = r;
    for (k = 0; k < steps; k++) {
       add_record_uses(b, r, 1);
-      r = vrec_at(&b->rec, r)[VREC_RING];
+      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
       if (r == start) {
          /* Once round: the rest is whole turns and a part of one. */
          uint32_t ring = k + 1, left = steps - ring;
@@ -736,12 +737,12 @@ static vcg_status on_step(vcg_builder *b, const vb_step *s, char *err,
          if (turns > 0) {
             do {
                add_record_uses(b, r, turns);
-               r = vrec_at(&b->rec, r)[VREC_RING];
+               r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
             } while (r != start);
          }
          for (k = 0; k < rest; k++) {
             add_record_uses(b, r, 1);
-            r = vrec_at(&b->rec, r)[VREC_RING];
+            r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
          }
          break;
       }
@@ -754,20 +755,20 @@ vcg_status vcg_feed(vcg_builder *b, const uint8_t *p, size_t len,
                     int frame_end, size_t *used, char *err, size_t errlen)
 {
    *used = 0;
-   if (b->state != VB_STREAM)
+   if (b->state != VCG_BUILD_STREAM)
       return fail(b, VCG_ESTATE, err, errlen, "%s",
-                  b->state == VB_FAILED ? "VF data after an earlier error"
+                  b->state == VCG_BUILD_FAILED ? "VF data after an earlier error"
                                         : "VF data after VF_END");
    size_t pos = 0;
    while (pos < len) {
       const uint8_t *q = p + pos;
       size_t left = len - pos, need;
       unsigned long long rno = (unsigned long long)b->records;
-      vb_sources s;
-      vb_step step;
+      vcg_build_sources s;
+      vcg_build_step step;
       uint8_t tag = q[0];
       if (tag == CATS_VF_VERTEX) {
-         need = VB_VERTEX_LEN;
+         need = VCG_BUILD_VERTEX_LEN;
          if (left < need) {
             if (!frame_end)
                break;
@@ -789,7 +790,7 @@ vcg_status vcg_feed(vcg_builder *b, const uint8_t *p, size_t len,
                         "32 bits%s", rno, name,
                         tag == CATS_VF_STEP
                            ? ""
-                           : " or more than " VB_STR(CATS_VF_MAX_SOURCES)
+                           : " or more than " VCG_BUILD_STR(CATS_VF_MAX_SOURCES)
                              " sources");
          if (got == 0) {
             if (!frame_end)
@@ -824,7 +825,7 @@ static vcg_status remap_allocs(vcg_builder *b, const uint8_t *table,
                                uint32_t n_allocs, char *err, size_t errlen)
 {
    for (uint32_t i = 0; i < b->nv; i++) {
-      vb_vertex *v = &b->v[i];
+      vcg_build_vertex *v = &b->v[i];
       if (v->kind == CATS_VF_REGISTER) {
          v->alloc = CATS_NONE;
          v->offset_lo = v->offset_hi = 0;
@@ -836,7 +837,7 @@ static vcg_status remap_allocs(vcg_builder *b, const uint8_t *table,
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF_END: vertex %u is in tool allocation %u, beyond "
                      "the table of %u", v->id, v->alloc, n_allocs);
-      v->alloc = cle_u32(table + 4 * (size_t)v->alloc);
+      v->alloc = le_u32(table + 4 * (size_t)v->alloc);
    }
    return VCG_OK;
 }
@@ -844,42 +845,42 @@ static vcg_status remap_allocs(vcg_builder *b, const uint8_t *table,
 vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
                    size_t errlen)
 {
-   if (b->state != VB_STREAM)
+   if (b->state != VCG_BUILD_STREAM)
       return fail(b, VCG_ESTATE, err, errlen, "%s",
-                  b->state == VB_FAILED ? "VF_END after an earlier error"
+                  b->state == VCG_BUILD_FAILED ? "VF_END after an earlier error"
                                         : "VF_END sent twice");
    if (len < 8)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF_END: %zu bytes, too short for its header", len);
-   uint32_t word = cle_u32(p), n_allocs = cle_u32(p + 4);
-   if (word == 0 || word > VB_MAX_WORD || (word & (word - 1)) != 0)
+   uint32_t word = le_u32(p), n_allocs = le_u32(p + 4);
+   if (word == 0 || word > VCG_BUILD_MAX_WORD || (word & (word - 1)) != 0)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF_END: word size %u is not a power of two up to %d",
-                  word, VB_MAX_WORD);
+                  word, VCG_BUILD_MAX_WORD);
    if ((uint64_t)n_allocs * 4 + 12 > len)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF_END: a table of %u allocations does not fit in %zu "
                   "bytes", n_allocs, len);
    size_t pos = 8 + 4 * (size_t)n_allocs;
-   uint32_t n = cle_u32(p + pos);
+   uint32_t n = le_u32(p + pos);
    pos += 4;
-   if ((uint64_t)n * VB_END_ENTRY_LEN != len - pos)
+   if ((uint64_t)n * VCG_BUILD_END_ENTRY_LEN != len - pos)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF_END: %u vertices need %llu bytes after the "
                   "allocation table, the frame has %zu", n,
-                  (unsigned long long)n * VB_END_ENTRY_LEN, len - pos);
+                  (unsigned long long)n * VCG_BUILD_END_ENTRY_LEN, len - pos);
    vcg_status st = remap_allocs(b, p + 8, n_allocs, err, errlen);
    if (st != VCG_OK)
       return st;
-   for (uint32_t k = 0; k < n; k++, pos += VB_END_ENTRY_LEN) {
-      uint32_t id = cle_u32(p + pos), versions = cle_u32(p + pos + 4);
+   for (uint32_t k = 0; k < n; k++, pos += VCG_BUILD_END_ENTRY_LEN) {
+      uint32_t id = le_u32(p + pos), versions = le_u32(p + pos + 4);
       uint8_t flags = p[pos + 8];
       uint32_t i = find_vertex(b, id);
-      if (i == VB_NIL)
+      if (i == VCG_BUILD_NIL)
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF_END: unknown vertex %u", id);
-      vb_vertex *v = &b->v[i];
-      if (v->flags & VB_LISTED)
+      vcg_build_vertex *v = &b->v[i];
+      if (v->flags & VCG_BUILD_LISTED)
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF_END: vertex %u listed twice", id);
       if (flags & ~CATS_VF_END_OUTPUT)
@@ -892,16 +893,16 @@ vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
                      v->version);
       close_record(b, v, (uint64_t)versions + 1);
       v->version = versions;
-      v->flags |= VB_LISTED | (flags & CATS_VF_END_OUTPUT ? CATS_VCG_OUTPUT
+      v->flags |= VCG_BUILD_LISTED | (flags & CATS_VF_END_OUTPUT ? CATS_VCG_OUTPUT
                                                           : 0);
    }
    /* A vertex not listed keeps the last version it was given. */
    for (uint32_t i = 0; i < b->nv; i++)
-      if (!(b->v[i].flags & VB_LISTED))
+      if (!(b->v[i].flags & VCG_BUILD_LISTED))
          close_record(b, &b->v[i], (uint64_t)b->v[i].version + 1);
-   vrec_free(&b->rec);
+   vcg_records_free(&b->rec);
    b->word_size = word;
-   b->state = VB_ENDED;
+   b->state = VCG_BUILD_ENDED;
    return VCG_OK;
 }
 
@@ -926,13 +927,13 @@ static uint32_t *vertex_order(const vcg_builder *b)
    }
    size_t nm = 0, nr = n;
    for (uint32_t i = 0; i < n; i++) {
-      const vb_vertex *v = &b->v[i];
+      const vcg_build_vertex *v = &b->v[i];
       if (v->kind == CATS_VF_REGISTER) {
          nr--;
          key[nr] = (uint64_t)v->loc << 32 | v->id;
          order[nr] = i;
       } else {
-         key[nm] = vb_offset(v);
+         key[nm] = vcg_build_offset(v);
          order[nm] = i;
          nm++;
       }
@@ -946,11 +947,11 @@ static uint32_t *vertex_order(const vcg_builder *b)
       order[lo] = order[hi - 1];
       order[hi - 1] = to;
    }
-   int bad = vso_sort(key, order, nm) != 0;
+   int bad = vcg_sort(key, order, nm) != 0;
    for (size_t i = 0; !bad && i < nm; i++)
       key[i] = b->v[order[i]].alloc;
-   bad = bad || vso_sort(key, order, nm) != 0 ||
-         vso_sort(key + nm, order + nm, n - nm) != 0;
+   bad = bad || vcg_sort(key, order, nm) != 0 ||
+         vcg_sort(key + nm, order + nm, n - nm) != 0;
    free(key);
    if (bad) {
       free(order);
@@ -962,18 +963,18 @@ static uint32_t *vertex_order(const vcg_builder *b)
 vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
 {
    memset(g, 0, sizeof *g);
-   if (b->state != VB_ENDED)
+   if (b->state != VCG_BUILD_ENDED)
       return fail(b, VCG_ESTATE, err, errlen, "%s",
-                  b->state == VB_STREAM ? "the graph is not complete "
+                  b->state == VCG_BUILD_STREAM ? "the graph is not complete "
                                           "without VF_END"
                                         : "no graph to finish");
    /* While the graph was built an edge's src was its source's tool id
     * (records compare through it); now its builder index. */
    for (uint32_t i = 0; i < b->ne; i++)
-      if (b->e[i].src != VB_CONST)
+      if (b->e[i].src != VCG_BUILD_CONST)
          b->e[i].src = find_vertex(b, b->e[i].src);
    /* The tables are done with; free them before the new arrays. */
-   vim_free(&b->vidx);
+   vcg_idmap_free(&b->vidx);
    free_local_indices(b);
    uint32_t *order = vertex_order(b);
    uint32_t *map = malloc(((size_t)b->nv + 1) * sizeof *map);
@@ -986,14 +987,14 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
                   "out of memory finishing the graph (%u vertices)", b->nv);
    }
    for (uint32_t i = 0; i < b->nv; i++) {
-      const vb_vertex *v = &b->v[order[i]];
+      const vcg_build_vertex *v = &b->v[order[i]];
       map[order[i]] = i;
       uint32_t flags = (v->flags & CATS_VCG_OUTPUT) |
                        (v->kind == CATS_VF_MEMORY_INPUT ? CATS_VCG_INPUT
                                                         : 0) |
                        (v->kind == CATS_VF_REGISTER ? CATS_VCG_REGISTER : 0);
       out[i] = (vcg_vertex){ .alloc = v->alloc, .flags = flags,
-                             .offset = vb_offset(v), .size = v->size,
+                             .offset = vcg_build_offset(v), .size = v->size,
                              .ctx = v->ctx, .loc = v->loc,
                              .versions = v->version ? v->version : 1,
                              .weight = 0 };
@@ -1004,10 +1005,10 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
    /* Weights from the in-edges, then the constants' edges go. */
    uint32_t ne = 0;
    for (uint32_t i = 0; i < b->ne; i++) {
-      vb_edge e = b->e[i];
+      vcg_build_edge e = b->e[i];
       e.dst = map[e.dst];
       out[e.dst].weight += e.uses;
-      if (e.src == VB_CONST)
+      if (e.src == VCG_BUILD_CONST)
          continue;
       e.src = map[e.src];
       b->e[ne++] = e;
@@ -1026,13 +1027,13 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
    b->e = NULL;
    vcg_edge *ge = (vcg_edge *)buf;
    for (uint32_t i = ne; i-- > 0;) {
-      vb_edge x;
+      vcg_build_edge x;
       memcpy(&x, buf + (size_t)i * sizeof x, sizeof x);
       vcg_edge y = { .src = x.src, .dst = x.dst, .ctx = x.ctx,
                      .uses = x.uses, .versions = 0 };
       memcpy(buf + (size_t)i * sizeof y, &y, sizeof y);
    }
-   ves_sort(ge, ne, b->nv);
+   vcg_edge_sort(ge, ne, b->nv);
    /* An edge made twice (index_open) is one: its uses are disjoint
       version ranges of its dst, so they add up. */
    uint32_t unique = 0;
@@ -1055,7 +1056,7 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
    g->vertices = out;
    g->edges = ge;
    b->nv = b->ne = b->cape = 0;
-   b->state = VB_FINISHED;
+   b->state = VCG_BUILD_FINISHED;
    return VCG_OK;
 }
 

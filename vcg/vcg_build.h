@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_build.h: build the value communication graph from the tool's stream.
  *
  * The tool sends VF frames (type 104) while the guest runs, then one

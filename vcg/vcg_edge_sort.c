@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_edge_sort.c: the finished graph's edges in (src, dst, ctx) order
  * (see vcg_edge_sort.h). */
 #include "vcg_edge_sort.h"
@@ -13,9 +14,9 @@
  * elements swapped into place (American flag sort), takes two or three
  * passes over the edges; buckets of a few edges, and edges left with equal
  * (src, dst), are finished by comparison. */
-#define VES_BITS 11
-#define VES_BUCKETS (1u << VES_BITS)
-#define VES_SMALL 24u
+#define VCG_EDGE_SORT_BITS 11
+#define VCG_EDGE_SORT_BUCKETS (1u << VCG_EDGE_SORT_BITS)
+#define VCG_EDGE_SORT_SMALL 24u
 
 static uint64_t edge_key(uint64_t nv, const vcg_edge *e)
 {
@@ -51,7 +52,7 @@ static void sift_down(uint64_t nv, vcg_edge *e, size_t root,
  * for more. */
 static void sort_by_comparison(uint64_t nv, vcg_edge *e, size_t n)
 {
-   if (n <= VES_SMALL) {
+   if (n <= VCG_EDGE_SORT_SMALL) {
       for (size_t i = 1; i < n; i++) {
          vcg_edge x = e[i];
          size_t j = i;
@@ -76,7 +77,7 @@ static void sort_by_comparison(uint64_t nv, vcg_edge *e, size_t n)
 static unsigned digit_bits(size_t n)
 {
    unsigned bits = 4;
-   while (bits < VES_BITS && ((size_t)8 << bits) < n)
+   while (bits < VCG_EDGE_SORT_BITS && ((size_t)8 << bits) < n)
       bits++;
    return bits;
 }
@@ -87,7 +88,7 @@ static void distribute(uint64_t nv, vcg_edge *e, size_t n, unsigned shift,
                        unsigned nb, size_t *start)
 {
    const uint64_t mask = nb - 1;
-   size_t next[VES_BUCKETS];
+   size_t next[VCG_EDGE_SORT_BUCKETS];
    memset(start, 0, (nb + 1) * sizeof *start);
    for (size_t i = 0; i < n; i++)
       start[((edge_key(nv, &e[i]) >> shift) & mask) + 1]++;
@@ -115,14 +116,14 @@ static void distribute(uint64_t nv, vcg_edge *e, size_t n, unsigned shift,
 static void sort_edges_from(uint64_t nv, vcg_edge *e, size_t n,
                             unsigned hi)
 {
-   if (n <= VES_SMALL || hi == 0) {
+   if (n <= VCG_EDGE_SORT_SMALL || hi == 0) {
       sort_by_comparison(nv, e, n);
       return;
    }
    unsigned bits = digit_bits(n);
    unsigned shift = hi > bits ? hi - bits : 0;
    unsigned nb = 1u << bits;
-   size_t start[VES_BUCKETS + 1];
+   size_t start[VCG_EDGE_SORT_BUCKETS + 1];
    distribute(nv, e, n, shift, nb, start);
    for (unsigned d = 0; d < nb; d++)
       if (start[d + 1] - start[d] > 1)
@@ -131,16 +132,16 @@ static void sort_edges_from(uint64_t nv, vcg_edge *e, size_t n,
 
 /* The buckets of the first digit, [first, last), sorted on a thread of
  * their own. */
-typedef struct ves_part {
+typedef struct vcg_edge_sort_part {
    uint64_t nv;
    vcg_edge *e;
    const size_t *start;
    unsigned first, last, shift;
-} ves_part;
+} vcg_edge_sort_part;
 
 static void *sort_part(void *arg)
 {
-   const ves_part *p = arg;
+   const vcg_edge_sort_part *p = arg;
    for (unsigned d = p->first; d < p->last; d++)
       if (p->start[d + 1] - p->start[d] > 1)
          sort_edges_from(p->nv, p->e + p->start[d],
@@ -148,27 +149,27 @@ static void *sort_part(void *arg)
    return NULL;
 }
 
-void ves_sort(vcg_edge *e, size_t n, uint32_t nv)
+void vcg_edge_sort(vcg_edge *e, size_t n, uint32_t nv)
 {
    uint64_t top = nv ? (uint64_t)nv * nv - 1 : 0;
    unsigned hi = 0;   /* bits the keys use */
    while (hi < 64 && (top >> hi) != 0)
       hi++;
-   if (n < VES_PARALLEL_ABOVE || hi <= VES_BITS) {
+   if (n < VCG_EDGE_SORT_PARALLEL_ABOVE || hi <= VCG_EDGE_SORT_BITS) {
       sort_edges_from(nv, e, n, hi);
       return;
    }
    /* The first digit here; its buckets' sorts, two thirds of the work,
     * in two halves of about equal edges on two threads (the guest waits
     * for this, and its core is free). */
-   unsigned shift = hi - VES_BITS;
-   size_t start[VES_BUCKETS + 1];
-   distribute(nv, e, n, shift, VES_BUCKETS, start);
+   unsigned shift = hi - VCG_EDGE_SORT_BITS;
+   size_t start[VCG_EDGE_SORT_BUCKETS + 1];
+   distribute(nv, e, n, shift, VCG_EDGE_SORT_BUCKETS, start);
    unsigned mid = 0;
-   while (mid < VES_BUCKETS && start[mid + 1] <= n / 2)
+   while (mid < VCG_EDGE_SORT_BUCKETS && start[mid + 1] <= n / 2)
       mid++;
-   ves_part lo = { nv, e, start, 0, mid, shift };
-   ves_part up = { nv, e, start, mid, VES_BUCKETS, shift };
+   vcg_edge_sort_part lo = { nv, e, start, 0, mid, shift };
+   vcg_edge_sort_part up = { nv, e, start, mid, VCG_EDGE_SORT_BUCKETS, shift };
    pthread_t th;
    int threaded = pthread_create(&th, NULL, sort_part, &up) == 0;
    sort_part(&lo);

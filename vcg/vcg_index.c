@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_index.c: open-addressing hash index (see vcg_index.h). */
 #include "vcg_index.h"
 

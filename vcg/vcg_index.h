@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_index.h: an open-addressing hash index over an array.
  *
  * The graph builder keeps its vertices and edges in plain arrays and finds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_records.c: the distinct SOURCES records of each vertex (see
  * vcg_records.h). */
 #include "vcg_records.h"
@@ -8,30 +9,30 @@
 
 static size_t words_for(uint32_t nedges, int wide)
 {
-   return VREC_HEAD + 1 + (wide ? nedges - 1 : nedges / 2);
+   return VCG_RECORDS_HEAD + 1 + (wide ? nedges - 1 : nedges / 2);
 }
 
-size_t vrec_len(const vrec_pool *p, uint32_t r)
+size_t vcg_records_len(const vcg_records_pool *p, uint32_t r)
 {
-   return words_for(vrec_nedges(vrec_n(p, r)),
-                    (p->w[r + VREC_N] & VREC_WIDE) != 0);
+   return words_for(vcg_records_nedges(vcg_records_n(p, r)),
+                    (p->w[r + VCG_RECORDS_N] & VCG_RECORDS_WIDE) != 0);
 }
 
-/* Room for `words` more; the offset of the first, or VREC_NIL. */
-static uint32_t reserve(vrec_pool *p, size_t words)
+/* Room for `words` more; the offset of the first, or VCG_RECORDS_NIL. */
+static uint32_t reserve(vcg_records_pool *p, size_t words)
 {
    size_t need = p->len + words;
-   if (need >= VREC_NIL)
-      return VREC_NIL;
+   if (need >= VCG_RECORDS_NIL)
+      return VCG_RECORDS_NIL;
    if (need > p->cap) {
       size_t nc = p->cap + p->cap / 2 + 256;
       if (nc < need)
          nc = need;
-      if (nc >= VREC_NIL)
-         nc = VREC_NIL - 1;
+      if (nc >= VCG_RECORDS_NIL)
+         nc = VCG_RECORDS_NIL - 1;
       uint32_t *w = realloc(p->w, nc * sizeof *w);
       if (!w)
-         return VREC_NIL;
+         return VCG_RECORDS_NIL;
       p->w = w;
       p->cap = nc;
    }
@@ -40,36 +41,36 @@ static uint32_t reserve(vrec_pool *p, size_t words)
    return r;
 }
 
-static void link_ring(vrec_pool *p, uint32_t r, uint32_t ring)
+static void link_ring(vcg_records_pool *p, uint32_t r, uint32_t ring)
 {
-   uint32_t *h = vrec_at(p, r);
-   if (ring == VREC_NIL) {
-      h[VREC_RING] = r;
+   uint32_t *h = vcg_records_at(p, r);
+   if (ring == VCG_RECORDS_NIL) {
+      h[VCG_RECORDS_RING] = r;
    } else {
-      h[VREC_RING] = vrec_at(p, ring)[VREC_RING];
-      vrec_at(p, ring)[VREC_RING] = r;
+      h[VCG_RECORDS_RING] = vcg_records_at(p, ring)[VCG_RECORDS_RING];
+      vcg_records_at(p, ring)[VCG_RECORDS_RING] = r;
    }
 }
 
-uint32_t vrec_new(vrec_pool *p, uint32_t ring, const uint32_t *edges,
-                  uint32_t n)
+uint32_t vcg_records_new(vcg_records_pool *p, uint32_t ring, const uint32_t *edges,
+                         uint32_t n)
 {
-   uint32_t ne = vrec_nedges(n);
+   uint32_t ne = vcg_records_nedges(n);
    int wide = 0;
    for (uint32_t k = 1; k < ne && !wide; k++) {
       int64_t d = (int64_t)edges[k] - (int64_t)edges[0];
       wide = d < INT16_MIN || d > INT16_MAX;
    }
    uint32_t r = reserve(p, words_for(ne, wide));
-   if (r == VREC_NIL)
-      return VREC_NIL;
-   uint32_t *h = vrec_at(p, r);
-   h[VREC_N] = n | (wide ? VREC_WIDE : 0);
-   h[VREC_HEAD] = edges[0];
+   if (r == VCG_RECORDS_NIL)
+      return VCG_RECORDS_NIL;
+   uint32_t *h = vcg_records_at(p, r);
+   h[VCG_RECORDS_N] = n | (wide ? VCG_RECORDS_WIDE : 0);
+   h[VCG_RECORDS_HEAD] = edges[0];
    if (wide) {
-      memcpy(h + VREC_HEAD + 1, edges + 1, (ne - 1) * sizeof *edges);
+      memcpy(h + VCG_RECORDS_HEAD + 1, edges + 1, (ne - 1) * sizeof *edges);
    } else {
-      uint32_t *packed = h + VREC_HEAD + 1;
+      uint32_t *packed = h + VCG_RECORDS_HEAD + 1;
       for (uint32_t k = 1; k < ne; k++) {
          uint32_t d = (uint16_t)(int16_t)(int32_t)(edges[k] - edges[0]);
          if ((k - 1) % 2)
@@ -82,20 +83,20 @@ uint32_t vrec_new(vrec_pool *p, uint32_t ring, const uint32_t *edges,
    return r;
 }
 
-uint32_t vrec_copy(vrec_pool *to, const vrec_pool *from, uint32_t r,
-                   uint32_t ring)
+uint32_t vcg_records_copy(vcg_records_pool *to, const vcg_records_pool *from, uint32_t r,
+                          uint32_t ring)
 {
-   size_t words = vrec_len(from, r);
+   size_t words = vcg_records_len(from, r);
    uint32_t c = reserve(to, words);
-   if (c == VREC_NIL)
-      return VREC_NIL;
-   memcpy(vrec_at(to, c), vrec_at(from, r), words * sizeof *to->w);
+   if (c == VCG_RECORDS_NIL)
+      return VCG_RECORDS_NIL;
+   memcpy(vcg_records_at(to, c), vcg_records_at(from, r), words * sizeof *to->w);
    link_ring(to, c, ring);
    return c;
 }
 
-void vrec_free(vrec_pool *p)
+void vcg_records_free(vcg_records_pool *p)
 {
    free(p->w);
-   *p = (vrec_pool)VREC_POOL_INIT;
+   *p = (vcg_records_pool)VCG_RECORDS_POOL_INIT;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_records.h: the distinct SOURCES records of each vertex.
  *
  * A time step repeats the records of the step before: a vertex gets the
@@ -30,71 +31,71 @@
 
 #include "vcg_build.h"
 
-#define VREC_NIL 0xFFFFFFFFu
+#define VCG_RECORDS_NIL 0xFFFFFFFFu
 
 /* An edge while the graph is built (vcg_build.c): 16 bytes, the largest
  * array of a large graph. src is the source's tool id until the graph is
  * finished; dst is the builder's index of the sink. */
-typedef struct vb_edge {
+typedef struct vcg_build_edge {
    uint32_t src, dst, ctx;
    uint32_t uses;   /* so far */
-} vb_edge;
+} vcg_build_edge;
 
-enum { VREC_RING, VREC_N, VREC_HEAD };
-#define VREC_WIDE 0x80000000u
+enum { VCG_RECORDS_RING, VCG_RECORDS_N, VCG_RECORDS_HEAD };
+#define VCG_RECORDS_WIDE 0x80000000u
 
-typedef struct vrec_pool {
+typedef struct vcg_records_pool {
    uint32_t *w;
    size_t len, cap;   /* words used and allocated */
-} vrec_pool;
+} vcg_records_pool;
 
-#define VREC_POOL_INIT { NULL, 0, 0 }
+#define VCG_RECORDS_POOL_INIT { NULL, 0, 0 }
 
-static inline uint32_t *vrec_at(const vrec_pool *p, uint32_t r)
+static inline uint32_t *vcg_records_at(const vcg_records_pool *p, uint32_t r)
 {
    return p->w + r;
 }
 
 /* Sources of record r. */
-static inline uint32_t vrec_n(const vrec_pool *p, uint32_t r)
+static inline uint32_t vcg_records_n(const vcg_records_pool *p, uint32_t r)
 {
-   return p->w[r + VREC_N] & 0xFFFFu;
+   return p->w[r + VCG_RECORDS_N] & 0xFFFFu;
 }
 
 /* Edges of a record with n sources: a constant (n = 0) has one. */
-static inline uint32_t vrec_nedges(uint32_t n)
+static inline uint32_t vcg_records_nedges(uint32_t n)
 {
    return n ? n : 1;
 }
 
 /* Edge k of record r. */
-static inline uint32_t vrec_edge(const vrec_pool *p, uint32_t r, uint32_t k)
+static inline uint32_t vcg_records_edge(const vcg_records_pool *p, uint32_t r, uint32_t k)
 {
    const uint32_t *h = p->w + r;
    if (k == 0)
-      return h[VREC_HEAD];
-   if (h[VREC_N] & VREC_WIDE)
-      return h[VREC_HEAD + k];
-   uint32_t word = h[VREC_HEAD + 1 + (k - 1) / 2];
+      return h[VCG_RECORDS_HEAD];
+   if (h[VCG_RECORDS_N] & VCG_RECORDS_WIDE)
+      return h[VCG_RECORDS_HEAD + k];
+   uint32_t word = h[VCG_RECORDS_HEAD + 1 + (k - 1) / 2];
    int16_t d = (int16_t)(uint16_t)((k - 1) % 2 ? word >> 16 : word);
-   return h[VREC_HEAD] + (uint32_t)(int32_t)d;
+   return h[VCG_RECORDS_HEAD] + (uint32_t)(int32_t)d;
 }
 
 /* Words of record r. */
-size_t vrec_len(const vrec_pool *p, uint32_t r);
+size_t vcg_records_len(const vcg_records_pool *p, uint32_t r);
 
 /* A new record with n sources and the edges edges[0..max(n, 1)) in the
- * ring of `ring` (VREC_NIL: a ring of its own). VREC_NIL if out of memory
+ * ring of `ring` (VCG_RECORDS_NIL: a ring of its own). VCG_RECORDS_NIL if out of memory
  * or if the pool would pass 2^32 words. */
-uint32_t vrec_new(vrec_pool *p, uint32_t ring, const uint32_t *edges,
-                  uint32_t n);
+uint32_t vcg_records_new(vcg_records_pool *p, uint32_t ring, const uint32_t *edges,
+                         uint32_t n);
 
 /* Copy record r of `from` to `to`, after record `ring` of `to` in its
- * ring (VREC_NIL: a ring of its own); its new name, or VREC_NIL if out
+ * ring (VCG_RECORDS_NIL: a ring of its own); its new name, or VCG_RECORDS_NIL if out
  * of memory. */
-uint32_t vrec_copy(vrec_pool *to, const vrec_pool *from, uint32_t r,
-                   uint32_t ring);
+uint32_t vcg_records_copy(vcg_records_pool *to, const vcg_records_pool *from, uint32_t r,
+                          uint32_t ring);
 
-void vrec_free(vrec_pool *p);
+void vcg_records_free(vcg_records_pool *p);
 
 #endif /* VCG_RECORDS_H */

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_section.c: serialise a vcg_graph as section 7 (see vcg_section.h). */
 #include "vcg_section.h"
 
-#include "../cats/format/cats_format.h"
-#include "../cats/host/le.h"
+#include "cats/format/cats_format.h"
+#include "cats/trace/le.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,38 +23,38 @@ static uint64_t section_size(const vcg_graph *g)
 
 static void put_edge(uint8_t *p, const vcg_edge *e)
 {
-   cle_put32(p, e->src);
-   cle_put32(p + 4, e->dst);
-   cle_put32(p + 8, e->ctx);
-   cle_put32(p + 12, e->uses);
-   cle_put32(p + 16, e->versions);
+   le_put32(p, e->src);
+   le_put32(p + 4, e->dst);
+   le_put32(p + 8, e->ctx);
+   le_put32(p + 12, e->uses);
+   le_put32(p + 16, e->versions);
 }
 
 /* The header and vertices at p. */
 static void put_head(uint8_t *p, const vcg_graph *g)
 {
-   cle_put32(p, g->word_size);
-   cle_put32(p + 4, g->nvertices);
-   cle_put32(p + 8, g->nedges);
-   cle_put32(p + 12, 0);
+   le_put32(p, g->word_size);
+   le_put32(p + 4, g->nvertices);
+   le_put32(p + 8, g->nedges);
+   le_put32(p + 12, 0);
    p += CATS_VCG_HEADER_SIZE;
    for (uint32_t i = 0; i < g->nvertices; i++, p += CATS_VCG_VERTEX_SIZE) {
       const vcg_vertex *v = &g->vertices[i];
-      cle_put32(p, v->alloc);
-      cle_put32(p + 4, v->flags);
-      cle_put64(p + 8, v->offset);
-      cle_put32(p + 16, v->size);
-      cle_put32(p + 20, v->ctx);
-      cle_put32(p + 24, v->loc);
-      cle_put32(p + 28, v->versions);
-      cle_put64(p + 32, v->weight);
+      le_put32(p, v->alloc);
+      le_put32(p + 4, v->flags);
+      le_put64(p + 8, v->offset);
+      le_put32(p + 16, v->size);
+      le_put32(p + 20, v->ctx);
+      le_put32(p + 24, v->loc);
+      le_put32(p + 28, v->versions);
+      le_put64(p + 32, v->weight);
    }
 }
 
-int vcg_section_write(const vcg_graph *g, cbuf *out)
+int vcg_section_write(const vcg_graph *g, trace_buf *out)
 {
    uint64_t size = section_size(g);
-   if (size > UINT32_MAX || cbuf_reserve(out, (size_t)size) != 0)
+   if (size > UINT32_MAX || trace_buf_reserve(out, (size_t)size) != 0)
       return -1;
    /* Room is reserved, so the records are filled in place. */
    uint8_t *p = out->data + out->len;
@@ -65,7 +66,7 @@ int vcg_section_write(const vcg_graph *g, cbuf *out)
    return 0;
 }
 
-int vcg_section_take(vcg_graph *g, cbuf *out)
+int vcg_section_take(vcg_graph *g, trace_buf *out)
 {
    uint64_t size = section_size(g);
    if (size > UINT32_MAX || out->len != 0)
@@ -86,7 +87,7 @@ int vcg_section_take(vcg_graph *g, cbuf *out)
       put_edge(buf + base + (size_t)i * CATS_VCG_EDGE_SIZE, &e);
    }
    put_head(buf, g);
-   cbuf_free(out);
+   trace_buf_free(out);
    out->data = buf;
    out->len = out->cap = (size_t)size;
    g->edges = NULL;

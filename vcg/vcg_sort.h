@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_sort.h: stable radix sort of (u64 key, u32 value) pairs.
  *
  * The graph's millions of vertices and edges are ordered at the end of a
@@ -12,6 +13,6 @@
 
 /* Sort key[0..n) ascending, carrying val along; equal keys keep their
  * order. 0, or -1 if out of memory (the arrays are then unchanged). */
-int vso_sort(uint64_t *key, uint32_t *val, size_t n);
+int vcg_sort(uint64_t *key, uint32_t *val, size_t n);
 
 #endif /* VCG_SORT_H */

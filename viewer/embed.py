@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """embed.py: makes the C file that holds the viewer's page for `cats view`.
 
 usage: embed.py VIEWER_DIR OUT.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* view.js: the four views of `cats view` (C.A.T.S. paper §4 and the
  * communication projection), in plain JavaScript without libraries.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* loops.c: static loop and conditional finder (see loops.h).
  *
  * Per function: one linear disassembly (capstone with details, for the
@@ -16,7 +17,7 @@
  * the driver. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "errmsg.h"
+#include "cats/trace/errmsg.h"
 #include "loops.h"
 
 #include <capstone/capstone.h>
@@ -37,15 +38,15 @@
  * ====================================================================== */
 
 /* A growable array of some element type; kept generic by size. */
-typedef struct clp_vec {
+typedef struct loops_vec {
    void *v;
    size_t n, cap, elem;
-} clp_vec;
+} loops_vec;
 
 #define AT(vec, type) ((type *)(vec).v)
 
 /* What ends an instruction's block, and where control goes next. */
-enum clp_ik {
+enum loops_ik {
    IK_PLAIN,   /* falls through (calls included) */
    IK_JMP,     /* direct jmp to target */
    IK_JCC,     /* direct conditional jump (jcc, jrcxz, loop*) */
@@ -53,115 +54,115 @@ enum clp_ik {
    IK_END      /* ret, hlt, ud2, int3, noreturn call, undecodable bytes */
 };
 
-typedef struct clp_insn {
+typedef struct loops_insn {
    uint64_t addr;
    uint64_t target;   /* IK_JMP, IK_JCC */
    uint32_t size;     /* undecodable bytes: the whole run */
-   uint8_t kind;      /* enum clp_ik */
-} clp_insn;
+   uint8_t kind;      /* enum loops_ik */
+} loops_insn;
 
 /* A function symbol: [start, start + size) with its bytes. */
-typedef struct clp_func {
+typedef struct loops_func {
    uint64_t start;
    uint64_t size;
    const uint8_t *code;
    const char *name;   /* in the ELF string table; "" if unknown */
    int cold;           /* a gcc ".cold" part of another function */
    int done;           /* analysed as part of another function */
-} clp_func;
+} loops_func;
 
 /* An allocated section with its bytes (for PLT stubs). */
-typedef struct clp_sec {
+typedef struct loops_sec {
    uint64_t addr, size;
    const uint8_t *data;   /* NULL unless executable PROGBITS */
    size_t data_size;
    const char *name;
-} clp_sec;
+} loops_sec;
 
-typedef struct clp_edge {
+typedef struct loops_edge {
    uint32_t from, to;
-} clp_edge;
+} loops_edge;
 
 /* Successor and predecessor lists of a graph in compressed form: the
  * neighbours of node i are adj[off[i] .. off[i + 1]). */
-typedef struct clp_graph {
+typedef struct loops_graph {
    uint32_t n;
-   clp_vec soff, sadj;   /* u32: successors */
-   clp_vec poff, padj;   /* u32: predecessors */
-} clp_graph;
+   loops_vec soff, sadj;   /* u32: successors */
+   loops_vec poff, padj;   /* u32: predecessors */
+} loops_graph;
 
 /* Dominator tree and DFS numbering of one graph from one root. */
-typedef struct clp_dom {
-   clp_vec idom;     /* u32 per node; NONE if unreached, root for root */
-   clp_vec rponum;   /* u32 per node: reverse postorder number or NONE */
-   clp_vec rpo;      /* u32: reached nodes in reverse postorder */
-   clp_vec pre, post;   /* u32 per node: DFS entry and exit times */
-   clp_vec stack;    /* u32 pairs: node, next edge */
-} clp_dom;
+typedef struct loops_dom {
+   loops_vec idom;     /* u32 per node; NONE if unreached, root for root */
+   loops_vec rponum;   /* u32 per node: reverse postorder number or NONE */
+   loops_vec rpo;      /* u32: reached nodes in reverse postorder */
+   loops_vec pre, post;   /* u32 per node: DFS entry and exit times */
+   loops_vec stack;    /* u32 pairs: node, next edge */
+} loops_dom;
 
 /* A loop or conditional of the function being analysed. */
-typedef struct clp_reg {
+typedef struct loops_reg {
    uint64_t header;   /* address */
    uint32_t hblock;   /* loop: header block; conditional: branch block */
    uint32_t off, n;   /* its blocks: pool[off .. off + n) */
    uint32_t parent;   /* local index, or NONE */
    uint32_t id;       /* global index once emitted */
    uint8_t kind;
-} clp_reg;
+} loops_reg;
 
-typedef struct clp_loopedge {
+typedef struct loops_loopedge {
    uint32_t header, src;
    int natural;       /* header dominates src */
-} clp_loopedge;
+} loops_loopedge;
 
-/* Everything one clp_find call works with. */
-typedef struct clp_ctx {
+/* Everything one loops_find call works with. */
+typedef struct loops_ctx {
    csh cs;
    cs_insn *insn;
    uint64_t bias;
-   clp_vec funcs;      /* clp_func, sorted by start */
-   clp_vec secs;       /* clp_sec by section index */
-   clp_vec noret;      /* u64: sorted addresses of noreturn functions */
-   clp_vec noret_got;  /* u64: sorted GOT slots of noreturn functions */
+   loops_vec funcs;      /* loops_func, sorted by start */
+   loops_vec secs;       /* loops_sec by section index */
+   loops_vec noret;      /* u64: sorted addresses of noreturn functions */
+   loops_vec noret_got;  /* u64: sorted GOT slots of noreturn functions */
 
    /* the function being analysed */
-   clp_vec chunks;     /* size_t: indices of its clp_func parts */
-   clp_vec insns;      /* clp_insn, by address */
-   clp_vec blk_first;  /* u32 per block: first insn; one extra at the end */
+   loops_vec chunks;     /* size_t: indices of its loops_func parts */
+   loops_vec insns;      /* loops_insn, by address */
+   loops_vec blk_first;  /* u32 per block: first insn; one extra at the end */
    uint32_t entry;     /* the block at the function's start */
-   clp_vec insn_blk;   /* u32 per insn: its block */
-   clp_vec edges;      /* clp_edge: control-flow edges (G) */
-   clp_vec edges2;     /* clp_edge: scratch (G', local graphs) */
-   clp_graph g;        /* the control-flow graph */
-   clp_graph g2;       /* G' (see find_loops), then local graphs */
-   clp_dom dom;        /* of G' */
-   clp_dom pdom;       /* post-dominators of one loop */
-   clp_vec reach;      /* u8 per block: 1 from the entry, 2 extra root */
-   clp_vec mark, mark2;   /* u32 per block: stamps */
-   clp_vec loc;        /* u32 per block: index in the local graph */
-   clp_vec work;       /* u32 worklist */
-   clp_vec inner;      /* u32 per block: innermost loop / region */
-   clp_vec cond_of;    /* u32 per block: innermost conditional */
-   clp_vec cond_st;    /* u32 per block: loop whose cond_of is valid */
-   clp_vec loop_at;    /* u32 per block: loop headed here */
-   clp_vec ijmp;       /* u32: blocks ending in an indirect jump */
-   clp_vec ij_head, ij_next;   /* u32 per block: see add_dispatch_blocks */
-   clp_vec ledges;     /* clp_loopedge */
-   clp_vec regs;       /* clp_reg */
-   clp_vec pool;       /* u32: blocks of the regions */
-   clp_vec order;      /* u32: branch blocks of one loop */
-   clp_vec keys;       /* clp_key: regions in preorder */
+   loops_vec insn_blk;   /* u32 per insn: its block */
+   loops_vec edges;      /* loops_edge: control-flow edges (G) */
+   loops_vec edges2;     /* loops_edge: scratch (G', local graphs) */
+   loops_graph g;        /* the control-flow graph */
+   loops_graph g2;       /* G' (see find_loops), then local graphs */
+   loops_dom dom;        /* of G' */
+   loops_dom pdom;       /* post-dominators of one loop */
+   loops_vec reach;      /* u8 per block: 1 from the entry, 2 extra root */
+   loops_vec mark, mark2;   /* u32 per block: stamps */
+   loops_vec loc;        /* u32 per block: index in the local graph */
+   loops_vec work;       /* u32 worklist */
+   loops_vec inner;      /* u32 per block: innermost loop / region */
+   loops_vec cond_of;    /* u32 per block: innermost conditional */
+   loops_vec cond_st;    /* u32 per block: loop whose cond_of is valid */
+   loops_vec loop_at;    /* u32 per block: loop headed here */
+   loops_vec ijmp;       /* u32: blocks ending in an indirect jump */
+   loops_vec ij_head, ij_next;   /* u32 per block: see add_dispatch_blocks */
+   loops_vec ledges;     /* loops_loopedge */
+   loops_vec regs;       /* loops_reg */
+   loops_vec pool;       /* u32: blocks of the regions */
+   loops_vec order;      /* u32: branch blocks of one loop */
+   loops_vec keys;       /* loops_key: regions in preorder */
    uint32_t stamp;
 
    /* results */
-   clp_vec out_regions;   /* clp_region */
-   clp_vec out_ranges;    /* clp_range */
-   clp_vec names;         /* char */
-} clp_ctx;
+   loops_vec out_regions;   /* loops_region */
+   loops_vec out_ranges;    /* loops_range */
+   loops_vec names;         /* char */
+} loops_ctx;
 
-#define fail(err, errlen, st, ...) CERR_FAIL(err, errlen, st, __VA_ARGS__)
+#define fail(err, errlen, st, ...) ERRMSG_FAIL(err, errlen, st, __VA_ARGS__)
 
-static int vec_reserve(clp_vec *a, size_t n)
+static int vec_reserve(loops_vec *a, size_t n)
 {
    if (n <= a->cap)
       return 0;
@@ -176,7 +177,7 @@ static int vec_reserve(clp_vec *a, size_t n)
    return 0;
 }
 
-static void *vec_push(clp_vec *a)
+static void *vec_push(loops_vec *a)
 {
    if (vec_reserve(a, a->n + 1) != 0)
       return NULL;
@@ -184,7 +185,7 @@ static void *vec_push(clp_vec *a)
 }
 
 /* Set the length to n (contents of new elements undefined). */
-static int vec_resize(clp_vec *a, size_t n)
+static int vec_resize(loops_vec *a, size_t n)
 {
    if (vec_reserve(a, n) != 0)
       return -1;
@@ -193,7 +194,7 @@ static int vec_resize(clp_vec *a, size_t n)
 }
 
 /* Set the length to n with every byte of every element = byte. */
-static int vec_fill(clp_vec *a, size_t n, int byte)
+static int vec_fill(loops_vec *a, size_t n, int byte)
 {
    if (vec_resize(a, n) != 0)
       return -1;
@@ -202,7 +203,7 @@ static int vec_fill(clp_vec *a, size_t n, int byte)
    return 0;
 }
 
-static int push_u32(clp_vec *a, uint32_t x)
+static int push_u32(loops_vec *a, uint32_t x)
 {
    uint32_t *p = vec_push(a);
    if (!p)
@@ -213,7 +214,7 @@ static int push_u32(clp_vec *a, uint32_t x)
 
 /* qsort of a vector; an empty vector may have no storage (NULL), which
  * qsort must not be given. */
-static void vec_sort(clp_vec *a, int (*cmp)(const void *, const void *))
+static void vec_sort(loops_vec *a, int (*cmp)(const void *, const void *))
 {
    if (a->n > 1)
       qsort(a->v, a->n, a->elem, cmp);
@@ -225,7 +226,7 @@ static int cmp_u64(const void *pa, const void *pb)
    return (a > b) - (a < b);
 }
 
-static int has_u64(const clp_vec *a, uint64_t x)
+static int has_u64(const loops_vec *a, uint64_t x)
 {
    const uint64_t *v = a->v;
    size_t lo = 0, hi = a->n;
@@ -279,13 +280,13 @@ static int is_noreturn_name(const char *s)
 
 /* Add the functions of one symbol table that lie in executable code, and
  * the addresses of noreturn ones. */
-static clp_status add_symbols(clp_ctx *x, Elf *elf, Elf_Scn *scn,
-                              const GElf_Shdr *sh)
+static loops_status add_symbols(loops_ctx *x, Elf *elf, Elf_Scn *scn,
+                                const GElf_Shdr *sh)
 {
    Elf_Data *d = elf_getdata(scn, NULL);
    if (!d || sh->sh_entsize == 0)
-      return CLP_OK;
-   const clp_sec *secs = x->secs.v;
+      return LOOPS_OK;
+   const loops_sec *secs = x->secs.v;
    size_t nsecs = x->secs.n;
    size_t n = sh->sh_size / sh->sh_entsize;
    for (size_t i = 0; i < n; i++) {
@@ -305,34 +306,34 @@ static clp_status add_symbols(clp_ctx *x, Elf *elf, Elf_Scn *scn,
       if (is_noreturn_name(name)) {
          uint64_t *a = vec_push(&x->noret);
          if (!a)
-            return CLP_ENOMEM;
+            return LOOPS_ENOMEM;
          *a = sym.st_value;
       }
-      const clp_sec *s = &secs[si];
+      const loops_sec *s = &secs[si];
       if (sym.st_size == 0 || sym.st_value < s->addr ||
           sym.st_size > s->size || sym.st_value - s->addr > s->size -
           sym.st_size || sym.st_value - s->addr + sym.st_size > s->data_size)
          continue;
-      clp_func *f = vec_push(&x->funcs);
+      loops_func *f = vec_push(&x->funcs);
       if (!f)
-         return CLP_ENOMEM;
-      *f = (clp_func){ sym.st_value, sym.st_size,
+         return LOOPS_ENOMEM;
+      *f = (loops_func){ sym.st_value, sym.st_size,
                        s->data + (sym.st_value - s->addr), name,
                        strstr(name, ".cold") != NULL, 0 };
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* GOT slots whose relocation names a noreturn function. */
-static clp_status add_noreturn_slots(clp_ctx *x, Elf *elf, Elf_Scn *scn,
-                                     const GElf_Shdr *sh)
+static loops_status add_noreturn_slots(loops_ctx *x, Elf *elf, Elf_Scn *scn,
+                                       const GElf_Shdr *sh)
 {
    Elf_Scn *symscn = elf_getscn(elf, sh->sh_link);
    GElf_Shdr symsh;
    Elf_Data *d = elf_getdata(scn, NULL);
    Elf_Data *sd = symscn ? elf_getdata(symscn, NULL) : NULL;
    if (!d || !sd || !gelf_getshdr(symscn, &symsh) || sh->sh_entsize == 0)
-      return CLP_OK;
+      return LOOPS_OK;
    size_t n = sh->sh_size / sh->sh_entsize;
    for (size_t i = 0; i < n; i++) {
       GElf_Rela r;
@@ -347,10 +348,10 @@ static clp_status add_noreturn_slots(clp_ctx *x, Elf *elf, Elf_Scn *scn,
          continue;
       uint64_t *a = vec_push(&x->noret_got);
       if (!a)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
       *a = r.r_offset;
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* The GOT slot read by `jmp/call [rip + disp]`, or 0. */
@@ -366,7 +367,7 @@ static uint64_t rip_slot(const cs_insn *in)
 
 /* PLT stubs that jump through a noreturn GOT slot are noreturn callees:
  * the jmp itself, or the endbr64 before it (.plt.sec). */
-static clp_status scan_plt(clp_ctx *x, const clp_sec *s)
+static loops_status scan_plt(loops_ctx *x, const loops_sec *s)
 {
    const uint8_t *code = s->data;
    size_t size = s->data_size < s->size ? s->data_size : s->size;
@@ -387,42 +388,42 @@ static clp_status scan_plt(clp_ctx *x, const clp_sec *s)
          continue;
       uint64_t *a = vec_push(&x->noret);
       if (!a)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
       *a = in->address;
       uint64_t off = in->address - s->addr;
       if (off >= 4 && memcmp(s->data + off - 4, endbr64, 4) == 0) {
          if (!(a = vec_push(&x->noret)))
-            return CLP_ENOMEM;
+            return LOOPS_ENOMEM;
          *a = in->address - 4;
       }
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 static int cmp_func(const void *pa, const void *pb)
 {
-   const clp_func *a = pa, *b = pb;
+   const loops_func *a = pa, *b = pb;
    if (a->start != b->start)
       return a->start < b->start ? -1 : 1;
    return (a->size < b->size) - (a->size > b->size); /* largest first */
 }
 
 /* Gather sections, function symbols and noreturn callees. */
-static clp_status scan_elf(clp_ctx *x, Elf *elf, uint64_t *text_svma,
-                           int *have_text, char *err, size_t errlen)
+static loops_status scan_elf(loops_ctx *x, Elf *elf, uint64_t *text_svma,
+                             int *have_text, char *err, size_t errlen)
 {
    size_t nsecs, shstrndx;
    if (elf_getshdrnum(elf, &nsecs) != 0 ||
        elf_getshdrstrndx(elf, &shstrndx) != 0)
-      return fail(err, errlen, CLP_ENOTELF, "bad section headers: %s",
+      return fail(err, errlen, LOOPS_ENOTELF, "bad section headers: %s",
                   elf_errmsg(-1));
    if (vec_fill(&x->secs, nsecs ? nsecs : 1, 0) != 0)
-      return fail(err, errlen, CLP_ENOMEM, "out of memory");
-   clp_sec *secs = x->secs.v;
+      return fail(err, errlen, LOOPS_ENOMEM, "out of memory");
+   loops_sec *secs = x->secs.v;
    Elf_Scn *symtab = NULL, *dynsym = NULL, *text = NULL;
    GElf_Shdr symtab_sh, dynsym_sh;
    Elf_Scn *scn = NULL;
-   clp_status st = CLP_OK;
+   loops_status st = LOOPS_OK;
    *have_text = 0;
    while ((scn = elf_nextscn(elf, scn)) != NULL) {
       GElf_Shdr sh;
@@ -451,34 +452,34 @@ static clp_status scan_elf(clp_ctx *x, Elf *elf, uint64_t *text_svma,
       } else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
          dynsym = scn;
          dynsym_sh = sh;
-      } else if (sh.sh_type == SHT_RELA && st == CLP_OK) {
+      } else if (sh.sh_type == SHT_RELA && st == LOOPS_OK) {
          st = add_noreturn_slots(x, elf, scn, &sh);
       }
    }
    vec_sort(&x->noret_got, cmp_u64);
-   for (size_t i = 0; st == CLP_OK && i < nsecs; i++)
+   for (size_t i = 0; st == LOOPS_OK && i < nsecs; i++)
       if (secs[i].data && strncmp(secs[i].name, ".plt", 4) == 0)
          st = scan_plt(x, &secs[i]);
 
-   if (st == CLP_OK && symtab)
+   if (st == LOOPS_OK && symtab)
       st = add_symbols(x, elf, symtab, &symtab_sh);
-   if (st == CLP_OK && x->funcs.n == 0 && dynsym)
+   if (st == LOOPS_OK && x->funcs.n == 0 && dynsym)
       st = add_symbols(x, elf, dynsym, &dynsym_sh);
-   if (st == CLP_OK && x->funcs.n == 0 && text &&
+   if (st == LOOPS_OK && x->funcs.n == 0 && text &&
        secs[elf_ndxscn(text)].data) {
       /* Stripped object: treat .text as one function. */
-      const clp_sec *s = &secs[elf_ndxscn(text)];
-      clp_func *f = vec_push(&x->funcs);
+      const loops_sec *s = &secs[elf_ndxscn(text)];
+      loops_func *f = vec_push(&x->funcs);
       if (!f)
-         st = CLP_ENOMEM;
+         st = LOOPS_ENOMEM;
       else
-         *f = (clp_func){ s->addr, s->data_size < s->size ? s->data_size
+         *f = (loops_func){ s->addr, s->data_size < s->size ? s->data_size
                                                           : s->size,
                           s->data, "", 0, 0 };
    }
    vec_sort(&x->noret, cmp_u64);
    vec_sort(&x->funcs, cmp_func);
-   if (st == CLP_ENOMEM)
+   if (st == LOOPS_ENOMEM)
       return fail(err, errlen, st, "out of memory");
    return st;
 }
@@ -497,7 +498,7 @@ static int in_group(const cs_insn *in, uint8_t group)
 }
 
 /* Classify one decoded instruction. */
-static void classify(const clp_ctx *x, const cs_insn *in, clp_insn *o)
+static void classify(const loops_ctx *x, const cs_insn *in, loops_insn *o)
 {
    const cs_x86 *d = &in->detail->x86;
    o->kind = IK_PLAIN;
@@ -529,42 +530,42 @@ static void classify(const clp_ctx *x, const cs_insn *in, clp_insn *o)
 
 /* Append the instructions of f to x->insns. Undecodable bytes become one
  * IK_END pseudo-instruction per run. */
-static clp_status disasm(clp_ctx *x, const clp_func *f)
+static loops_status disasm(loops_ctx *x, const loops_func *f)
 {
    const uint8_t *code = f->code;
    size_t size = (size_t)f->size;
    uint64_t addr = f->start;
-   clp_insn *bad = NULL;
+   loops_insn *bad = NULL;
    while (size > 0) {
       if (!cs_disasm_iter(x->cs, &code, &size, &addr, x->insn)) {
          if (bad && bad->addr + bad->size == addr) {
             bad->size++;
          } else {
             if (!(bad = vec_push(&x->insns)))
-               return CLP_ENOMEM;
-            *bad = (clp_insn){ addr, 0, 1, IK_END };
+               return LOOPS_ENOMEM;
+            *bad = (loops_insn){ addr, 0, 1, IK_END };
          }
          code++;
          size--;
          addr++;
          continue;
       }
-      clp_insn *o = vec_push(&x->insns);
+      loops_insn *o = vec_push(&x->insns);
       if (!o)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
       bad = NULL;   /* the push may have moved it */
       o->addr = x->insn->address;
       o->size = x->insn->size;
       classify(x, x->insn, o);
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* Index of the function symbol holding addr, or NONE. Functions are
  * sorted by start; nested symbols are not looked for. */
-static size_t func_at(const clp_ctx *x, uint64_t addr)
+static size_t func_at(const loops_ctx *x, uint64_t addr)
 {
-   const clp_func *f = x->funcs.v;
+   const loops_func *f = x->funcs.v;
    size_t lo = 0, hi = x->funcs.n;
    while (lo < hi) {
       size_t mid = lo + (hi - lo) / 2;
@@ -580,28 +581,28 @@ static size_t func_at(const clp_ctx *x, uint64_t addr)
 
 static int cmp_insn(const void *pa, const void *pb)
 {
-   const clp_insn *a = pa, *b = pb;
+   const loops_insn *a = pa, *b = pb;
    return (a->addr > b->addr) - (a->addr < b->addr);
 }
 
 /* Disassemble function fi and the ".cold" parts its jumps lead to (gcc
  * moves unlikely code, C++ landing pads among it, there). */
-static clp_status disasm_function(clp_ctx *x, size_t fi)
+static loops_status disasm_function(loops_ctx *x, size_t fi)
 {
-   clp_func *funcs = x->funcs.v;
+   loops_func *funcs = x->funcs.v;
    x->insns.n = 0;
    x->chunks.n = 0;
    size_t *c = vec_push(&x->chunks);
    if (!c)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    *c = fi;
-   clp_status st = disasm(x, &funcs[fi]);
-   if (st != CLP_OK)
+   loops_status st = disasm(x, &funcs[fi]);
+   if (st != LOOPS_OK)
       return st;
    uint64_t lo = funcs[fi].start, hi = lo + funcs[fi].size;
    size_t nmain = x->insns.n;
    for (size_t i = 0; i < nmain; i++) {
-      const clp_insn *in = &AT(x->insns, clp_insn)[i];
+      const loops_insn *in = &AT(x->insns, loops_insn)[i];
       if ((in->kind != IK_JMP && in->kind != IK_JCC) ||
           (in->target >= lo && in->target < hi))
          continue;
@@ -616,21 +617,21 @@ static clp_status disasm_function(clp_ctx *x, size_t fi)
                    lo < funcs[ci].start + funcs[ci].size))
          continue;
       if (!(c = vec_push(&x->chunks)))
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
       *c = ci;
       funcs[ci].done = 1;
-      if ((st = disasm(x, &funcs[ci])) != CLP_OK)
+      if ((st = disasm(x, &funcs[ci])) != LOOPS_OK)
          return st;
    }
    if (x->chunks.n > 1)
       vec_sort(&x->insns, cmp_insn);
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* Index of the instruction at addr, or NONE. */
-static uint32_t insn_at(const clp_ctx *x, uint64_t addr)
+static uint32_t insn_at(const loops_ctx *x, uint64_t addr)
 {
-   const clp_insn *v = x->insns.v;
+   const loops_insn *v = x->insns.v;
    size_t lo = 0, hi = x->insns.n;
    while (lo < hi) {
       size_t mid = lo + (hi - lo) / 2;
@@ -652,13 +653,13 @@ static uint32_t insn_at(const clp_ctx *x, uint64_t addr)
  * ====================================================================== */
 
 /* Build the CSR successor and predecessor lists of n nodes from edges. */
-static clp_status graph_build(clp_graph *g, uint32_t n, const clp_edge *e,
-                              size_t ne)
+static loops_status graph_build(loops_graph *g, uint32_t n, const loops_edge *e,
+                                size_t ne)
 {
    g->n = n;
    if (vec_fill(&g->soff, n + 1, 0) != 0 || vec_fill(&g->poff, n + 1, 0) ||
        vec_resize(&g->sadj, ne) != 0 || vec_resize(&g->padj, ne) != 0)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    uint32_t *so = g->soff.v, *po = g->poff.v;
    uint32_t *sa = g->sadj.v, *pa = g->padj.v;
    for (size_t i = 0; i < ne; i++) {
@@ -679,12 +680,12 @@ static clp_status graph_build(clp_graph *g, uint32_t n, const clp_edge *e,
       po[i] = po[i - 1];
    }
    so[0] = po[0] = 0;
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
-static int add_edge(clp_vec *edges, uint32_t from, uint32_t to)
+static int add_edge(loops_vec *edges, uint32_t from, uint32_t to)
 {
-   clp_edge *e = vec_push(edges);
+   loops_edge *e = vec_push(edges);
    if (!e)
       return -1;
    e->from = from;
@@ -692,15 +693,15 @@ static int add_edge(clp_vec *edges, uint32_t from, uint32_t to)
    return 0;
 }
 
-static clp_status build_cfg(clp_ctx *x)
+static loops_status build_cfg(loops_ctx *x)
 {
-   const clp_insn *in = x->insns.v;
+   const loops_insn *in = x->insns.v;
    size_t ni = x->insns.n;
    if (ni >= NONE)
-      return CLP_OK;
+      return LOOPS_OK;
    /* insn_blk first holds leader flags, then block numbers. */
    if (vec_fill(&x->insn_blk, ni, 0) != 0)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    uint32_t *lead = x->insn_blk.v;
    lead[0] = 1;
    for (size_t i = 0; i < ni; i++) {
@@ -717,10 +718,10 @@ static clp_status build_cfg(clp_ctx *x)
    x->blk_first.n = 0;
    for (size_t i = 0; i < ni; i++)
       if (lead[i] && push_u32(&x->blk_first, (uint32_t)i) != 0)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
    uint32_t nb = (uint32_t)x->blk_first.n;
    if (push_u32(&x->blk_first, (uint32_t)ni) != 0)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    const uint32_t *first = x->blk_first.v;
    uint32_t *ib = x->insn_blk.v;
    for (uint32_t b = 0; b < nb; b++)
@@ -728,25 +729,25 @@ static clp_status build_cfg(clp_ctx *x)
          ib[i] = b;
    /* The function's start; a .cold part may lie before it. */
    size_t fi = AT(x->chunks, size_t)[0];
-   uint32_t ei = insn_at(x, AT(x->funcs, clp_func)[fi].start);
+   uint32_t ei = insn_at(x, AT(x->funcs, loops_func)[fi].start);
    x->entry = ei != NONE ? ib[ei] : 0;
 
    x->edges.n = 0;
    x->ijmp.n = 0;
    for (uint32_t b = 0; b < nb; b++) {
       uint32_t last = first[b + 1] - 1;
-      const clp_insn *l = &in[last];
+      const loops_insn *l = &in[last];
       int falls = l->kind == IK_PLAIN || l->kind == IK_JCC;
       if (l->kind == IK_JMP || l->kind == IK_JCC) {
          uint32_t t = insn_at(x, l->target);
          if (t != NONE && add_edge(&x->edges, b, ib[t]) != 0)
-            return CLP_ENOMEM;
+            return LOOPS_ENOMEM;
       }
       if (l->kind == IK_IJMP && push_u32(&x->ijmp, b) != 0)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
       if (falls && b + 1 < nb && l->addr + l->size == in[last + 1].addr &&
           add_edge(&x->edges, b, b + 1) != 0)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
    }
    return graph_build(&x->g, nb, x->edges.v, x->edges.n);
 }
@@ -761,14 +762,14 @@ static clp_status build_cfg(clp_ctx *x)
 
 /* Dominators of the graph with successors (soff, sadj) and predecessors
  * (poff, padj) from root. For post-dominators pass the lists swapped. */
-static clp_status dom_compute(clp_dom *d, uint32_t n, uint32_t root,
-                              const uint32_t *soff, const uint32_t *sadj,
-                              const uint32_t *poff, const uint32_t *padj)
+static loops_status dom_compute(loops_dom *d, uint32_t n, uint32_t root,
+                                const uint32_t *soff, const uint32_t *sadj,
+                                const uint32_t *poff, const uint32_t *padj)
 {
    if (vec_fill(&d->idom, n, 0xff) != 0 || vec_fill(&d->rponum, n, 0xff) ||
        vec_resize(&d->pre, n) != 0 || vec_resize(&d->post, n) != 0 ||
        vec_resize(&d->rpo, n) != 0)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    uint32_t *idom = d->idom.v, *num = d->rponum.v, *rpo = d->rpo.v;
    uint32_t *pre = d->pre.v, *post = d->post.v;
    uint32_t clock = 0, npost = 0;
@@ -776,7 +777,7 @@ static clp_status dom_compute(clp_dom *d, uint32_t n, uint32_t root,
    /* Iterative DFS; rponum doubles as the visited mark (0 = on the way). */
    d->stack.n = 0;
    if (push_u32(&d->stack, root) || push_u32(&d->stack, soff[root]))
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    num[root] = 0;
    pre[root] = clock++;
    while (d->stack.n > 0) {
@@ -789,7 +790,7 @@ static clp_status dom_compute(clp_dom *d, uint32_t n, uint32_t root,
          num[w] = 0;
          pre[w] = clock++;
          if (push_u32(&d->stack, w) || push_u32(&d->stack, soff[w]))
-            return CLP_ENOMEM;
+            return LOOPS_ENOMEM;
          continue;
       }
       post[v] = clock++;
@@ -833,11 +834,11 @@ static clp_status dom_compute(clp_dom *d, uint32_t n, uint32_t root,
          }
       }
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* Does h dominate u (both reached)? Walks u's dominator chain. */
-static int dominates(const clp_dom *d, uint32_t h, uint32_t u)
+static int dominates(const loops_dom *d, uint32_t h, uint32_t u)
 {
    const uint32_t *idom = d->idom.v, *num = d->rponum.v;
    while (u != h && num[u] > num[h])
@@ -858,53 +859,53 @@ static int dominates(const clp_dom *d, uint32_t h, uint32_t u)
  * ====================================================================== */
 
 /* Mark (reach[b] = tag) the blocks reached from b over G. */
-static clp_status reach_from(clp_ctx *x, uint32_t b, uint8_t tag)
+static loops_status reach_from(loops_ctx *x, uint32_t b, uint8_t tag)
 {
    uint8_t *reach = x->reach.v;
    const uint32_t *so = x->g.soff.v, *sa = x->g.sadj.v;
    x->work.n = 0;
    reach[b] = tag;
    if (push_u32(&x->work, b) != 0)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    while (x->work.n > 0) {
       uint32_t v = AT(x->work, uint32_t)[--x->work.n];
       for (uint32_t k = so[v]; k < so[v + 1]; k++)
          if (!reach[sa[k]]) {
             reach[sa[k]] = tag;
             if (push_u32(&x->work, sa[k]) != 0)
-               return CLP_ENOMEM;
+               return LOOPS_ENOMEM;
          }
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* Build G' and its dominators. */
-static clp_status dominators(clp_ctx *x)
+static loops_status dominators(loops_ctx *x)
 {
    uint32_t nb = x->g.n;
    if (vec_fill(&x->reach, nb, 0) != 0)
-      return CLP_ENOMEM;
-   clp_status st = reach_from(x, x->entry, 1);
+      return LOOPS_ENOMEM;
+   loops_status st = reach_from(x, x->entry, 1);
    const uint32_t *po = x->g.poff.v;
    uint8_t *reach = x->reach.v;
    x->edges2.n = 0;
-   if (st == CLP_OK && add_edge(&x->edges2, nb, x->entry) != 0)
-      st = CLP_ENOMEM;
-   for (int pass = 0; pass < 2 && st == CLP_OK; pass++)
-      for (uint32_t b = 0; b < nb && st == CLP_OK; b++) {
+   if (st == LOOPS_OK && add_edge(&x->edges2, nb, x->entry) != 0)
+      st = LOOPS_ENOMEM;
+   for (int pass = 0; pass < 2 && st == LOOPS_OK; pass++)
+      for (uint32_t b = 0; b < nb && st == LOOPS_OK; b++) {
          if (reach[b] || (pass == 0 && po[b] != po[b + 1]))
             continue;
          if (add_edge(&x->edges2, nb, b) != 0)
-            return CLP_ENOMEM;
+            return LOOPS_ENOMEM;
          st = reach_from(x, b, 2);
       }
-   if (st != CLP_OK)
+   if (st != LOOPS_OK)
       return st;
-   const clp_edge *e = x->edges.v;
+   const loops_edge *e = x->edges.v;
    for (size_t i = 0; i < x->edges.n; i++)
       if (reach[e[i].from] == reach[e[i].to] &&
           add_edge(&x->edges2, e[i].from, e[i].to) != 0)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
    if ((st = graph_build(&x->g2, nb + 1, x->edges2.v, x->edges2.n)))
       return st;
    return dom_compute(&x->dom, nb + 1, nb, x->g2.soff.v, x->g2.sadj.v,
@@ -913,7 +914,7 @@ static clp_status dominators(clp_ctx *x)
 
 static int cmp_loopedge(const void *pa, const void *pb)
 {
-   const clp_loopedge *a = pa, *b = pb;
+   const loops_loopedge *a = pa, *b = pb;
    if (a->header != b->header)
       return a->header < b->header ? -1 : 1;
    return (a->natural < b->natural) - (a->natural > b->natural);
@@ -921,7 +922,7 @@ static int cmp_loopedge(const void *pa, const void *pb)
 
 /* Retreating edges of G': back edges (natural) and the others, which
  * close irreducible cycles. */
-static clp_status loop_edges(clp_ctx *x)
+static loops_status loop_edges(loops_ctx *x)
 {
    uint32_t nb = x->g.n;
    const uint32_t *so = x->g2.soff.v, *sa = x->g2.sadj.v;
@@ -935,29 +936,29 @@ static clp_status loop_edges(clp_ctx *x)
          uint32_t t = sa[k];
          if (pre[t] > pre[u] || post[u] > post[t])
             continue;
-         clp_loopedge *l = vec_push(&x->ledges);
+         loops_loopedge *l = vec_push(&x->ledges);
          if (!l)
-            return CLP_ENOMEM;
-         *l = (clp_loopedge){ t, u, dominates(&x->dom, t, u) };
+            return LOOPS_ENOMEM;
+         *l = (loops_loopedge){ t, u, dominates(&x->dom, t, u) };
       }
    }
    vec_sort(&x->ledges, cmp_loopedge);
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* Add to the body (mark == stamp, listed in pool) every block that
  * reaches `from` over G without passing a marked block; if `within` is
  * set, only blocks with mark2 == within. */
-static clp_status walk_back(clp_ctx *x, uint32_t from, uint32_t within)
+static loops_status walk_back(loops_ctx *x, uint32_t from, uint32_t within)
 {
    uint32_t *mark = x->mark.v, *mark2 = x->mark2.v;
    const uint32_t *po = x->g.poff.v, *pa = x->g.padj.v;
    if (mark[from] == x->stamp || (within && mark2[from] != within))
-      return CLP_OK;
+      return LOOPS_OK;
    mark[from] = x->stamp;
    x->work.n = 0;
    if (push_u32(&x->work, from) || push_u32(&x->pool, from))
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    while (x->work.n > 0) {
       uint32_t v = AT(x->work, uint32_t)[--x->work.n];
       for (uint32_t k = po[v]; k < po[v + 1]; k++) {
@@ -966,36 +967,36 @@ static clp_status walk_back(clp_ctx *x, uint32_t from, uint32_t within)
             continue;
          mark[p] = x->stamp;
          if (push_u32(&x->work, p) || push_u32(&x->pool, p))
-            return CLP_ENOMEM;
+            return LOOPS_ENOMEM;
       }
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* mark2 = stamp for the blocks reached from h over G. */
-static clp_status walk_fwd(clp_ctx *x, uint32_t h)
+static loops_status walk_fwd(loops_ctx *x, uint32_t h)
 {
    uint32_t *mark2 = x->mark2.v;
    const uint32_t *so = x->g.soff.v, *sa = x->g.sadj.v;
    mark2[h] = x->stamp;
    x->work.n = 0;
    if (push_u32(&x->work, h) != 0)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    while (x->work.n > 0) {
       uint32_t v = AT(x->work, uint32_t)[--x->work.n];
       for (uint32_t k = so[v]; k < so[v + 1]; k++)
          if (mark2[sa[k]] != x->stamp) {
             mark2[sa[k]] = x->stamp;
             if (push_u32(&x->work, sa[k]) != 0)
-               return CLP_ENOMEM;
+               return LOOPS_ENOMEM;
          }
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
-static uint64_t block_addr(const clp_ctx *x, uint32_t b)
+static uint64_t block_addr(const loops_ctx *x, uint32_t b)
 {
-   return AT(x->insns, clp_insn)[AT(x->blk_first, uint32_t)[b]].addr;
+   return AT(x->insns, loops_insn)[AT(x->blk_first, uint32_t)[b]].addr;
 }
 
 /* A switch's dispatch block (indirect jump) has no known successors, so
@@ -1003,7 +1004,7 @@ static uint64_t block_addr(const clp_ctx *x, uint32_t b)
  * loop. Take it into the loop when the loop has such blocks and the
  * dispatch block's immediate dominator is in the loop. ij_head[b] lists
  * the dispatch blocks b immediately dominates (linked by ij_next). */
-static clp_status add_dispatch_blocks(clp_ctx *x, uint32_t off)
+static loops_status add_dispatch_blocks(loops_ctx *x, uint32_t off)
 {
    const uint8_t *reach = x->reach.v;
    const uint32_t *head = x->ij_head.v, *next = x->ij_next.v;
@@ -1012,7 +1013,7 @@ static clp_status add_dispatch_blocks(clp_ctx *x, uint32_t off)
    for (size_t i = off; i < x->pool.n && !extra; i++)
       extra = reach[AT(x->pool, uint32_t)[i]] == 2;
    if (!extra || x->ijmp.n == 0)
-      return CLP_OK;
+      return LOOPS_OK;
    /* The pool grows as blocks are added: a dispatch block may dominate
     * another. */
    for (size_t i = off; i < x->pool.n; i++)
@@ -1022,18 +1023,18 @@ static clp_status add_dispatch_blocks(clp_ctx *x, uint32_t off)
             continue;
          mark[d] = x->stamp;
          if (push_u32(&x->pool, d) != 0)
-            return CLP_ENOMEM;
+            return LOOPS_ENOMEM;
       }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* Link the dispatch blocks to their immediate dominators. */
-static clp_status link_dispatch_blocks(clp_ctx *x)
+static loops_status link_dispatch_blocks(loops_ctx *x)
 {
    uint32_t nb = x->g.n;
    if (vec_fill(&x->ij_head, nb, 0xff) != 0 ||
        vec_resize(&x->ij_next, nb) != 0)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    uint32_t *head = x->ij_head.v, *next = x->ij_next.v;
    const uint32_t *idom = x->dom.idom.v;
    for (size_t i = 0; i < x->ijmp.n; i++) {
@@ -1043,12 +1044,12 @@ static clp_status link_dispatch_blocks(clp_ctx *x)
       next[d] = head[idom[d]];
       head[idom[d]] = d;
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 static int cmp_reg_size(const void *pa, const void *pb)
 {
-   const clp_reg *a = pa, *b = pb;
+   const loops_reg *a = pa, *b = pb;
    if (a->n != b->n)
       return a->n > b->n ? -1 : 1;   /* largest first */
    return (a->header > b->header) - (a->header < b->header);
@@ -1056,53 +1057,53 @@ static int cmp_reg_size(const void *pa, const void *pb)
 
 /* One loop per header of retreating edges; sorted largest first, with
  * parents (the smallest enclosing loop) and x->inner = innermost loop. */
-static clp_status find_loops(clp_ctx *x)
+static loops_status find_loops(loops_ctx *x)
 {
    uint32_t nb = x->g.n;
    x->regs.n = 0;
    x->pool.n = 0;
-   clp_status st = loop_edges(x);
-   if (st == CLP_OK && x->ledges.n > 0)
+   loops_status st = loop_edges(x);
+   if (st == LOOPS_OK && x->ledges.n > 0)
       st = link_dispatch_blocks(x);
-   if (st != CLP_OK)
+   if (st != LOOPS_OK)
       return st;
-   const clp_loopedge *le = x->ledges.v;
+   const loops_loopedge *le = x->ledges.v;
    for (size_t i = 0; i < x->ledges.n;) {
       uint32_t h = le[i].header;
       uint32_t off = (uint32_t)x->pool.n;
       x->stamp++;
       AT(x->mark, uint32_t)[h] = x->stamp;
       if (push_u32(&x->pool, h) != 0)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
       int fwd_done = 0;
       for (; i < x->ledges.n && le[i].header == h; i++) {
          if (le[i].natural) {
             st = walk_back(x, le[i].src, 0);
          } else {
-            if (!fwd_done && (st = walk_fwd(x, h)) != CLP_OK)
+            if (!fwd_done && (st = walk_fwd(x, h)) != LOOPS_OK)
                return st;
             fwd_done = 1;
             st = walk_back(x, le[i].src, x->stamp);
          }
-         if (st != CLP_OK)
+         if (st != LOOPS_OK)
             return st;
       }
-      if ((st = add_dispatch_blocks(x, off)) != CLP_OK)
+      if ((st = add_dispatch_blocks(x, off)) != LOOPS_OK)
          return st;
-      clp_reg *r = vec_push(&x->regs);
+      loops_reg *r = vec_push(&x->regs);
       if (!r)
-         return CLP_ENOMEM;
-      *r = (clp_reg){ block_addr(x, h), h, off,
-                      (uint32_t)(x->pool.n - off), NONE, NONE, CLP_LOOP };
+         return LOOPS_ENOMEM;
+      *r = (loops_reg){ block_addr(x, h), h, off,
+                      (uint32_t)(x->pool.n - off), NONE, NONE, LOOPS_LOOP };
    }
    vec_sort(&x->regs, cmp_reg_size);
    /* Largest first: the last loop to claim a header before its own loop
     * is the smallest one around it. */
    if (vec_fill(&x->inner, nb, 0xff) != 0 ||
        vec_fill(&x->loop_at, nb, 0xff) != 0)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    uint32_t *inner = x->inner.v;
-   clp_reg *r = x->regs.v;
+   loops_reg *r = x->regs.v;
    const uint32_t *pool = x->pool.v;
    for (uint32_t l = 0; l < x->regs.n; l++) {
       r[l].parent = inner[r[l].hblock];
@@ -1110,7 +1111,7 @@ static clp_status find_loops(clp_ctx *x)
       for (uint32_t k = 0; k < r[l].n; k++)
          inner[pool[r[l].off + k]] = l;
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* ======================================================================
@@ -1123,7 +1124,7 @@ static clp_status find_loops(clp_ctx *x)
  * ====================================================================== */
 
 /* The successor of b in L's local graph for the G edge b -> s. */
-static uint32_t local_succ(const clp_ctx *x, uint32_t s, uint32_t h,
+static uint32_t local_succ(const loops_ctx *x, uint32_t s, uint32_t h,
                            uint32_t stamp, uint32_t n)
 {
    if (s == h || AT(x->mark, uint32_t)[s] != stamp)
@@ -1132,7 +1133,7 @@ static uint32_t local_succ(const clp_ctx *x, uint32_t s, uint32_t h,
 }
 
 /* Is `anc` (a conditional) c itself or one of its ancestors? */
-static int in_chain(const clp_reg *r, uint32_t c, uint32_t anc, uint32_t l)
+static int in_chain(const loops_reg *r, uint32_t c, uint32_t anc, uint32_t l)
 {
    while (c != NONE && c != l) {
       if (c == anc)
@@ -1144,15 +1145,15 @@ static int in_chain(const clp_reg *r, uint32_t c, uint32_t anc, uint32_t l)
 
 /* The blocks of L reached from B's successors without passing P, L's
  * header or B, appended to the pool. mark2 == stamp2 on them. */
-static clp_status cond_region(clp_ctx *x, uint32_t b, uint32_t p,
-                              uint32_t h, uint32_t lstamp, uint32_t stamp2)
+static loops_status cond_region(loops_ctx *x, uint32_t b, uint32_t p,
+                                uint32_t h, uint32_t lstamp, uint32_t stamp2)
 {
    uint32_t *mark = x->mark.v, *mark2 = x->mark2.v;
    const uint32_t *so = x->g.soff.v, *sa = x->g.sadj.v;
    mark2[b] = mark2[p] = mark2[h] = stamp2;
    x->work.n = 0;
    if (push_u32(&x->work, b) != 0)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    while (x->work.n > 0) {
       uint32_t v = AT(x->work, uint32_t)[--x->work.n];
       for (uint32_t k = so[v]; k < so[v + 1]; k++) {
@@ -1161,17 +1162,17 @@ static clp_status cond_region(clp_ctx *x, uint32_t b, uint32_t p,
             continue;
          mark2[s] = stamp2;
          if (push_u32(&x->work, s) || push_u32(&x->pool, s))
-            return CLP_ENOMEM;
+            return LOOPS_ENOMEM;
       }
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* Is v in loop il (or a loop inside it)? Loops only: inner[] holds the
  * innermost loop of each block while conditionals are being found. */
-static int in_loop(const clp_ctx *x, uint32_t v, uint32_t il, uint32_t l)
+static int in_loop(const loops_ctx *x, uint32_t v, uint32_t il, uint32_t l)
 {
-   const clp_reg *all = x->regs.v;
+   const loops_reg *all = x->regs.v;
    uint32_t c = AT(x->inner, uint32_t)[v];
    while (c != NONE && c != l) {
       if (c == il)
@@ -1188,12 +1189,12 @@ static int in_loop(const clp_ctx *x, uint32_t v, uint32_t il, uint32_t l)
  * directly inside l, the rest of it only leads into that loop (a
  * preheader), and the loop never leads back into the rest. The loop's
  * entry count still shows how often the guard let it run. */
-static int loop_guard(const clp_ctx *x, uint32_t l, uint32_t h, uint32_t b,
+static int loop_guard(const loops_ctx *x, uint32_t l, uint32_t h, uint32_t b,
                       uint32_t p, uint32_t off, uint32_t stamp2)
 {
    const uint32_t *mark2 = x->mark2.v, *pool = x->pool.v;
    const uint32_t *so = x->g.soff.v, *sa = x->g.sadj.v;
-   const clp_reg *all = x->regs.v;
+   const loops_reg *all = x->regs.v;
    uint32_t il = NONE;
    for (size_t k = off; k < x->pool.n; k++) {
       uint32_t c = AT(x->loop_at, uint32_t)[pool[k]];
@@ -1222,12 +1223,12 @@ static int loop_guard(const clp_ctx *x, uint32_t l, uint32_t h, uint32_t b,
 
 /* Find the conditionals of loop l (its blocks must have mark == lstamp
  * and loc = local numbers), append them to regs with parents. */
-static clp_status loop_conds(clp_ctx *x, uint32_t l, uint32_t lstamp)
+static loops_status loop_conds(loops_ctx *x, uint32_t l, uint32_t lstamp)
 {
-   clp_reg lr = AT(x->regs, clp_reg)[l];
+   loops_reg lr = AT(x->regs, loops_reg)[l];
    const uint32_t *inner = x->inner.v;
    const uint32_t *so = x->g.soff.v, *sa = x->g.sadj.v;
-   const clp_insn *ins = x->insns.v;
+   const loops_insn *ins = x->insns.v;
    const uint32_t *first = x->blk_first.v;
    uint32_t n = lr.n;
 
@@ -1241,27 +1242,27 @@ static clp_status loop_conds(clp_ctx *x, uint32_t l, uint32_t lstamp)
           AT(x->mark, uint32_t)[sa[so[b] + 1]] != lstamp)
          continue;
       if (push_u32(&x->order, b) != 0)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
    }
    if (x->order.n == 0)
-      return CLP_OK;
+      return LOOPS_OK;
 
    /* The local graph and its post-dominators. */
    x->edges2.n = 0;
    for (uint32_t k = 0; k < n; k++) {
       uint32_t b = AT(x->pool, uint32_t)[lr.off + k];
       if (so[b] == so[b + 1] && add_edge(&x->edges2, k, n) != 0)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
       for (uint32_t e = so[b]; e < so[b + 1]; e++)
          if (add_edge(&x->edges2, k,
                       local_succ(x, sa[e], lr.hblock, lstamp, n)) != 0)
-            return CLP_ENOMEM;
+            return LOOPS_ENOMEM;
    }
-   clp_status st = graph_build(&x->g2, n + 1, x->edges2.v, x->edges2.n);
-   if (st == CLP_OK)
+   loops_status st = graph_build(&x->g2, n + 1, x->edges2.v, x->edges2.n);
+   if (st == LOOPS_OK)
       st = dom_compute(&x->pdom, n + 1, n, x->g2.poff.v, x->g2.padj.v,
                        x->g2.soff.v, x->g2.sadj.v);
-   if (st != CLP_OK)
+   if (st != LOOPS_OK)
       return st;
 
    size_t first_cond = x->regs.n;
@@ -1283,23 +1284,23 @@ static clp_status loop_conds(clp_ctx *x, uint32_t l, uint32_t lstamp)
          x->pool.n = off;
          continue;
       }
-      clp_reg *r = vec_push(&x->regs);
+      loops_reg *r = vec_push(&x->regs);
       if (!r)
-         return CLP_ENOMEM;
-      *r = (clp_reg){ 0, b, off, (uint32_t)(x->pool.n - off), NONE, NONE,
-                      CLP_CONDITIONAL };
+         return LOOPS_ENOMEM;
+      *r = (loops_reg){ 0, b, off, (uint32_t)(x->pool.n - off), NONE, NONE,
+                      LOOPS_CONDITIONAL };
    }
 
    /* Nesting, largest first: a conditional's parent is the smallest one
     * holding its branch, else the loop. A child keeps only blocks of its
     * parent, so the regions form a tree. */
-   clp_reg *r = (clp_reg *)x->regs.v + first_cond;
+   loops_reg *r = (loops_reg *)x->regs.v + first_cond;
    size_t nc = x->regs.n - first_cond;
    if (nc > 1)
       qsort(r, nc, sizeof *r, cmp_reg_size);
    uint32_t *cond_of = x->cond_of.v, *cond_st = x->cond_st.v;
    uint32_t *pool = x->pool.v;
-   clp_reg *all = x->regs.v;
+   loops_reg *all = x->regs.v;
    for (size_t c = 0; c < nc; c++) {
       uint32_t ci = (uint32_t)(first_cond + c);
       uint32_t b = r[c].hblock;
@@ -1331,30 +1332,30 @@ static clp_status loop_conds(clp_ctx *x, uint32_t l, uint32_t lstamp)
           cond_st[b] == lstamp && all[cond_of[b]].n > 0)
          all[il].parent = cond_of[b];
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
-static clp_status find_conds(clp_ctx *x)
+static loops_status find_conds(loops_ctx *x)
 {
    uint32_t nb = x->g.n;
    if (vec_fill(&x->cond_st, nb, 0) != 0 ||
        vec_resize(&x->cond_of, nb) != 0 || vec_resize(&x->loc, nb) != 0)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    uint32_t nloops = (uint32_t)x->regs.n;
    for (uint32_t l = 0; l < nloops; l++) {
       /* Mark l's blocks and number them. */
-      clp_reg lr = AT(x->regs, clp_reg)[l];
+      loops_reg lr = AT(x->regs, loops_reg)[l];
       uint32_t lstamp = ++x->stamp;
       for (uint32_t k = 0; k < lr.n; k++) {
          uint32_t b = AT(x->pool, uint32_t)[lr.off + k];
          AT(x->mark, uint32_t)[b] = lstamp;
          AT(x->loc, uint32_t)[b] = k;
       }
-      clp_status st = loop_conds(x, l, lstamp);
-      if (st != CLP_OK)
+      loops_status st = loop_conds(x, l, lstamp);
+      if (st != LOOPS_OK)
          return st;
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* ======================================================================
@@ -1366,29 +1367,29 @@ static clp_status find_conds(clp_ctx *x)
  * one range.
  * ====================================================================== */
 
-static clp_status add_name(clp_ctx *x, const char *name, uint32_t *off)
+static loops_status add_name(loops_ctx *x, const char *name, uint32_t *off)
 {
    size_t len = strlen(name) + 1;
    if (x->names.n + len > UINT32_MAX || vec_reserve(&x->names,
                                                      x->names.n + len))
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    *off = (uint32_t)x->names.n;
    memcpy((char *)x->names.v + x->names.n, name, len);
    x->names.n += len;
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* Sort key of a region for the preorder: children grouped by parent. */
-typedef struct clp_key {
+typedef struct loops_key {
    uint32_t parent;   /* local index, NONE for a root */
    uint32_t idx;      /* local index of the region */
    uint64_t header;
    uint8_t kind;
-} clp_key;
+} loops_key;
 
 static int cmp_key(const void *pa, const void *pb)
 {
-   const clp_key *a = pa, *b = pb;
+   const loops_key *a = pa, *b = pb;
    /* NONE (roots) sorts last; any fixed order of parents will do. */
    if (a->parent != b->parent)
       return a->parent < b->parent ? -1 : 1;
@@ -1398,46 +1399,46 @@ static int cmp_key(const void *pa, const void *pb)
 }
 
 /* Emit the function's regions in preorder; x->inner = global id. */
-static clp_status emit_regions(clp_ctx *x, const clp_func *f)
+static loops_status emit_regions(loops_ctx *x, const loops_func *f)
 {
-   clp_reg *r = x->regs.v;
+   loops_reg *r = x->regs.v;
    uint32_t nr = (uint32_t)x->regs.n;
    x->keys.n = 0;
    for (uint32_t i = 0; i < nr; i++) {
       if (r[i].n == 0)
          continue;
-      clp_key *k = vec_push(&x->keys);
+      loops_key *k = vec_push(&x->keys);
       if (!k)
-         return CLP_ENOMEM;
-      *k = (clp_key){ r[i].parent, i, r[i].header, r[i].kind };
+         return LOOPS_ENOMEM;
+      *k = (loops_key){ r[i].parent, i, r[i].header, r[i].kind };
    }
    if (x->keys.n == 0)
-      return CLP_OK;
+      return LOOPS_OK;
    vec_sort(&x->keys, cmp_key);
    uint32_t name;
-   if (add_name(x, f->name, &name) != CLP_OK)
-      return CLP_ENOMEM;
+   if (add_name(x, f->name, &name) != LOOPS_OK)
+      return LOOPS_ENOMEM;
 
    /* Preorder with an explicit stack over the sorted children lists:
     * the children of p are the run of keys with parent p. */
-   const clp_key *key = x->keys.v;
+   const loops_key *key = x->keys.v;
    size_t nk = x->keys.n;
    x->work.n = 0;
    for (size_t i = nk; i-- > 0 && key[i].parent == NONE;)
       if (push_u32(&x->work, key[i].idx) != 0)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
    uint32_t *inner = x->inner.v;
    memset(inner, 0xff, x->g.n * sizeof *inner);
    while (x->work.n > 0) {
       uint32_t c = AT(x->work, uint32_t)[--x->work.n];
       if (x->out_regions.n >= NONE)
-         return CLP_ENOMEM;
+         return LOOPS_ENOMEM;
       r[c].id = (uint32_t)x->out_regions.n;
-      clp_region *o = vec_push(&x->out_regions);
+      loops_region *o = vec_push(&x->out_regions);
       if (!o)
-         return CLP_ENOMEM;
-      *o = (clp_region){ r[c].header + x->bias, f->start + x->bias,
-                         r[c].parent == NONE ? CLP_NONE : r[r[c].parent].id,
+         return LOOPS_ENOMEM;
+      *o = (loops_region){ r[c].header + x->bias, f->start + x->bias,
+                         r[c].parent == NONE ? LOOPS_NONE : r[r[c].parent].id,
                          name, r[c].kind };
       for (uint32_t k = 0; k < r[c].n; k++)
          inner[AT(x->pool, uint32_t)[r[c].off + k]] = r[c].id;
@@ -1455,18 +1456,18 @@ static clp_status emit_regions(clp_ctx *x, const clp_func *f)
          end++;
       for (size_t i = end; i-- > lo;)
          if (push_u32(&x->work, key[i].idx) != 0)
-            return CLP_ENOMEM;
+            return LOOPS_ENOMEM;
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
-static clp_status emit_ranges(clp_ctx *x)
+static loops_status emit_ranges(loops_ctx *x)
 {
    const uint32_t *inner = x->inner.v, *first = x->blk_first.v;
-   const clp_insn *in = x->insns.v;
-   clp_range *cur = NULL;
+   const loops_insn *in = x->insns.v;
+   loops_range *cur = NULL;
    for (uint32_t b = 0; b < x->g.n; b++) {
-      const clp_insn *l = &in[first[b + 1] - 1];
+      const loops_insn *l = &in[first[b + 1] - 1];
       uint64_t start = in[first[b]].addr + x->bias;
       uint64_t end = l->addr + l->size + x->bias;
       if (inner[b] == NONE) {
@@ -1478,38 +1479,38 @@ static clp_status emit_ranges(clp_ctx *x)
          continue;
       }
       if (!(cur = vec_push(&x->out_ranges)))
-         return CLP_ENOMEM;
-      *cur = (clp_range){ start, end, inner[b] };
+         return LOOPS_ENOMEM;
+      *cur = (loops_range){ start, end, inner[b] };
    }
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
 /* ======================================================================
  * The driver
  * ====================================================================== */
 
-static clp_status analyse(clp_ctx *x, size_t fi)
+static loops_status analyse(loops_ctx *x, size_t fi)
 {
-   clp_status st = disasm_function(x, fi);
-   if (st != CLP_OK || x->insns.n == 0 || x->insns.n >= NONE / 2)
+   loops_status st = disasm_function(x, fi);
+   if (st != LOOPS_OK || x->insns.n == 0 || x->insns.n >= NONE / 2)
       return st;
-   if ((st = build_cfg(x)) != CLP_OK)
+   if ((st = build_cfg(x)) != LOOPS_OK)
       return st;
    uint32_t nb = x->g.n;
    if (vec_fill(&x->mark, nb, 0) != 0 || vec_fill(&x->mark2, nb, 0) != 0)
-      return CLP_ENOMEM;
+      return LOOPS_ENOMEM;
    x->stamp = 0;
-   if ((st = dominators(x)) != CLP_OK || (st = find_loops(x)) != CLP_OK)
+   if ((st = dominators(x)) != LOOPS_OK || (st = find_loops(x)) != LOOPS_OK)
       return st;
    if (x->regs.n == 0)
-      return CLP_OK;
-   if ((st = find_conds(x)) != CLP_OK ||
-       (st = emit_regions(x, &AT(x->funcs, clp_func)[fi])) != CLP_OK)
+      return LOOPS_OK;
+   if ((st = find_conds(x)) != LOOPS_OK ||
+       (st = emit_regions(x, &AT(x->funcs, loops_func)[fi])) != LOOPS_OK)
       return st;
    return emit_ranges(x);
 }
 
-static void graph_free(clp_graph *g)
+static void graph_free(loops_graph *g)
 {
    free(g->soff.v);
    free(g->sadj.v);
@@ -1517,7 +1518,7 @@ static void graph_free(clp_graph *g)
    free(g->padj.v);
 }
 
-static void dom_free(clp_dom *d)
+static void dom_free(loops_dom *d)
 {
    free(d->idom.v);
    free(d->rponum.v);
@@ -1527,13 +1528,13 @@ static void dom_free(clp_dom *d)
    free(d->stack.v);
 }
 
-static void ctx_free(clp_ctx *x)
+static void ctx_free(loops_ctx *x)
 {
    if (x->insn)
       cs_free(x->insn, 1);
    if (x->cs)
       cs_close(&x->cs);
-   clp_vec *v[] = { &x->funcs, &x->secs, &x->noret, &x->noret_got,
+   loops_vec *v[] = { &x->funcs, &x->secs, &x->noret, &x->noret_got,
                     &x->chunks, &x->insns, &x->blk_first, &x->insn_blk,
                     &x->edges, &x->edges2, &x->reach, &x->mark, &x->mark2,
                     &x->loc, &x->work, &x->inner, &x->cond_of, &x->cond_st,
@@ -1548,23 +1549,23 @@ static void ctx_free(clp_ctx *x)
    dom_free(&x->pdom);
 }
 
-static void ctx_init(clp_ctx *x)
+static void ctx_init(loops_ctx *x)
 {
    memset(x, 0, sizeof *x);
-   x->funcs.elem = sizeof(clp_func);
-   x->secs.elem = sizeof(clp_sec);
+   x->funcs.elem = sizeof(loops_func);
+   x->secs.elem = sizeof(loops_sec);
    x->noret.elem = x->noret_got.elem = sizeof(uint64_t);
    x->chunks.elem = sizeof(size_t);
-   x->insns.elem = sizeof(clp_insn);
-   x->edges.elem = x->edges2.elem = sizeof(clp_edge);
+   x->insns.elem = sizeof(loops_insn);
+   x->edges.elem = x->edges2.elem = sizeof(loops_edge);
    x->reach.elem = 1;
    x->names.elem = 1;
-   x->ledges.elem = sizeof(clp_loopedge);
-   x->regs.elem = sizeof(clp_reg);
-   x->keys.elem = sizeof(clp_key);
-   x->out_regions.elem = sizeof(clp_region);
-   x->out_ranges.elem = sizeof(clp_range);
-   clp_vec *u32[] = { &x->blk_first, &x->insn_blk, &x->mark, &x->mark2,
+   x->ledges.elem = sizeof(loops_loopedge);
+   x->regs.elem = sizeof(loops_reg);
+   x->keys.elem = sizeof(loops_key);
+   x->out_regions.elem = sizeof(loops_region);
+   x->out_ranges.elem = sizeof(loops_range);
+   loops_vec *u32[] = { &x->blk_first, &x->insn_blk, &x->mark, &x->mark2,
                       &x->loc, &x->work, &x->inner, &x->cond_of,
                       &x->cond_st, &x->loop_at, &x->ijmp, &x->ij_head,
                       &x->ij_next, &x->pool,
@@ -1581,7 +1582,7 @@ static void ctx_init(clp_ctx *x)
 
 static int cmp_range(const void *pa, const void *pb)
 {
-   const clp_range *a = pa, *b = pb;
+   const loops_range *a = pa, *b = pb;
    if (a->start != b->start)
       return a->start < b->start ? -1 : 1;
    return (a->end < b->end) - (a->end > b->end);   /* longest first */
@@ -1590,14 +1591,14 @@ static int cmp_range(const void *pa, const void *pb)
 /* Sort the ranges and make them disjoint: overlapping function symbols
  * (nested ones, a part shared by two functions) may cover code twice; the
  * range starting first keeps it. */
-static void finish(clp_vec *out)
+static void finish(loops_vec *out)
 {
    vec_sort(out, cmp_range);
-   clp_range *r = out->v;
+   loops_range *r = out->v;
    size_t m = 0;
    uint64_t lim = 0;
    for (size_t i = 0; i < out->n; i++) {
-      clp_range c = r[i];
+      loops_range c = r[i];
       if (m > 0 && c.start < lim)
          c.start = lim;
       if (c.start >= c.end)
@@ -1608,64 +1609,64 @@ static void finish(clp_vec *out)
    out->n = m;
 }
 
-static clp_status run(clp_ctx *x, Elf *elf, uint64_t text_avma,
-                      unsigned flags, char *err, size_t errlen)
+static loops_status run(loops_ctx *x, Elf *elf, uint64_t text_avma,
+                        unsigned flags, char *err, size_t errlen)
 {
    GElf_Ehdr eh;
    if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
-      return fail(err, errlen, CLP_ENOTELF, "not an ELF object");
+      return fail(err, errlen, LOOPS_ENOTELF, "not an ELF object");
    if (eh.e_machine != EM_X86_64 || gelf_getclass(elf) != ELFCLASS64)
-      return fail(err, errlen, CLP_ENOTELF,
+      return fail(err, errlen, LOOPS_ENOTELF,
                   "not an x86-64 object (e_machine %u)", eh.e_machine);
    if (cs_open(CS_ARCH_X86, CS_MODE_64, &x->cs) != CS_ERR_OK)
-      return fail(err, errlen, CLP_ELIB, "capstone: cannot open x86-64");
+      return fail(err, errlen, LOOPS_ELIB, "capstone: cannot open x86-64");
    cs_option(x->cs, CS_OPT_DETAIL, CS_OPT_ON);
    x->insn = cs_malloc(x->cs);
    if (!x->insn)
-      return fail(err, errlen, CLP_ENOMEM, "out of memory (capstone)");
+      return fail(err, errlen, LOOPS_ENOMEM, "out of memory (capstone)");
    uint64_t svma = 0;
    int have_text = 0;
-   clp_status st = scan_elf(x, elf, &svma, &have_text, err, errlen);
-   if (st != CLP_OK)
+   loops_status st = scan_elf(x, elf, &svma, &have_text, err, errlen);
+   if (st != LOOPS_OK)
       return st;
-   if (!have_text && !(flags & CLP_NO_BIAS))
-      return fail(err, errlen, CLP_ENOTEXT, "no .text section");
-   x->bias = (flags & CLP_NO_BIAS) ? 0 : text_avma - svma;
+   if (!have_text && !(flags & LOOPS_NO_BIAS))
+      return fail(err, errlen, LOOPS_ENOTEXT, "no .text section");
+   x->bias = (flags & LOOPS_NO_BIAS) ? 0 : text_avma - svma;
 
    /* Aliases (memcpy/__memcpy) share a start: analyse each start once,
     * with the largest size. Cold parts last, those no function claimed. */
    for (int cold = 0; cold < 2; cold++)
       for (size_t i = 0; i < x->funcs.n; i++) {
-         const clp_func *f = x->funcs.v;
+         const loops_func *f = x->funcs.v;
          if (f[i].cold != cold || f[i].done ||
              (i > 0 && f[i].start == f[i - 1].start))
             continue;
          st = analyse(x, i);
-         if (st != CLP_OK)
+         if (st != LOOPS_OK)
             return fail(err, errlen, st, "out of memory");
       }
    finish(&x->out_ranges);
-   return CLP_OK;
+   return LOOPS_OK;
 }
 
-clp_status clp_find(const char *path, uint64_t text_avma, unsigned flags,
-                    clp_result *out, char *err, size_t errlen)
+loops_status loops_find(const char *path, uint64_t text_avma, unsigned flags,
+                        loops_result *out, char *err, size_t errlen)
 {
    memset(out, 0, sizeof *out);
    if (elf_version(EV_CURRENT) == EV_NONE)
-      return fail(err, errlen, CLP_ELIB, "libelf: %s", elf_errmsg(-1));
+      return fail(err, errlen, LOOPS_ELIB, "libelf: %s", elf_errmsg(-1));
    int fd = open(path, O_RDONLY | O_CLOEXEC);
    if (fd < 0)
-      return fail(err, errlen, CLP_EOPEN, "%s", strerror(errno));
+      return fail(err, errlen, LOOPS_EOPEN, "%s", strerror(errno));
    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
    if (!elf) {
       close(fd);
-      return fail(err, errlen, CLP_ENOTELF, "not an ELF object");
+      return fail(err, errlen, LOOPS_ENOTELF, "not an ELF object");
    }
-   clp_ctx x;
+   loops_ctx x;
    ctx_init(&x);
-   clp_status st = run(&x, elf, text_avma, flags, err, errlen);
-   if (st == CLP_OK) {
+   loops_status st = run(&x, elf, text_avma, flags, err, errlen);
+   if (st == LOOPS_OK) {
       out->regions = x.out_regions.v;
       out->nregions = x.out_regions.n;
       out->ranges = x.out_ranges.v;
@@ -1680,7 +1681,7 @@ clp_status clp_find(const char *path, uint64_t text_avma, unsigned flags,
    return st;
 }
 
-void clp_result_free(clp_result *r)
+void loops_result_free(loops_result *r)
 {
    free(r->regions);
    free(r->ranges);
@@ -1688,7 +1689,7 @@ void clp_result_free(clp_result *r)
    memset(r, 0, sizeof *r);
 }
 
-long clp_range_at(const clp_result *r, uint64_t addr)
+long loops_range_at(const loops_result *r, uint64_t addr)
 {
    size_t lo = 0, hi = r->nranges;
    while (lo < hi) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* loops.h: find loops and conditional regions in x86-64 ELF code.
  *
  * The Valgrind tool cannot disassemble a whole object itself, so it asks
@@ -23,64 +24,64 @@
  * innermost conditional of that loop holding its branch. The code is then
  * cut into non-overlapping ranges, each labelled with the innermost region
  * of its instructions; code in no region has no range. */
-#ifndef CATS_LOOPS_H
-#define CATS_LOOPS_H
+#ifndef CATS_BINARY_LOOPS_H
+#define CATS_BINARY_LOOPS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define CLP_ERRLEN 256
-#define CLP_NONE UINT32_MAX   /* no parent */
+#define LOOPS_ERRLEN 256
+#define LOOPS_NONE UINT32_MAX   /* no parent */
 
-typedef enum clp_status {
-   CLP_OK = 0,
-   CLP_EOPEN,     /* the file cannot be opened */
-   CLP_ENOTELF,   /* not an ELF object, or not x86-64 */
-   CLP_ENOTEXT,   /* no .text section to compute the bias from */
-   CLP_ELIB,      /* libelf or capstone failed */
-   CLP_ENOMEM     /* out of memory */
-} clp_status;
+typedef enum loops_status {
+   LOOPS_OK = 0,
+   LOOPS_EOPEN,     /* the file cannot be opened */
+   LOOPS_ENOTELF,   /* not an ELF object, or not x86-64 */
+   LOOPS_ENOTEXT,   /* no .text section to compute the bias from */
+   LOOPS_ELIB,      /* libelf or capstone failed */
+   LOOPS_ENOMEM     /* out of memory */
+} loops_status;
 
-enum clp_kind { CLP_LOOP = 2, CLP_CONDITIONAL = 3 }; /* = cats_ctx_kind */
+enum loops_kind { LOOPS_LOOP = 2, LOOPS_CONDITIONAL = 3 }; /* = cats_ctx_kind */
 
-typedef struct clp_region {
+typedef struct loops_region {
    uint64_t header;  /* loop: first address of the header block (runs once
                         per iteration); conditional: lowest address of it */
    uint64_t func;    /* entry of the function it lies in */
    uint32_t parent;  /* index of the enclosing region (smaller than this
-                        one's), or CLP_NONE */
-   uint32_t name;    /* offset of the function's name in clp_result.names */
-   uint8_t kind;     /* enum clp_kind */
-} clp_region;
+                        one's), or LOOPS_NONE */
+   uint32_t name;    /* offset of the function's name in loops_result.names */
+   uint8_t kind;     /* enum loops_kind */
+} loops_region;
 
-typedef struct clp_range {
+typedef struct loops_range {
    uint64_t start;   /* first byte (guest address when biased) */
    uint64_t end;     /* one past the last byte */
    uint32_t region;  /* index of the innermost region of this code */
-} clp_range;
+} loops_range;
 
-typedef struct clp_result {
-   clp_region *regions;   /* parents before children */
+typedef struct loops_result {
+   loops_region *regions;   /* parents before children */
    size_t nregions;
-   clp_range *ranges;     /* sorted by start, not overlapping */
+   loops_range *ranges;     /* sorted by start, not overlapping */
    size_t nranges;
    char *names;           /* NUL-terminated function names */
    size_t names_len;
-} clp_result;
+} loops_result;
 
-/* Flags for clp_find. */
-#define CLP_NO_BIAS 1u   /* report ELF addresses (ignore text_avma) */
+/* Flags for loops_find. */
+#define LOOPS_NO_BIAS 1u   /* report ELF addresses (ignore text_avma) */
 
 /* Find the regions of the object at `path`, addresses shifted by
- * bias = text_avma - (.text sh_addr) unless CLP_NO_BIAS. On success *out
- * holds them (release with clp_result_free); on failure *out is empty and
+ * bias = text_avma - (.text sh_addr) unless LOOPS_NO_BIAS. On success *out
+ * holds them (release with loops_result_free); on failure *out is empty and
  * err says why. */
-clp_status clp_find(const char *path, uint64_t text_avma, unsigned flags,
-                    clp_result *out, char *err, size_t errlen);
+loops_status loops_find(const char *path, uint64_t text_avma, unsigned flags,
+                        loops_result *out, char *err, size_t errlen);
 
-void clp_result_free(clp_result *r);
+void loops_result_free(loops_result *r);
 
 /* Index of the range holding addr, or -1. */
-long clp_range_at(const clp_result *r, uint64_t addr);
+long loops_range_at(const loops_result *r, uint64_t addr);
 
-#endif /* CATS_LOOPS_H */
+#endif /* CATS_BINARY_LOOPS_H */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stackvars.c: stack arrays from DWARF (see stackvars.h).
  *
  * Two passes over one object. libelf reads the facts that live in the
@@ -16,7 +17,7 @@
  * no caching between calls. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "errmsg.h"
+#include "cats/trace/errmsg.h"
 #include "stackvars.h"
 
 #include <errno.h>
@@ -31,34 +32,34 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CSV_MAX_SCOPE_DEPTH 64    /* nested DIEs entered by the walk */
-#define CSV_MAX_TYPE_DEPTH 32     /* typedef/qualifier/array chain */
-#define CSV_MAX_ORIGIN_HOPS 4     /* abstract_origin/specification chain */
-#define CSV_MAX_SIZE (1ull << 40) /* larger "stack arrays" are nonsense */
-#define CSV_MAX_BUILD_ID 64
+#define STACKVARS_MAX_SCOPE_DEPTH 64    /* nested DIEs entered by the walk */
+#define STACKVARS_MAX_TYPE_DEPTH 32     /* typedef/qualifier/array chain */
+#define STACKVARS_MAX_ORIGIN_HOPS 4     /* abstract_origin/specification chain */
+#define STACKVARS_MAX_SIZE (1ull << 40) /* larger "stack arrays" are nonsense */
+#define STACKVARS_MAX_BUILD_ID 64
 
 /* ---- ELF facts ---------------------------------------------------------- */
 
 /* An executable address range [lo, hi) of the object. */
-typedef struct csv_range {
+typedef struct stackvars_range {
    uint64_t lo, hi;
-} csv_range;
+} stackvars_range;
 
-/* What csv_find needs from the object's own ELF headers. */
-typedef struct csv_elf {
+/* What stackvars_find needs from the object's own ELF headers. */
+typedef struct stackvars_elf {
    int have_text;                        /* a .text section exists */
    uint64_t text_svma;                   /* its sh_addr */
    int have_debug_info;                  /* a non-empty .debug_info */
-   uint8_t build_id[CSV_MAX_BUILD_ID];   /* NT_GNU_BUILD_ID descriptor */
+   uint8_t build_id[STACKVARS_MAX_BUILD_ID];   /* NT_GNU_BUILD_ID descriptor */
    size_t build_id_len;                  /* 0 when there is none */
-   csv_range *exec;                      /* SHF_EXECINSTR sections */
+   stackvars_range *exec;                      /* SHF_EXECINSTR sections */
    size_t nexec;
-} csv_elf;
+} stackvars_elf;
 
-#define fail(err, errlen, st, ...) CERR_FAIL(err, errlen, st, __VA_ARGS__)
+#define fail(err, errlen, st, ...) ERRMSG_FAIL(err, errlen, st, __VA_ARGS__)
 
 /* Remember the first GNU build-id note of a SHT_NOTE section. */
-static void read_build_id(Elf_Scn *scn, csv_elf *e)
+static void read_build_id(Elf_Scn *scn, stackvars_elf *e)
 {
    Elf_Data *d = elf_getdata(scn, NULL);
    size_t off = 0, name_off, desc_off;
@@ -67,7 +68,7 @@ static void read_build_id(Elf_Scn *scn, csv_elf *e)
           (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
       if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
           memcmp((const char *)d->d_buf + name_off, "GNU", 4) == 0 &&
-          nh.n_descsz >= 2 && nh.n_descsz <= CSV_MAX_BUILD_ID) {
+          nh.n_descsz >= 2 && nh.n_descsz <= STACKVARS_MAX_BUILD_ID) {
          memcpy(e->build_id, (const char *)d->d_buf + desc_off,
                 nh.n_descsz);
          e->build_id_len = nh.n_descsz;
@@ -75,17 +76,17 @@ static void read_build_id(Elf_Scn *scn, csv_elf *e)
    }
 }
 
-static csv_status scan_sections(Elf *elf, csv_elf *e, char *err,
-                                size_t errlen)
+static stackvars_status scan_sections(Elf *elf, stackvars_elf *e, char *err,
+                                      size_t errlen)
 {
    size_t nsecs, shstrndx;
    if (elf_getshdrnum(elf, &nsecs) != 0 ||
        elf_getshdrstrndx(elf, &shstrndx) != 0)
-      return fail(err, errlen, CSV_ENOTELF, "bad section headers: %s",
+      return fail(err, errlen, STACKVARS_ENOTELF, "bad section headers: %s",
                   elf_errmsg(-1));
    e->exec = calloc(nsecs ? nsecs : 1, sizeof *e->exec);
    if (!e->exec)
-      return fail(err, errlen, CSV_ENOMEM, "out of memory");
+      return fail(err, errlen, STACKVARS_ENOMEM, "out of memory");
    Elf_Scn *scn = NULL;
    while ((scn = elf_nextscn(elf, scn)) != NULL) {
       GElf_Shdr sh;
@@ -102,29 +103,29 @@ static csv_status scan_sections(Elf *elf, csv_elf *e, char *err,
          e->have_debug_info = 1;
       if ((sh.sh_flags & SHF_EXECINSTR) && (sh.sh_flags & SHF_ALLOC) &&
           sh.sh_size > 0 && e->nexec < nsecs)
-         e->exec[e->nexec++] = (csv_range){ sh.sh_addr,
+         e->exec[e->nexec++] = (stackvars_range){ sh.sh_addr,
                                             sh.sh_addr + sh.sh_size };
       if (sh.sh_type == SHT_NOTE && e->build_id_len == 0)
          read_build_id(scn, e);
    }
-   return CSV_OK;
+   return STACKVARS_OK;
 }
 
-static csv_status read_elf(const char *path, csv_elf *e, char *err,
-                           size_t errlen)
+static stackvars_status read_elf(const char *path, stackvars_elf *e, char *err,
+                                 size_t errlen)
 {
    if (elf_version(EV_CURRENT) == EV_NONE)
-      return fail(err, errlen, CSV_ENOTELF, "libelf: %s", elf_errmsg(-1));
+      return fail(err, errlen, STACKVARS_ENOTELF, "libelf: %s", elf_errmsg(-1));
    int fd = open(path, O_RDONLY | O_CLOEXEC);
    if (fd < 0)
-      return fail(err, errlen, CSV_EOPEN, "%s", strerror(errno));
-   csv_status st;
+      return fail(err, errlen, STACKVARS_EOPEN, "%s", strerror(errno));
+   stackvars_status st;
    GElf_Ehdr eh;
    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
    if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
-      st = fail(err, errlen, CSV_ENOTELF, "not an ELF object");
+      st = fail(err, errlen, STACKVARS_ENOTELF, "not an ELF object");
    else if (eh.e_machine != EM_X86_64 || gelf_getclass(elf) != ELFCLASS64)
-      st = fail(err, errlen, CSV_ENOTELF,
+      st = fail(err, errlen, STACKVARS_ENOTELF,
                 "not an x86-64 object (e_machine %u)", eh.e_machine);
    else
       st = scan_sections(elf, e, err, errlen);
@@ -134,7 +135,7 @@ static csv_status read_elf(const char *path, csv_elf *e, char *err,
    return st;
 }
 
-static int in_exec(const csv_elf *e, uint64_t addr)
+static int in_exec(const stackvars_elf *e, uint64_t addr)
 {
    for (size_t i = 0; i < e->nexec; i++)
       if (addr >= e->exec[i].lo && addr < e->exec[i].hi)
@@ -144,7 +145,7 @@ static int in_exec(const csv_elf *e, uint64_t addr)
 
 /* DEBUG_DIR/.build-id/xx/rest.debug; 0 if there is no build id or the
  * path does not fit. */
-static int build_id_path(const csv_elf *e, const char *dir, char *buf,
+static int build_id_path(const stackvars_elf *e, const char *dir, char *buf,
                          size_t len)
 {
    if (e->build_id_len < 2)
@@ -166,27 +167,27 @@ static int build_id_path(const csv_elf *e, const char *dir, char *buf,
 /* ---- DWARF access -------------------------------------------------------- */
 
 /* The walk's state; fn-independent. */
-typedef struct csv_ctx {
+typedef struct stackvars_ctx {
    Dwarf_Debug dbg;
    Dwarf_Error err;           /* scratch for every libdwarf call */
-   const csv_elf *elf;
+   const stackvars_elf *elf;
    uint64_t bias;
    Dwarf_Half addr_size;      /* of the current unit */
    int64_t lower_default;     /* default array lower bound, its language */
-   csv_var *v;                /* results */
+   stackvars_var *v;                /* results */
    size_t n, cap;
    int oom;                   /* out of memory: stop everything */
-} csv_ctx;
+} stackvars_ctx;
 
 /* A function whose variables are being collected. */
-typedef struct csv_fn {
+typedef struct stackvars_fn {
    uint64_t entry;            /* low_pc + bias */
    const char *name;          /* owned by libdwarf, or NULL */
-} csv_fn;
+} stackvars_fn;
 
 /* 1 if rc is DW_DLV_OK; an error is freed at once (a skipped DIE is all
  * it costs us). */
-static int dw_ok(csv_ctx *x, int rc)
+static int dw_ok(stackvars_ctx *x, int rc)
 {
    if (rc == DW_DLV_ERROR && x->err)
       dwarf_dealloc_error(x->dbg, x->err);
@@ -194,7 +195,7 @@ static int dw_ok(csv_ctx *x, int rc)
    return rc == DW_DLV_OK;
 }
 
-static int has_attr(csv_ctx *x, Dwarf_Die d, Dwarf_Half at)
+static int has_attr(stackvars_ctx *x, Dwarf_Die d, Dwarf_Half at)
 {
    Dwarf_Bool b = 0;
    return dw_ok(x, dwarf_hasattr(d, at, &b, &x->err)) && b;
@@ -203,7 +204,7 @@ static int has_attr(csv_ctx *x, Dwarf_Die d, Dwarf_Half at)
 /* Follow a reference attribute within this file's .debug_info. Forms that
  * point elsewhere (dwz's DW_FORM_GNU_ref_alt, type units' ref_sig8) are
  * refused: their offsets mean nothing here. The caller frees *out. */
-static int follow_ref(csv_ctx *x, Dwarf_Die die, Dwarf_Half at,
+static int follow_ref(stackvars_ctx *x, Dwarf_Die die, Dwarf_Half at,
                       Dwarf_Die *out)
 {
    Dwarf_Attribute a;
@@ -224,7 +225,7 @@ static int follow_ref(csv_ctx *x, Dwarf_Die die, Dwarf_Half at,
 
 /* A constant-class attribute. 0 when absent or not a constant: a bound
  * given by an expression or a reference is a runtime value (VLA). */
-static int attr_const(csv_ctx *x, Dwarf_Die die, Dwarf_Half at, int64_t *v)
+static int attr_const(stackvars_ctx *x, Dwarf_Die die, Dwarf_Half at, int64_t *v)
 {
    Dwarf_Attribute a;
    if (!dw_ok(x, dwarf_attr(die, at, &a, &x->err)))
@@ -288,7 +289,7 @@ static int decode_op(const uint8_t *p, size_t len, unsigned *op,
 
 /* Decode attribute `at` as a single-operation expression (DWARF 4/5
  * exprloc or DWARF 2/3 block). Location lists give 0. */
-static int single_op(csv_ctx *x, Dwarf_Die die, Dwarf_Half at, unsigned *op,
+static int single_op(stackvars_ctx *x, Dwarf_Die die, Dwarf_Half at, unsigned *op,
                      int64_t *arg)
 {
    Dwarf_Attribute a;
@@ -319,12 +320,12 @@ static int single_op(csv_ctx *x, Dwarf_Die die, Dwarf_Half at, unsigned *op,
  * DW_AT_abstract_origin / DW_AT_specification (concrete instances of
  * inlined or out-of-line functions and their variables keep name and
  * type there). *owned tells whether the caller must free the result. */
-static Dwarf_Die origin_with(csv_ctx *x, Dwarf_Die die, Dwarf_Half at,
+static Dwarf_Die origin_with(stackvars_ctx *x, Dwarf_Die die, Dwarf_Half at,
                              int *owned)
 {
    Dwarf_Die cur = die;
    *owned = 0;
-   for (int hop = 0; hop <= CSV_MAX_ORIGIN_HOPS; hop++) {
+   for (int hop = 0; hop <= STACKVARS_MAX_ORIGIN_HOPS; hop++) {
       if (has_attr(x, cur, at))
          return cur;
       Dwarf_Die next = NULL;
@@ -344,7 +345,7 @@ static Dwarf_Die origin_with(csv_ctx *x, Dwarf_Die die, Dwarf_Half at,
 
 /* DW_AT_name, possibly inherited; points into libdwarf's string data,
  * valid until dwarf_finish. */
-static const char *die_name(csv_ctx *x, Dwarf_Die die)
+static const char *die_name(stackvars_ctx *x, Dwarf_Die die)
 {
    int owned;
    Dwarf_Die d = origin_with(x, die, DW_AT_name, &owned);
@@ -358,10 +359,10 @@ static const char *die_name(csv_ctx *x, Dwarf_Die die)
 
 /* ---- types --------------------------------------------------------------- */
 
-static uint64_t type_size(csv_ctx *x, Dwarf_Die die, int arrays_only,
+static uint64_t type_size(stackvars_ctx *x, Dwarf_Die die, int arrays_only,
                           int depth);
 
-static uint64_t ref_type_size(csv_ctx *x, Dwarf_Die die, int arrays_only,
+static uint64_t ref_type_size(stackvars_ctx *x, Dwarf_Die die, int arrays_only,
                               int depth)
 {
    Dwarf_Die t;
@@ -373,7 +374,7 @@ static uint64_t ref_type_size(csv_ctx *x, Dwarf_Die die, int arrays_only,
 }
 
 /* Elements of one dimension; 0 if not a known constant. */
-static uint64_t subrange_count(csv_ctx *x, Dwarf_Die sub)
+static uint64_t subrange_count(stackvars_ctx *x, Dwarf_Die sub)
 {
    int64_t count, lo = x->lower_default, hi;
    if (attr_const(x, sub, DW_AT_count, &count))
@@ -388,7 +389,7 @@ static uint64_t subrange_count(csv_ctx *x, Dwarf_Die sub)
 }
 
 /* Bytes of a fixed-shape array: element size times every dimension. */
-static uint64_t array_size(csv_ctx *x, Dwarf_Die arr, int depth)
+static uint64_t array_size(stackvars_ctx *x, Dwarf_Die arr, int depth)
 {
    /* Strided or descriptor-based (Fortran allocatable, pointer,
     * assumed-shape/rank) arrays do not sit whole in the frame. */
@@ -413,7 +414,7 @@ static uint64_t array_size(csv_ctx *x, Dwarf_Die arr, int depth)
          count = subrange_count(x, c);
       /* Enumeration-indexed (Ada, Pascal) and unknown children: give up. */
       if (count == 0 || __builtin_mul_overflow(total, count, &total) ||
-          total > CSV_MAX_SIZE) {
+          total > STACKVARS_MAX_SIZE) {
          dwarf_dealloc_die(c);
          return 0;
       }
@@ -429,12 +430,12 @@ static uint64_t array_size(csv_ctx *x, Dwarf_Die arr, int depth)
 
 /* Bytes of a type; 0 if unknown or not fixed. With arrays_only, anything
  * but an array (under typedefs and qualifiers) is 0 too. */
-static uint64_t type_size(csv_ctx *x, Dwarf_Die die, int arrays_only,
+static uint64_t type_size(stackvars_ctx *x, Dwarf_Die die, int arrays_only,
                           int depth)
 {
    Dwarf_Half tag;
    int64_t v;
-   if (depth > CSV_MAX_TYPE_DEPTH || !dw_ok(x, dwarf_tag(die, &tag, &x->err)))
+   if (depth > STACKVARS_MAX_TYPE_DEPTH || !dw_ok(x, dwarf_tag(die, &tag, &x->err)))
       return 0;
    switch (tag) {
    case DW_TAG_array_type:
@@ -462,12 +463,12 @@ static uint64_t type_size(csv_ctx *x, Dwarf_Die die, int arrays_only,
 
 /* ---- the walk ------------------------------------------------------------ */
 
-static void add_result(csv_ctx *x, const csv_fn *fn, int64_t off,
+static void add_result(stackvars_ctx *x, const stackvars_fn *fn, int64_t off,
                        uint64_t size, const char *name)
 {
    if (x->n == x->cap) {
       size_t cap = x->cap ? x->cap * 2 : 64;
-      csv_var *v = realloc(x->v, cap * sizeof *v);
+      stackvars_var *v = realloc(x->v, cap * sizeof *v);
       if (!v) {
          x->oom = 1;
          return;
@@ -475,7 +476,7 @@ static void add_result(csv_ctx *x, const csv_fn *fn, int64_t off,
       x->v = v;
       x->cap = cap;
    }
-   csv_var *r = &x->v[x->n];
+   stackvars_var *r = &x->v[x->n];
    r->fn_entry = fn->entry;
    r->cfa_offset = off;
    r->size = size;
@@ -491,7 +492,7 @@ static void add_result(csv_ctx *x, const csv_fn *fn, int64_t off,
 }
 
 /* A variable of function fn: keep it if it is a CFA-relative array. */
-static void visit_variable(csv_ctx *x, Dwarf_Die var, const csv_fn *fn)
+static void visit_variable(stackvars_ctx *x, Dwarf_Die var, const stackvars_fn *fn)
 {
    unsigned op;
    int64_t off;
@@ -515,7 +516,7 @@ static void visit_variable(csv_ctx *x, Dwarf_Die var, const csv_fn *fn)
 
 /* A subprogram whose variables can be placed: code in this object and a
  * frame base that is the CFA. */
-static int function_of(csv_ctx *x, Dwarf_Die die, csv_fn *f)
+static int function_of(stackvars_ctx *x, Dwarf_Die die, stackvars_fn *f)
 {
    Dwarf_Addr lo;
    unsigned op;
@@ -530,9 +531,9 @@ static int function_of(csv_ctx *x, Dwarf_Die die, csv_fn *f)
    return 1;
 }
 
-static void walk(csv_ctx *x, Dwarf_Die parent, const csv_fn *fn, int depth);
+static void walk(stackvars_ctx *x, Dwarf_Die parent, const stackvars_fn *fn, int depth);
 
-static void visit(csv_ctx *x, Dwarf_Die die, const csv_fn *fn, int depth)
+static void visit(stackvars_ctx *x, Dwarf_Die die, const stackvars_fn *fn, int depth)
 {
    Dwarf_Half tag;
    if (!dw_ok(x, dwarf_tag(die, &tag, &x->err)))
@@ -541,7 +542,7 @@ static void visit(csv_ctx *x, Dwarf_Die die, const csv_fn *fn, int depth)
    case DW_TAG_subprogram: {
       /* Nested functions (GNU C, Fortran contains) are found inside
        * functions whose own variables we cannot place, too. */
-      csv_fn f;
+      stackvars_fn f;
       walk(x, die, function_of(x, die, &f) ? &f : NULL, depth + 1);
       break;
    }
@@ -568,10 +569,10 @@ static void visit(csv_ctx *x, Dwarf_Die die, const csv_fn *fn, int depth)
 }
 
 /* Visit the children of parent. */
-static void walk(csv_ctx *x, Dwarf_Die parent, const csv_fn *fn, int depth)
+static void walk(stackvars_ctx *x, Dwarf_Die parent, const stackvars_fn *fn, int depth)
 {
    Dwarf_Die c = NULL;
-   if (depth > CSV_MAX_SCOPE_DEPTH || x->oom ||
+   if (depth > STACKVARS_MAX_SCOPE_DEPTH || x->oom ||
        !dw_ok(x, dwarf_child(parent, &c, &x->err)))
       return;
    Dwarf_Bool is_info = dwarf_get_die_infotypes_flag(c);
@@ -588,7 +589,7 @@ static void walk(csv_ctx *x, Dwarf_Die parent, const csv_fn *fn, int depth)
 }
 
 /* DWARF 5 table 7.17: languages whose arrays start at 1 by default. */
-static int64_t lower_default(csv_ctx *x, Dwarf_Die cu)
+static int64_t lower_default(stackvars_ctx *x, Dwarf_Die cu)
 {
    Dwarf_Unsigned lang = 0;
    if (!dw_ok(x, dwarf_srclang(cu, &lang, &x->err)))
@@ -606,7 +607,7 @@ static int64_t lower_default(csv_ctx *x, Dwarf_Die cu)
    }
 }
 
-static void walk_units(csv_ctx *x)
+static void walk_units(stackvars_ctx *x)
 {
    while (!x->oom) {
       Dwarf_Unsigned hlen, typeoff, next;
@@ -632,7 +633,7 @@ static void walk_units(csv_ctx *x)
 
 static int cmp_var(const void *pa, const void *pb)
 {
-   const csv_var *a = pa, *b = pb;
+   const stackvars_var *a = pa, *b = pb;
    if (a->fn_entry != b->fn_entry)
       return a->fn_entry < b->fn_entry ? -1 : 1;
    if (a->cfa_offset != b->cfa_offset)
@@ -643,7 +644,7 @@ static int cmp_var(const void *pa, const void *pb)
 }
 
 /* Sort and drop duplicates (one function described by several units). */
-static void finish(csv_ctx *x)
+static void finish(stackvars_ctx *x)
 {
    if (x->n > 1)
       qsort(x->v, x->n, sizeof *x->v, cmp_var);
@@ -659,71 +660,71 @@ static void finish(csv_ctx *x)
    x->n = m;
 }
 
-static csv_status read_dwarf(const char *path, const csv_elf *e,
-                             uint64_t bias, csv_var **out, size_t *n,
-                             char *err, size_t errlen)
+static stackvars_status read_dwarf(const char *path, const stackvars_elf *e,
+                                   uint64_t bias, stackvars_var **out, size_t *n,
+                                   char *err, size_t errlen)
 {
-   csv_ctx x;
+   stackvars_ctx x;
    memset(&x, 0, sizeof x);
    x.elf = e;
    x.bias = bias;
    int rc = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
                             NULL, NULL, &x.dbg, NULL, 0, NULL, &x.err);
    if (rc == DW_DLV_NO_ENTRY)
-      return fail(err, errlen, CSV_ENODEBUG, "%s: no DWARF sections", path);
+      return fail(err, errlen, STACKVARS_ENODEBUG, "%s: no DWARF sections", path);
    if (rc != DW_DLV_OK) {
-      (void)fail(err, errlen, CSV_EDWARF, "%s: libdwarf: %s", path,
+      (void)fail(err, errlen, STACKVARS_EDWARF, "%s: libdwarf: %s", path,
            x.err ? dwarf_errmsg(x.err) : "cannot open");
       if (x.err)
          dwarf_dealloc_error(NULL, x.err);
-      return CSV_EDWARF;
+      return STACKVARS_EDWARF;
    }
    walk_units(&x);
    dwarf_finish(x.dbg, &x.err);
    if (x.oom) {
-      csv_free(x.v, x.n);
-      return fail(err, errlen, CSV_ENOMEM, "out of memory");
+      stackvars_free(x.v, x.n);
+      return fail(err, errlen, STACKVARS_ENOMEM, "out of memory");
    }
    finish(&x);
    *out = x.v;
    *n = x.n;
-   return CSV_OK;
+   return STACKVARS_OK;
 }
 
-csv_status csv_find(const char *path, uint64_t text_avma, unsigned flags,
-                    const char *debug_dir, csv_var **out, size_t *n,
-                    char *err, size_t errlen)
+stackvars_status stackvars_find(const char *path, uint64_t text_avma, unsigned flags,
+                                const char *debug_dir, stackvars_var **out, size_t *n,
+                                char *err, size_t errlen)
 {
    *out = NULL;
    *n = 0;
-   csv_elf e;
+   stackvars_elf e;
    memset(&e, 0, sizeof e);
-   csv_status st = read_elf(path, &e, err, errlen);
-   if (st == CSV_OK && !e.have_text && !(flags & CSV_NO_BIAS))
-      st = fail(err, errlen, CSV_ENOTEXT, "no .text section");
+   stackvars_status st = read_elf(path, &e, err, errlen);
+   if (st == STACKVARS_OK && !e.have_text && !(flags & STACKVARS_NO_BIAS))
+      st = fail(err, errlen, STACKVARS_ENOTEXT, "no .text section");
    char dbg[4096];
    const char *dwarf_path = path;
-   if (st == CSV_OK && !e.have_debug_info && (flags & CSV_OWN_DWARF))
-      st = fail(err, errlen, CSV_ENODEBUG, "no .debug_info");
-   else if (st == CSV_OK && !e.have_debug_info) {
-      if (!build_id_path(&e, debug_dir ? debug_dir : CSV_DEBUG_DIR, dbg,
+   if (st == STACKVARS_OK && !e.have_debug_info && (flags & STACKVARS_OWN_DWARF))
+      st = fail(err, errlen, STACKVARS_ENODEBUG, "no .debug_info");
+   else if (st == STACKVARS_OK && !e.have_debug_info) {
+      if (!build_id_path(&e, debug_dir ? debug_dir : STACKVARS_DEBUG_DIR, dbg,
                          sizeof dbg))
-         st = fail(err, errlen, CSV_ENODEBUG,
+         st = fail(err, errlen, STACKVARS_ENODEBUG,
                    "no .debug_info and no build-id note");
       else if (access(dbg, R_OK) != 0)
-         st = fail(err, errlen, CSV_ENODEBUG,
+         st = fail(err, errlen, STACKVARS_ENODEBUG,
                    "no .debug_info, and no %s", dbg);
       dwarf_path = dbg;
    }
-   if (st == CSV_OK) {
-      uint64_t bias = (flags & CSV_NO_BIAS) ? 0 : text_avma - e.text_svma;
+   if (st == STACKVARS_OK) {
+      uint64_t bias = (flags & STACKVARS_NO_BIAS) ? 0 : text_avma - e.text_svma;
       st = read_dwarf(dwarf_path, &e, bias, out, n, err, errlen);
    }
    free(e.exec);
    return st;
 }
 
-void csv_free(csv_var *v, size_t n)
+void stackvars_free(stackvars_var *v, size_t n)
 {
    for (size_t i = 0; v && i < n; i++) {
       free(v[i].name);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stackvars.h: stack arrays of an ELF object, from its DWARF.
  *
  * The Valgrind tool names accesses to stack arrays without Valgrind's own
@@ -22,49 +23,49 @@
  * (DW_FORM_GNU_ref_alt) or type units (DW_FORM_ref_sig8). DWARF 2 to 5.
  * An object without .debug_info is looked up in
  * DEBUG_DIR/.build-id/xx/rest.debug by its NT_GNU_BUILD_ID note. */
-#ifndef CATS_STACKVARS_H
-#define CATS_STACKVARS_H
+#ifndef CATS_BINARY_STACKVARS_H
+#define CATS_BINARY_STACKVARS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define CSV_ERRLEN 256
-#define CSV_DEBUG_DIR "/usr/lib/debug"
+#define STACKVARS_ERRLEN 256
+#define STACKVARS_DEBUG_DIR "/usr/lib/debug"
 
 /* Every status leaves a valid (possibly empty) result: callers that only
  * want "the arrays, if any" may ignore it. */
-typedef enum csv_status {
-   CSV_OK = 0,
-   CSV_EOPEN,     /* the file cannot be opened */
-   CSV_ENOTELF,   /* not an ELF object, or not x86-64 */
-   CSV_ENOTEXT,   /* no .text section to compute the bias from */
-   CSV_ENODEBUG,  /* no DWARF, neither inside nor by build-id */
-   CSV_EDWARF,    /* libdwarf could not open the debug info */
-   CSV_ENOMEM     /* out of memory */
-} csv_status;
+typedef enum stackvars_status {
+   STACKVARS_OK = 0,
+   STACKVARS_EOPEN,     /* the file cannot be opened */
+   STACKVARS_ENOTELF,   /* not an ELF object, or not x86-64 */
+   STACKVARS_ENOTEXT,   /* no .text section to compute the bias from */
+   STACKVARS_ENODEBUG,  /* no DWARF, neither inside nor by build-id */
+   STACKVARS_EDWARF,    /* libdwarf could not open the debug info */
+   STACKVARS_ENOMEM     /* out of memory */
+} stackvars_status;
 
-typedef struct csv_var {
+typedef struct stackvars_var {
    uint64_t fn_entry;     /* function's DW_AT_low_pc (+ bias) */
    int64_t cfa_offset;    /* the array starts at CFA + cfa_offset (< 0) */
    uint64_t size;         /* bytes */
    char *name;            /* variable name */
    char *fn_name;         /* function's DW_AT_name, or NULL */
-} csv_var;
+} stackvars_var;
 
-/* Flags for csv_find. */
-#define CSV_NO_BIAS 1u    /* report ELF addresses (ignore text_avma) */
-#define CSV_OWN_DWARF 2u  /* only the object's own DWARF: no build-id
+/* Flags for stackvars_find. */
+#define STACKVARS_NO_BIAS 1u    /* report ELF addresses (ignore text_avma) */
+#define STACKVARS_OWN_DWARF 2u  /* only the object's own DWARF: no build-id
                              lookup of a separate debug file */
 
 /* Find the stack arrays of the object at `path`, with entry addresses
- * shifted by bias = text_avma - (.text sh_addr) unless CSV_NO_BIAS.
- * debug_dir is where separate debug files live (NULL: CSV_DEBUG_DIR).
- * *out (free with csv_free) holds *n arrays sorted by fn_entry, then
+ * shifted by bias = text_avma - (.text sh_addr) unless STACKVARS_NO_BIAS.
+ * debug_dir is where separate debug files live (NULL: STACKVARS_DEBUG_DIR).
+ * *out (free with stackvars_free) holds *n arrays sorted by fn_entry, then
  * cfa_offset, then size and name; exact duplicates are dropped. */
-csv_status csv_find(const char *path, uint64_t text_avma, unsigned flags,
-                    const char *debug_dir, csv_var **out, size_t *n,
-                    char *err, size_t errlen);
+stackvars_status stackvars_find(const char *path, uint64_t text_avma, unsigned flags,
+                                const char *debug_dir, stackvars_var **out, size_t *n,
+                                char *err, size_t errlen);
 
-void csv_free(csv_var *v, size_t n);
+void stackvars_free(stackvars_var *v, size_t n);
 
-#endif /* CATS_STACKVARS_H */
+#endif /* CATS_BINARY_STACKVARS_H */

@@ -1,4 +1,5 @@
-/* cmd_compare.c: `cats compare PROJECTED MEASURED`, how close a projection
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_compare.c: `cats compare PROJECTED MEASURED`, how close a projection
  * is to what an MPI run really sent (both in docs/COMM-JSON.md form).
  *
  * Accuracy is 1 - |projected - measured| / measured (at least 0), per
@@ -10,7 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "outfile.h"
+#include "cli_outfile.h"
 
 #define CMP_USAGE "cats compare PROJECTED.json MEASURED.json [--ranks=N] " \
                   "[--json OUT]"
@@ -199,8 +200,8 @@ static int write_json(const char *path, uint32_t n, int per_iter,
                       const cmp_out *o)
 {
    char err[512];
-   cof_file f;
-   if (cof_open(&f, path, err, sizeof err) != 0)
+   cli_outfile f;
+   if (cli_outfile_open(&f, path, err, sizeof err) != 0)
       return cli_error(CLI_EFILE, "%s", err);
    fprintf(f.fp,
            "{\"ranks\": %u, \"per_iteration\": %s, \"projected_bytes\": %.3f, "
@@ -210,7 +211,7 @@ static int write_json(const char *path, uint32_t n, int per_iter,
            n, per_iter ? "true" : "false", o->total_p, o->total_m, o->acc,
            o->p2p_acc, o->coll_acc, o->entry_acc,
            o->neighbours_agree ? "true" : "false");
-   if (cof_close(&f, 1, err, sizeof err) != 0)
+   if (cli_outfile_close(&f, 1, err, sizeof err) != 0)
       return cli_error(CLI_EFILE, "%s", err);
    return CLI_OK;
 }
@@ -224,7 +225,7 @@ static json_t *load_json(const char *path)
    return doc;
 }
 
-int cli_cmd_compare(int argc, char **argv)
+int cli_compare(int argc, char **argv)
 {
    const char *pos[2] = { NULL, NULL }, *ranks = NULL, *json = NULL;
    const cli_opt opts[] = {

@@ -1,20 +1,21 @@
-/* cmd_dump.c: `cats dump [--json] FILE [-o OUT]`.
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_dump.c: `cats dump [--json] FILE [-o OUT]`.
  *
  * The text form is for people: the run's metadata, the context tree
  * indented by depth, the containers, then the access records grouped under
  * the context they happened in (in tree order), one line each. The JSON
- * form (cmd_dump_json.c) is for programs. */
+ * form (cli_dump_json.c) is for programs. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "outfile.h"
-#include "trace_names.h"
+#include "cli_outfile.h"
+#include "cats/trace/trace_names.h"
 
 #define DUMP_MAX_INDENT 32   /* deeper levels are indented like level 32 */
 
 /* Contexts in depth-first order (children by id); NULL if out of memory. */
-static uint32_t *preorder(const ctr_trace *t, const cli_tree *tree)
+static uint32_t *preorder(const trace_file *t, const cli_tree *tree)
 {
    size_t n = t->ncontexts ? t->ncontexts : 1;
    uint32_t *order = malloc(n * sizeof *order);
@@ -55,9 +56,9 @@ static void indent(FILE *fp, uint32_t depth)
    fprintf(fp, "%*s", (int)(2 + 2 * d), "");
 }
 
-static void dump_context(const ctr_trace *t, uint32_t id, FILE *fp)
+static void dump_context(const trace_file *t, uint32_t id, FILE *fp)
 {
-   const ctr_context *c = &t->contexts[id];
+   const trace_context *c = &t->contexts[id];
    char where[512];
    cli_loc_str(t, c->loc, where, sizeof where);
    indent(fp, c->depth);
@@ -70,8 +71,8 @@ static void dump_context(const ctr_trace *t, uint32_t id, FILE *fp)
       fputs("if", fp);
    else {
       if (c->kind != CATS_CTX_THREAD)
-         fprintf(fp, "%s ", ctn_ctx_kind(c->kind));
-      cli_text(fp, ctr_str(t, c->name));
+         fprintf(fp, "%s ", trace_names_ctx_kind(c->kind));
+      cli_text(fp, trace_str(t, c->name));
    }
    if (where[0]) {
       fputs("  ", fp);
@@ -93,21 +94,21 @@ static void dump_context(const ctr_trace *t, uint32_t id, FILE *fp)
 
 /* A reuse histogram on one line: cold count, then "b:count" for the
  * non-empty log2 buckets (b 0: distance 0; b: 2^(b-1) <= d < 2^b). */
-static void dump_reuse(FILE *fp, const char *pad, const ctr_reuse_hist *h)
+static void dump_reuse(FILE *fp, const char *pad, const trace_reuse_hist *h)
 {
    fprintf(fp, "%sreuse cold %llu", pad, (unsigned long long)h->cold);
-   for (unsigned b = 0; b < CTR_REUSE_BUCKETS; b++)
+   for (unsigned b = 0; b < TRACE_REUSE_BUCKETS; b++)
       if (h->bucket[b])
          fprintf(fp, " %u:%llu", b, (unsigned long long)h->bucket[b]);
    fputc('\n', fp);
 }
 
-static void dump_alloc(const ctr_trace *t, uint32_t id, FILE *fp)
+static void dump_alloc(const trace_file *t, uint32_t id, FILE *fp)
 {
-   const ctr_alloc *a = &t->allocs[id];
+   const trace_alloc *a = &t->allocs[id];
    char where[512], ctx[512];
-   fprintf(fp, "  [%u] %s \"", id, ctn_alloc_kind(a->kind));
-   cli_text(fp, ctr_str(t, a->name));
+   fprintf(fp, "  [%u] %s \"", id, trace_names_alloc_kind(a->kind));
+   cli_text(fp, trace_str(t, a->name));
    fprintf(fp, "\"  %llu B x %llu (max live %llu)\n",
            (unsigned long long)a->size, (unsigned long long)a->count,
            (unsigned long long)a->max_live);
@@ -164,20 +165,20 @@ static void dump_i64_list(FILE *fp, const char *label, const int64_t *v,
    fputc(']', fp);
 }
 
-static void dump_event(const ctr_trace *t, uint32_t id, FILE *fp)
+static void dump_event(const trace_file *t, uint32_t id, FILE *fp)
 {
-   const ctr_event *e = &t->events[id];
-   const ctr_loc *l = &t->locs[e->loc];
+   const trace_event *e = &t->events[id];
+   const trace_loc *l = &t->locs[e->loc];
    char where[512];
    cli_loc_str(t, e->loc, where, sizeof where);
    fputs("      ", fp);
    cli_text(fp, where);
    fputc(' ', fp);
-   cli_text(fp, ctr_str(t, l->function));
+   cli_text(fp, trace_str(t, l->function));
    fprintf(fp, "  %s \"", e->kind == CATS_WRITE ? "w" : "r");
-   cli_text(fp, ctr_str(t, t->allocs[e->alloc].name));
+   cli_text(fp, trace_str(t, t->allocs[e->alloc].name));
    fprintf(fp, "\"  %s  %u B x %llu  time %llu..%llu\n",
-           ctn_pattern(e->pattern), e->size, (unsigned long long)e->count,
+           trace_names_pattern(e->pattern), e->size, (unsigned long long)e->count,
            (unsigned long long)e->first_time,
            (unsigned long long)e->last_time);
    fprintf(fp, "        base %lld", (long long)e->base);
@@ -199,7 +200,7 @@ static void dump_event(const ctr_trace *t, uint32_t id, FILE *fp)
    fputc('\n', fp);
    if (t->has_index && t->index_alloc[id] != CATS_NONE) {
       fprintf(fp, "        index from [%u] \"", t->index_alloc[id]);
-      cli_text(fp, ctr_str(t, t->allocs[t->index_alloc[id]].name));
+      cli_text(fp, trace_str(t, t->allocs[t->index_alloc[id]].name));
       fputs("\"\n", fp);
    }
    if (t->has_reuse)
@@ -208,7 +209,7 @@ static void dump_event(const ctr_trace *t, uint32_t id, FILE *fp)
 
 /* Events bucketed by context: idx[start[c] .. start[c+1]) are the events
  * of context c in id order (a counting sort, O(events + contexts)). */
-static int bucket_events(const ctr_trace *t, uint32_t **start_out,
+static int bucket_events(const trace_file *t, uint32_t **start_out,
                          uint32_t **idx_out)
 {
    uint32_t *start = calloc((size_t)t->ncontexts + 1, sizeof *start);
@@ -237,7 +238,7 @@ static int bucket_events(const ctr_trace *t, uint32_t **start_out,
    return 0;
 }
 
-int cli_dump_text(const ctr_trace *t, FILE *fp)
+int cli_dump_text(const trace_file *t, FILE *fp)
 {
    cli_tree tree;
    if (cli_tree_build(t, &tree) != 0)
@@ -252,11 +253,11 @@ int cli_dump_text(const ctr_trace *t, FILE *fp)
 
    fprintf(fp, "meta:\n");
    for (uint32_t i = 0; i < t->nmeta; i++) {
-      const char *k = ctr_str(t, t->meta[i].key);
+      const char *k = trace_str(t, t->meta[i].key);
       fputs("  ", fp);
       cli_text(fp, k);
       fprintf(fp, "%*s ", strlen(k) < 24 ? (int)(24 - strlen(k)) : 0, "");
-      cli_text(fp, ctr_str(t, t->meta[i].value));
+      cli_text(fp, trace_str(t, t->meta[i].value));
       fputc('\n', fp);
    }
 
@@ -292,7 +293,7 @@ int cli_dump_text(const ctr_trace *t, FILE *fp)
    return ferror(fp) ? -1 : 0;
 }
 
-int cli_cmd_dump(int argc, char **argv)
+int cli_dump(int argc, char **argv)
 {
    int json = 0;
    const char *out = NULL, *file = NULL;
@@ -306,18 +307,18 @@ int cli_cmd_dump(int argc, char **argv)
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
 
-   ctr_trace *t;
+   trace_file *t;
    if ((rc = cli_load_without_graph(file, &t)) != CLI_OK)
       return rc;
    char err[512];
-   cof_file f;
-   if (cof_open(&f, out, err, sizeof err) != 0) {
-      ctr_free(t);
+   cli_outfile f;
+   if (cli_outfile_open(&f, out, err, sizeof err) != 0) {
+      trace_free(t);
       return cli_error(CLI_EFILE, "%s", err);
    }
    int ok = (json ? cli_dump_json(t, f.fp) : cli_dump_text(t, f.fp)) == 0;
-   ctr_free(t);
-   if (cof_close(&f, ok, err, sizeof err) != 0) {
+   trace_free(t);
+   if (cli_outfile_close(&f, ok, err, sizeof err) != 0) {
       if (ok)
          return cli_error(CLI_EFILE, "%s", err);
       return cli_error(CLI_EFILE, "%s: cannot write the dump",

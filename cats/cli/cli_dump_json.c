@@ -1,9 +1,10 @@
-/* cmd_dump_json.c: `cats dump --json`, exactly the schema of docs/JSON.md.
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_dump_json.c: `cats dump --json`, exactly the schema of docs/JSON.md.
  *
  * One record per line so that large dumps stay greppable and diffable. */
 #include "cli.h"
-#include "json_out.h"
-#include "trace_names.h"
+#include "cats/trace/json_out.h"
+#include "cats/trace/trace_names.h"
 
 /* A u32 reference, or null for CATS_NONE. */
 static void ref(FILE *fp, const char *key, uint32_t id)
@@ -17,7 +18,7 @@ static void ref(FILE *fp, const char *key, uint32_t id)
 static void key_str(FILE *fp, const char *key, const char *value)
 {
    fprintf(fp, "\"%s\": ", key);
-   cjo_string(fp, value);
+   json_out_string(fp, value);
 }
 
 static void key_u64(FILE *fp, const char *key, uint64_t v)
@@ -31,40 +32,40 @@ static void key_bool(FILE *fp, const char *key, int v)
 }
 
 /* ", "reuse": {"cold": N, "buckets": [33 counts]}" */
-static void json_reuse(FILE *fp, const ctr_reuse_hist *h)
+static void json_reuse(FILE *fp, const trace_reuse_hist *h)
 {
    fprintf(fp, ", \"reuse\": {\"cold\": %llu, \"buckets\": [",
            (unsigned long long)h->cold);
-   for (unsigned b = 0; b < CTR_REUSE_BUCKETS; b++)
+   for (unsigned b = 0; b < TRACE_REUSE_BUCKETS; b++)
       fprintf(fp, "%s%llu", b ? ", " : "", (unsigned long long)h->bucket[b]);
    fputs("]}", fp);
 }
 
-static void json_meta(const ctr_trace *t, FILE *fp)
+static void json_meta(const trace_file *t, FILE *fp)
 {
    fputs("  \"meta\": {", fp);
    for (uint32_t i = 0; i < t->nmeta; i++) {
       fputs(i ? ",\n    " : "\n    ", fp);
-      cjo_string(fp, ctr_str(t, t->meta[i].key));
+      json_out_string(fp, trace_str(t, t->meta[i].key));
       fputs(": ", fp);
-      cjo_string(fp, ctr_str(t, t->meta[i].value));
+      json_out_string(fp, trace_str(t, t->meta[i].value));
    }
    fputs(t->nmeta ? "\n  },\n" : "},\n", fp);
 }
 
-static void json_locs(const ctr_trace *t, FILE *fp)
+static void json_locs(const trace_file *t, FILE *fp)
 {
    fputs("  \"locs\": [", fp);
    for (uint32_t i = 0; i < t->nlocs; i++) {
-      const ctr_loc *l = &t->locs[i];
+      const trace_loc *l = &t->locs[i];
       fputs(i ? ",\n    { " : "\n    { ", fp);
       fprintf(fp, "\"id\": %u, \"addr\": \"0x%llx\", ", i,
               (unsigned long long)l->addr);
-      key_str(fp, "function", ctr_str(t, l->function));
+      key_str(fp, "function", trace_str(t, l->function));
       fputs(", ", fp);
-      key_str(fp, "file", ctr_str(t, l->file));
+      key_str(fp, "file", trace_str(t, l->file));
       fprintf(fp, ", \"line\": %u, ", l->line);
-      key_str(fp, "object", ctr_str(t, l->object));
+      key_str(fp, "object", trace_str(t, l->object));
       fputs(", ", fp);
       ref(fp, "inline_parent", l->inline_parent);
       fputs(" }", fp);
@@ -72,18 +73,18 @@ static void json_locs(const ctr_trace *t, FILE *fp)
    fputs(t->nlocs ? "\n  ],\n" : "],\n", fp);
 }
 
-static void json_contexts(const ctr_trace *t, FILE *fp)
+static void json_contexts(const trace_file *t, FILE *fp)
 {
    fputs("  \"contexts\": [", fp);
    for (uint32_t i = 0; i < t->ncontexts; i++) {
-      const ctr_context *c = &t->contexts[i];
+      const trace_context *c = &t->contexts[i];
       fputs(i ? ",\n    { " : "\n    { ", fp);
       fprintf(fp, "\"id\": %u, ", i);
       ref(fp, "parent", c->parent);
       fputs(", ", fp);
-      key_str(fp, "kind", ctn_ctx_kind(c->kind));
+      key_str(fp, "kind", trace_names_ctx_kind(c->kind));
       fputs(", ", fp);
-      key_str(fp, "name", ctr_str(t, c->name));
+      key_str(fp, "name", trace_str(t, c->name));
       fputs(", ", fp);
       ref(fp, "loc", c->loc);
       fputs(", ", fp);
@@ -103,16 +104,16 @@ static void json_contexts(const ctr_trace *t, FILE *fp)
    fputs(t->ncontexts ? "\n  ],\n" : "],\n", fp);
 }
 
-static void json_allocs(const ctr_trace *t, FILE *fp)
+static void json_allocs(const trace_file *t, FILE *fp)
 {
    fputs("  \"allocs\": [", fp);
    for (uint32_t i = 0; i < t->nallocs; i++) {
-      const ctr_alloc *a = &t->allocs[i];
+      const trace_alloc *a = &t->allocs[i];
       fputs(i ? ",\n    { " : "\n    { ", fp);
       fprintf(fp, "\"id\": %u, ", i);
-      key_str(fp, "kind", ctn_alloc_kind(a->kind));
+      key_str(fp, "kind", trace_names_alloc_kind(a->kind));
       fputs(", ", fp);
-      key_str(fp, "name", ctr_str(t, a->name));
+      key_str(fp, "name", trace_str(t, a->name));
       fputs(", ", fp);
       key_u64(fp, "size", a->size);
       fputs(", ", fp);
@@ -150,13 +151,13 @@ static void json_allocs(const ctr_trace *t, FILE *fp)
    fputs(t->nallocs ? "\n  ],\n" : "],\n", fp);
 }
 
-static void json_event(const ctr_event *e, FILE *fp)
+static void json_event(const trace_event *e, FILE *fp)
 {
    fprintf(fp, "\"ctx\": %u, \"loc\": %u, \"alloc\": %u, ", e->ctx, e->loc,
            e->alloc);
-   key_str(fp, "kind", ctn_access(e->kind));
+   key_str(fp, "kind", trace_names_access(e->kind));
    fputs(", ", fp);
-   key_str(fp, "pattern", ctn_pattern(e->pattern));
+   key_str(fp, "pattern", trace_names_pattern(e->pattern));
    fprintf(fp, ", \"size\": %u, ", e->size);
    key_u64(fp, "count", e->count);
    fputs(", ", fp);
@@ -180,7 +181,7 @@ static void json_event(const ctr_event *e, FILE *fp)
    fputs("]", fp);
 }
 
-static void json_events(const ctr_trace *t, FILE *fp)
+static void json_events(const trace_file *t, FILE *fp)
 {
    fputs("  \"events\": [", fp);
    for (uint32_t i = 0; i < t->nevents; i++) {
@@ -195,7 +196,7 @@ static void json_events(const ctr_trace *t, FILE *fp)
    fputs(t->nevents ? "\n  ]\n" : "]\n", fp);
 }
 
-int cli_dump_json(const ctr_trace *t, FILE *fp)
+int cli_dump_json(const trace_file *t, FILE *fp)
 {
    fprintf(fp, "{\n  \"format\": \"cats\", \"version\": %d,\n", CATS_VERSION);
    json_meta(t, fp);

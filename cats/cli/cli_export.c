@@ -1,4 +1,5 @@
-/* cmd_export.c: `cats export --cats-viz FILE [-o OUT]`.
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_export.c: `cats export --cats-viz FILE [-o OUT]`.
  *
  * Writes {"events": [...]} for the public C.A.T.S. viewer (spcl/cats-viz),
  * using its event fields: every event has "type", "funcname", "filename",
@@ -24,8 +25,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "json_out.h"
-#include "outfile.h"
+#include "cats/trace/json_out.h"
+#include "cli_outfile.h"
 
 enum vz_type { VZ_ALLOC, VZ_DEALLOC, VZ_ACCESS, VZ_ENTRY, VZ_EXIT };
 
@@ -69,7 +70,7 @@ static int cmp_child(const void *pa, const void *pb)
 
 /* Position of each context's entry and exit in a depth-first tour where
  * siblings are visited by first entry. */
-static int tour(const ctr_trace *t, uint64_t *enter, uint64_t *leave)
+static int tour(const trace_file *t, uint64_t *enter, uint64_t *leave)
 {
    size_t n = t->ncontexts;
    vz_child *keys = malloc((n + 1) * sizeof *keys);
@@ -134,7 +135,7 @@ static int tour(const ctr_trace *t, uint64_t *enter, uint64_t *leave)
 }
 
 /* The offset of the last access of a record. */
-static int64_t last_offset(const ctr_event *e)
+static int64_t last_offset(const trace_event *e)
 {
    if (e->pattern == CATS_PAT_CONSTANT)
       return e->base;
@@ -146,7 +147,7 @@ static int64_t last_offset(const ctr_event *e)
    return e->max_offset;
 }
 
-static vz_item *collect(const ctr_trace *t, size_t *nout)
+static vz_item *collect(const trace_file *t, size_t *nout)
 {
    size_t cap = 2 * ((size_t)t->nallocs + t->nevents + t->ncontexts) + 1;
    vz_item *v = malloc(cap * sizeof *v);
@@ -161,21 +162,21 @@ static vz_item *collect(const ctr_trace *t, size_t *nout)
    size_t n = 0;
    uint64_t seq = 0;
    for (uint32_t i = 0; i < t->nallocs; i++) {
-      const ctr_alloc *a = &t->allocs[i];
+      const trace_alloc *a = &t->allocs[i];
       v[n++] = (vz_item){ a->first_alloc, seq++, 0, i, 0, VZ_ALLOC };
       if ((a->first_free || a->last_free) &&
           !(a->flags & CATS_ALLOCFLAG_LEAKED))
          v[n++] = (vz_item){ a->last_free, seq++, 0, i, 0, VZ_DEALLOC };
    }
    for (uint32_t i = 0; i < t->nevents; i++) {
-      const ctr_event *e = &t->events[i];
+      const trace_event *e = &t->events[i];
       v[n++] = (vz_item){ e->first_time, seq++, e->base, i, 0, VZ_ACCESS };
       if (e->count > 1)
          v[n++] = (vz_item){ e->last_time, seq++, last_offset(e), i, 0,
                              VZ_ACCESS };
    }
    for (uint32_t i = 0; i < t->ncontexts; i++) {
-      const ctr_context *c = &t->contexts[i];
+      const trace_context *c = &t->contexts[i];
       if (c->kind == CATS_CTX_THREAD)
          continue;
       v[n++] = (vz_item){ c->first_time, enter[i], 0, i, 1, VZ_ENTRY };
@@ -202,7 +203,7 @@ static int cmp_name(const void *pa, const void *pb)
    return r ? r : (a->id > b->id) - (a->id < b->id);
 }
 
-static uint8_t *shared_names(const ctr_trace *t)
+static uint8_t *shared_names(const trace_file *t)
 {
    uint8_t *dup = calloc((size_t)t->nallocs + 1, 1);
    vz_name *v = malloc(((size_t)t->nallocs + 1) * sizeof *v);
@@ -212,7 +213,7 @@ static uint8_t *shared_names(const ctr_trace *t)
       return NULL;
    }
    for (uint32_t i = 0; i < t->nallocs; i++)
-      v[i] = (vz_name){ ctr_str(t, t->allocs[i].name), i };
+      v[i] = (vz_name){ trace_str(t, t->allocs[i].name), i };
    qsort(v, t->nallocs, sizeof *v, cmp_name);
    for (uint32_t k = 1; k < t->nallocs; k++)
       if (strcmp(v[k].name, v[k - 1].name) == 0)
@@ -222,39 +223,39 @@ static uint8_t *shared_names(const ctr_trace *t)
 }
 
 /* "type", funcname, filename, line, col of a code location. */
-static void common(const ctr_trace *t, FILE *fp, const char *type,
+static void common(const trace_file *t, FILE *fp, const char *type,
                    uint32_t loc, const char *fallback_func)
 {
    const char *func = fallback_func, *file = "";
    uint32_t line = 0;
    if (loc != CATS_NONE) {
-      func = ctr_str(t, t->locs[loc].function);
-      file = ctr_str(t, t->locs[loc].file);
+      func = trace_str(t, t->locs[loc].function);
+      file = trace_str(t, t->locs[loc].file);
       line = t->locs[loc].line;
    }
    fprintf(fp, "{\"type\": \"%s\", \"funcname\": ", type);
-   cjo_string(fp, func);
+   json_out_string(fp, func);
    fputs(", \"filename\": ", fp);
-   cjo_string(fp, file);
+   json_out_string(fp, file);
    fprintf(fp, ", \"line\": %u, \"col\": 0", line);
 }
 
-static void buffer(const ctr_trace *t, FILE *fp, uint32_t id,
+static void buffer(const trace_file *t, FILE *fp, uint32_t id,
                    const uint8_t *dup)
 {
-   const char *name = ctr_str(t, t->allocs[id].name);
+   const char *name = trace_str(t, t->allocs[id].name);
    fputs(", \"buffer_name\": ", fp);
    if (!dup[id]) {
-      cjo_string(fp, name);
+      json_out_string(fp, name);
    } else {
       size_t n = strlen(name) + 16;
       char *s = malloc(n);
       if (s) {
          snprintf(s, n, "%s #%u", name, id);
-         cjo_string(fp, s);
+         json_out_string(fp, s);
          free(s);
       } else {
-         cjo_string(fp, name);
+         json_out_string(fp, name);
       }
    }
    fprintf(fp, ", \"buffer_id\": %u", id);
@@ -269,12 +270,12 @@ static const char *scope_type(uint8_t kind)
    return "func";   /* function, region, signal handler */
 }
 
-static void write_item(const ctr_trace *t, FILE *fp, const vz_item *it,
+static void write_item(const trace_file *t, FILE *fp, const vz_item *it,
                        const uint8_t *dup)
 {
    switch (it->type) {
    case VZ_ALLOC: {
-      const ctr_alloc *a = &t->allocs[it->ref];
+      const trace_alloc *a = &t->allocs[it->ref];
       common(t, fp, "allocation", a->alloc_loc, "");
       buffer(t, fp, it->ref, dup);
       fprintf(fp, ", \"size\": %llu}", (unsigned long long)a->size);
@@ -286,7 +287,7 @@ static void write_item(const ctr_trace *t, FILE *fp, const vz_item *it,
       fputc('}', fp);
       break;
    case VZ_ACCESS: {
-      const ctr_event *e = &t->events[it->ref];
+      const trace_event *e = &t->events[it->ref];
       common(t, fp, "access", e->loc, "");
       fprintf(fp, ", \"mode\": \"%s\"", e->kind == CATS_WRITE ? "w" : "r");
       buffer(t, fp, e->alloc, dup);
@@ -295,22 +296,22 @@ static void write_item(const ctr_trace *t, FILE *fp, const vz_item *it,
       break;
    }
    case VZ_ENTRY: {
-      const ctr_context *c = &t->contexts[it->ref];
-      common(t, fp, "scope_entry", c->loc, ctr_str(t, c->name));
+      const trace_context *c = &t->contexts[it->ref];
+      common(t, fp, "scope_entry", c->loc, trace_str(t, c->name));
       fprintf(fp, ", \"scope_type\": \"%s\", \"id\": %u}",
               scope_type(c->kind), it->ref);
       break;
    }
    case VZ_EXIT: {
-      const ctr_context *c = &t->contexts[it->ref];
-      common(t, fp, "scope_exit", c->loc, ctr_str(t, c->name));
+      const trace_context *c = &t->contexts[it->ref];
+      common(t, fp, "scope_exit", c->loc, trace_str(t, c->name));
       fprintf(fp, ", \"id\": %u}", it->ref);
       break;
    }
    }
 }
 
-static int export_viz(const ctr_trace *t, FILE *fp)
+static int export_viz(const trace_file *t, FILE *fp)
 {
    size_t n;
    vz_item *v = collect(t, &n);
@@ -330,7 +331,7 @@ static int export_viz(const ctr_trace *t, FILE *fp)
    return ferror(fp) ? -1 : 0;
 }
 
-int cli_cmd_export(int argc, char **argv)
+int cli_export(int argc, char **argv)
 {
    int viz = 0;
    const char *out = NULL, *file = NULL;
@@ -347,18 +348,18 @@ int cli_cmd_export(int argc, char **argv)
       return cli_error(CLI_EUSAGE, "export: choose a format: --cats-viz "
                        "(usage: %s)", usage);
 
-   ctr_trace *t;
+   trace_file *t;
    if ((rc = cli_load_without_graph(file, &t)) != CLI_OK)
       return rc;
    char err[512];
-   cof_file f;
-   if (cof_open(&f, out, err, sizeof err) != 0) {
-      ctr_free(t);
+   cli_outfile f;
+   if (cli_outfile_open(&f, out, err, sizeof err) != 0) {
+      trace_free(t);
       return cli_error(CLI_EFILE, "%s", err);
    }
    int ok = export_viz(t, f.fp) == 0;
-   ctr_free(t);
-   if (cof_close(&f, ok, err, sizeof err) != 0) {
+   trace_free(t);
+   if (cli_outfile_close(&f, ok, err, sizeof err) != 0) {
       if (ok)
          return cli_error(CLI_EFILE, "%s", err);
       return cli_error(CLI_EFILE, "%s: cannot write the export",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli_main.c: `cats`, the trace analysis command line.
  *
  * Subcommands are rows of one table; adding one (vcg, project, compare,
@@ -14,30 +15,30 @@ typedef struct cli_command {
 } cli_command;
 
 static const cli_command commands[] = {
-   { "dump", cli_cmd_dump,
+   { "dump", cli_dump,
      "dump [--json] FILE [-o OUT]   print a trace as text or JSON" },
-   { "export", cli_cmd_export,
+   { "export", cli_export,
      "export --cats-viz FILE [-o OUT]  JSON for the C.A.T.S. viewer" },
-   { "stat", cli_cmd_stat,
+   { "stat", cli_stat,
      "stat FILE                     counts, footprint, largest containers" },
-   { "loops", cli_cmd_loops,
+   { "loops", cli_loops,
      "loops OBJ                     static loops and conditionals of an "
      "ELF object" },
-   { "stackvars", cli_cmd_stackvars,
+   { "stackvars", cli_stackvars,
      "stackvars OBJ                 stack arrays (CFA offsets) from DWARF" },
-   { "vcg", cli_cmd_vcg,
+   { "vcg", cli_vcg,
      "vcg FILE [OPTIONS]            value communication graph (see "
      "'cats vcg --help')" },
-   { "project", cli_cmd_project,
+   { "project", cli_project,
      "project FILE [OPTIONS]        projected MPI communication for N ranks "
      "(see 'cats project --help')" },
-   { "compare", cli_cmd_compare,
+   { "compare", cli_compare,
      "compare PROJECTED MEASURED    accuracy of a projection against an MPI "
      "run (libcats-mpi)" },
-   { "view", cli_cmd_view,
+   { "view", cli_view,
      "view FILE [-o OUT.html]       the four views in one self-contained "
      "HTML page" },
-   { "report", cli_cmd_report,
+   { "report", cli_report,
      "report FILE [OPTIONS]         findings to act on (see 'cats report "
      "--help')" },
 };

@@ -1,7 +1,8 @@
-/* outfile.c: atomic command output (see outfile.h). */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_outfile.c: atomic command output (see cli_outfile.h). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "outfile.h"
+#include "cli_outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int cof_open(cof_file *f, const char *path, char *err, size_t errlen)
+int cli_outfile_open(cli_outfile *f, const char *path, char *err, size_t errlen)
 {
    f->fp = NULL;
    f->path = f->tmp = NULL;
@@ -47,7 +48,7 @@ fail:
    return -1;
 }
 
-int cof_close(cof_file *f, int ok, char *err, size_t errlen)
+int cli_outfile_close(cli_outfile *f, int ok, char *err, size_t errlen)
 {
    int rc = 0;
    if (!f->tmp) {

@@ -1,14 +1,15 @@
-/* cmd_project.c: `cats project FILE`, the projected SPMD communication of
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_project.c: `cats project FILE`, the projected SPMD communication of
  * a trace for a list of rank counts (partition/part_project.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../partition/part_project.h"
-#include "../../partition/part_report.h"
-#include "../../partition/part_section.h"
+#include "partition/part_project.h"
+#include "partition/part_report.h"
+#include "partition/part_section.h"
 #include "cli.h"
-#include "outfile.h"
+#include "cli_outfile.h"
 
 #define PROJECT_USAGE                                                       \
    "cats project FILE [--ranks=2,4,8] [--per=NAME|FILE:LINE|run] "          \
@@ -17,7 +18,7 @@
    "[--alpha=S] [--beta=S/B] "                                              \
    "[--json OUT] [--csv PREFIX] [--parts PREFIX] [--singletons] [--stored]"
 
-/* Projection options in the order of pp_set_option's names. */
+/* Projection options in the order of part_project_set_option's names. */
 static const char *const opt_names[] = { "ranks", "per",
                                          "singleton-threshold",
                                          "partitioner", "seed", "tries",
@@ -25,42 +26,42 @@ static const char *const opt_names[] = { "ranks", "per",
                                          "contig", "alpha", "beta" };
 #define NOPTS (sizeof opt_names / sizeof opt_names[0])
 
-static int write_json(const pp_projection *p, const char *path,
+static int write_json(const part_projection *p, const char *path,
                       const char *program)
 {
    char err[512];
-   cof_file f;
-   if (cof_open(&f, path, err, sizeof err) != 0)
+   cli_outfile f;
+   if (cli_outfile_open(&f, path, err, sizeof err) != 0)
       return cli_error(CLI_EFILE, "%s", err);
-   int ok = prp_json(f.fp, p, program) == 0;
-   if (cof_close(&f, ok, err, sizeof err) != 0)
+   int ok = part_report_json(f.fp, p, program) == 0;
+   if (cli_outfile_close(&f, ok, err, sizeof err) != 0)
       return cli_error(CLI_EFILE, "%s", err);
    return CLI_OK;
 }
 
-static int write_csv(const pp_projection *p, const char *prefix)
+static int write_csv(const part_projection *p, const char *prefix)
 {
    for (uint32_t i = 0; i < p->nresults; i++) {
       char path[4096], err[512];
       snprintf(path, sizeof path, "%s.%u.csv", prefix, p->results[i].nranks);
-      cof_file f;
-      if (cof_open(&f, path, err, sizeof err) != 0)
+      cli_outfile f;
+      if (cli_outfile_open(&f, path, err, sizeof err) != 0)
          return cli_error(CLI_EFILE, "%s", err);
-      int ok = prp_csv(f.fp, &p->results[i]) == 0;
-      if (cof_close(&f, ok, err, sizeof err) != 0)
+      int ok = part_report_csv(f.fp, &p->results[i]) == 0;
+      if (cli_outfile_close(&f, ok, err, sizeof err) != 0)
          return cli_error(CLI_EFILE, "%s", err);
    }
    return CLI_OK;
 }
 
-static void print_singletons(const ctr_trace *t, const pp_projection *p)
+static void print_singletons(const trace_file *t, const part_projection *p)
 {
    printf("singletons (kind, degree, versions, members, value):\n");
    for (uint32_t i = 0; i < p->nslist; i++) {
-      const pp_singleton *s = &p->slist[i];
+      const part_project_singleton *s = &p->slist[i];
       char label[CLI_VCG_LABEL];
       cli_vcg_label(t, s->vertex, label, sizeof label);
-      printf("  %-10s %8llu %8llu %6u  %s", ps_kind_name((int)s->kind),
+      printf("  %-10s %8llu %8llu %6u  %s", part_singleton_kind_name((int)s->kind),
              (unsigned long long)s->degree, (unsigned long long)s->versions,
              s->members, label);
       uint32_t c = t->vcg.vertices[s->vertex].ctx;
@@ -74,15 +75,15 @@ static void print_singletons(const ctr_trace *t, const pp_projection *p)
 
 /* PREFIX.N.txt per rank count: "RANK VALUE" per vertex, the value as
  * `cats vcg --vertices` names it; "-" for singletons (on every rank). */
-static int write_parts(const ctr_trace *t, const pp_projection *p,
+static int write_parts(const trace_file *t, const part_projection *p,
                        const char *prefix)
 {
    for (uint32_t i = 0; i < p->nresults; i++) {
-      const pc_result *r = &p->results[i];
+      const part_comm_result *r = &p->results[i];
       char path[4096], err[512], label[CLI_VCG_LABEL];
       snprintf(path, sizeof path, "%s.%u.txt", prefix, r->nranks);
-      cof_file f;
-      if (cof_open(&f, path, err, sizeof err) != 0)
+      cli_outfile f;
+      if (cli_outfile_open(&f, path, err, sizeof err) != 0)
          return cli_error(CLI_EFILE, "%s", err);
       for (uint32_t v = 0; v < t->vcg.nvertices; v++) {
          cli_vcg_label(t, v, label, sizeof label);
@@ -91,7 +92,7 @@ static int write_parts(const ctr_trace *t, const pp_projection *p,
          else
             fprintf(f.fp, "%u %s\n", r->vertex_part[v], label);
       }
-      if (cof_close(&f, 1, err, sizeof err) != 0)
+      if (cli_outfile_close(&f, 1, err, sizeof err) != 0)
          return cli_error(CLI_EFILE, "%s", err);
    }
    return CLI_OK;
@@ -99,42 +100,42 @@ static int write_parts(const ctr_trace *t, const pp_projection *p,
 
 /* With no options the projection stored in the trace is recomputed with
  * the options it was made with, which reproduces it exactly. */
-static int options_from_stored(const ctr_trace *t, const char *file,
-                               pp_options *o, char *spec, size_t speclen)
+static int options_from_stored(const trace_file *t, const char *file,
+                               part_project_options *o, char *spec, size_t speclen)
 {
-   pp_projection s;
+   part_projection s;
    char err[256];
-   if (psec_read(t->projection, t->projection_len, &s, err, sizeof err))
+   if (part_section_read(t->projection, t->projection_len, &s, err, sizeof err))
       return cli_error(CLI_EFILE, "%s: %s", file, err);
    const char *per = s.opts.per;
    snprintf(spec, speclen, "%s", per ? per : "");
    *o = s.opts;
    o->per = per ? spec : NULL;
-   pp_free(&s);
+   part_project_free(&s);
    return CLI_OK;
 }
 
-static int show_stored(const ctr_trace *t, const char *file,
+static int show_stored(const trace_file *t, const char *file,
                        const char *json, const char *csv)
 {
    if (!t->has_projection)
       return cli_error(CLI_EFILE, "%s: no stored projection (run the tool "
                                   "with --ranks=LIST)", file);
-   pp_projection p;
+   part_projection p;
    char err[256];
-   if (psec_read(t->projection, t->projection_len, &p, err, sizeof err))
+   if (part_section_read(t->projection, t->projection_len, &p, err, sizeof err))
       return cli_error(CLI_EFILE, "%s: %s", file, err);
-   prp_table(stdout, &p, "");
+   part_report_table(stdout, &p, "");
    int rc = CLI_OK;
    if (json)
-      rc = write_json(&p, json, ctr_meta_get(t, "command"));
+      rc = write_json(&p, json, trace_meta_get(t, "command"));
    if (rc == CLI_OK && csv)
       rc = write_csv(&p, csv);
-   pp_free(&p);
+   part_project_free(&p);
    return rc;
 }
 
-int cli_cmd_project(int argc, char **argv)
+int cli_project(int argc, char **argv)
 {
    const char *file = NULL, *json = NULL, *csv = NULL, *parts = NULL;
    const char *vals[NOPTS] = { NULL };
@@ -154,50 +155,50 @@ int cli_cmd_project(int argc, char **argv)
    int rc = cli_parse(argc, argv, opts, &file, 1, PROJECT_USAGE);
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
-   pp_options o;
-   pp_defaults(&o);
+   part_project_options o;
+   part_project_defaults(&o);
    char err[512];
    int any = 0;
    for (size_t i = 0; i < NOPTS; i++) {
       if (!vals[i])
          continue;
       any = 1;
-      if (pp_set_option(&o, opt_names[i], vals[i], err, sizeof err) != 0)
+      if (part_project_set_option(&o, opt_names[i], vals[i], err, sizeof err) != 0)
          return cli_error(CLI_EUSAGE, "project: %s", err);
    }
-   ctr_trace *t;
+   trace_file *t;
    if ((rc = cli_load(file, &t)) != CLI_OK)
       return rc;
    if (stored) {
       rc = show_stored(t, file, json, csv);
-      ctr_free(t);
+      trace_free(t);
       return rc == CLI_OK && fflush(stdout) != 0
                 ? cli_error(CLI_EFILE, "stdout: write error")
                 : rc;
    }
-   char spec[PR_NAMELEN];
+   char spec[PART_REGION_NAMELEN];
    if (!any && t->has_projection &&
        (rc = options_from_stored(t, file, &o, spec, sizeof spec)) != CLI_OK) {
-      ctr_free(t);
+      trace_free(t);
       return rc;
    }
    o.keep_parts = parts != NULL;
-   pp_projection p;
-   if (pp_project(t, &o, &p, err, sizeof err) != 0) {
-      ctr_free(t);
+   part_projection p;
+   if (part_project(t, &o, &p, err, sizeof err) != 0) {
+      trace_free(t);
       return cli_error(CLI_EFILE, "%s: %s", file, err);
    }
-   prp_table(stdout, &p, "");
+   part_report_table(stdout, &p, "");
    if (singletons)
       print_singletons(t, &p);
    if (json)
-      rc = write_json(&p, json, ctr_meta_get(t, "command"));
+      rc = write_json(&p, json, trace_meta_get(t, "command"));
    if (rc == CLI_OK && csv)
       rc = write_csv(&p, csv);
    if (rc == CLI_OK && parts)
       rc = write_parts(t, &p, parts);
-   pp_free(&p);
-   ctr_free(t);
+   part_project_free(&p);
+   trace_free(t);
    if (rc == CLI_OK && (fflush(stdout) != 0 || ferror(stdout)))
       rc = cli_error(CLI_EFILE, "stdout: write error");
    return rc;

@@ -1,5 +1,6 @@
-/* cmd_report.c: `cats report FILE`: the findings a performance engineer
- * acts on, each section ranked and cut to the top N (report.h):
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_report.c: `cats report FILE`: the findings a performance engineer
+ * acts on, each section ranked and cut to the top N (cli_report.h):
  *
  *   1 the peak footprint and the containers live at the peak
  *   2 allocations inside loops, with bytes per iteration
@@ -10,7 +11,7 @@
  *   7 reuse distances per container and access site, with misses
  *
  * Text goes to stdout. `--json OUT` writes the same content as JSON,
- * atomically (outfile.h); with OUT "-" the JSON goes to stdout instead of
+ * atomically (cli_outfile.h); with OUT "-" the JSON goes to stdout instead of
  * the text. Exit status: 0, 1 file or data error, 2 usage error.
  *
  * JSON (version 1). Ids are those of `cats dump --json`; a location
@@ -55,10 +56,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "json_out.h"
-#include "outfile.h"
-#include "report.h"
-#include "trace_names.h"
+#include "cats/trace/json_out.h"
+#include "cli_outfile.h"
+#include "cli_report.h"
+#include "cats/trace/trace_names.h"
 
 #define REPORT_USAGE                                                    \
    "cats report FILE [--top=N] [--short-ratio=R] [--cache=LINES] [--all] "  \
@@ -73,11 +74,11 @@
 /* Code under main that is not the program's: the dynamic linker
  * resolving a symbol on its first call (lazy binding) and the tool's own
  * preload libraries. */
-static int foreign_code(const ctr_trace *t, const ctr_context *c)
+static int foreign_code(const trace_file *t, const trace_context *c)
 {
    if (c->kind != CATS_CTX_FUNCTION || c->loc == CATS_NONE)
       return 0;
-   const char *obj = ctr_str(t, t->locs[c->loc].object);
+   const char *obj = trace_str(t, t->locs[c->loc].object);
    const char *base = strrchr(obj, '/');
    base = base ? base + 1 : obj;
    return strncmp(base, "ld-linux", 8) == 0 ||
@@ -85,10 +86,10 @@ static int foreign_code(const ctr_trace *t, const ctr_context *c)
           strncmp(base, "vgpreload_", 10) == 0;
 }
 
-static int is_main(const ctr_trace *t, const ctr_context *c)
+static int is_main(const trace_file *t, const trace_context *c)
 {
    return c->kind == CATS_CTX_FUNCTION &&
-          strcmp(ctr_str(t, c->name), "main") == 0;
+          strcmp(trace_str(t, c->name), "main") == 0;
 }
 
 /* The program's contexts: main and what runs below it, and the whole of
@@ -96,7 +97,7 @@ static int is_main(const ctr_trace *t, const ctr_context *c)
  * foreign code. Parents precede their children. Returns how many are in
  * (0 without a main: the caller then takes them all), -1 when out of
  * memory. */
-static int64_t mark_main(const ctr_trace *t, uint8_t *in)
+static int64_t mark_main(const trace_file *t, uint8_t *in)
 {
    uint8_t *main_root = calloc((size_t)t->ncontexts + 1, 1);
    if (!main_root)
@@ -113,7 +114,7 @@ static int64_t mark_main(const ctr_trace *t, uint8_t *in)
    }
    int64_t n = 0;
    for (uint32_t i = 0; i < t->ncontexts && any; i++) {
-      const ctr_context *c = &t->contexts[i];
+      const trace_context *c = &t->contexts[i];
       int yes = c->parent == CATS_NONE ? !main_root[i]
                                        : is_main(t, c) || in[c->parent];
       in[i] = yes && !foreign_code(t, c);
@@ -129,9 +130,9 @@ static int parse_top(const char *s, uint32_t *top)
    errno = 0;
    unsigned long long v = strtoull(s, &end, 10);
    if (s[0] < '0' || s[0] > '9' || *end || errno || v < 1 ||
-       v > RPT_TOP_MAX)
+       v > CLI_REPORT_TOP_MAX)
       return cli_error(CLI_EUSAGE, "report: --top=%s: expected a whole "
-                       "number from 1 to %u", s, RPT_TOP_MAX);
+                       "number from 1 to %u", s, CLI_REPORT_TOP_MAX);
    *top = (uint32_t)v;
    return CLI_OK;
 }
@@ -152,27 +153,27 @@ static int parse_ratio(const char *s, double *r)
 /* Shared bits of both writers                                        */
 /* ------------------------------------------------------------------ */
 
-static void loc_str(const ctr_trace *t, uint32_t loc, char *buf)
+static void loc_str(const trace_file *t, uint32_t loc, char *buf)
 {
    cli_loc_str(t, loc, buf, LOC_LEN);
 }
 
-static const char *loc_function(const ctr_trace *t, uint32_t loc)
+static const char *loc_function(const trace_file *t, uint32_t loc)
 {
-   return loc == CATS_NONE ? "" : ctr_str(t, t->locs[loc].function);
+   return loc == CATS_NONE ? "" : trace_str(t, t->locs[loc].function);
 }
 
-static const char *alloc_name(const ctr_trace *t, uint32_t alloc)
+static const char *alloc_name(const trace_file *t, uint32_t alloc)
 {
-   return alloc == CATS_NONE ? "" : ctr_str(t, t->allocs[alloc].name);
+   return alloc == CATS_NONE ? "" : trace_str(t, t->allocs[alloc].name);
 }
 
-static uint64_t lifetime_of(const rpt_lifetime *l)
+static uint64_t lifetime_of(const cli_report_lifetime *l)
 {
    return l->alloc_end - l->alloc_start;
 }
 
-static uint64_t usage_of(const rpt_lifetime *l)
+static uint64_t usage_of(const cli_report_lifetime *l)
 {
    return l->used ? l->use_end - l->use_start : 0;
 }
@@ -194,7 +195,7 @@ static void quoted(FILE *fp, const char *s)
 /* Text                                                               */
 /* ------------------------------------------------------------------ */
 
-static void text_peak(FILE *fp, const ctr_trace *t, const rpt_peak *p)
+static void text_peak(FILE *fp, const trace_file *t, const cli_report_peak *p)
 {
    if (!p->known) {
       fputs("1. peak footprint: not recorded in this trace (META "
@@ -219,8 +220,8 @@ static void text_peak(FILE *fp, const ctr_trace *t, const rpt_peak *p)
                   "then\n",
               (unsigned long long)(p->bytes - p->upper_bytes));
    for (uint32_t i = 0; i < p->n; i++) {
-      const rpt_live *l = &p->live[i];
-      const ctr_alloc *a = &t->allocs[l->alloc];
+      const cli_report_live *l = &p->live[i];
+      const trace_alloc *a = &t->allocs[l->alloc];
       char bytes[64], live[96];
       if (l->min == l->max) {
          snprintf(bytes, sizeof bytes, "%llu B",
@@ -240,25 +241,25 @@ static void text_peak(FILE *fp, const ctr_trace *t, const rpt_peak *p)
                   (unsigned long long)a->count);
       }
       fprintf(fp, "  %2u. %14s  %-8s %-18s ", i + 1, bytes,
-              ctn_alloc_kind(a->kind), live);
+              trace_names_alloc_kind(a->kind), live);
       quoted(fp, alloc_name(t, l->alloc));
       fputc('\n', fp);
    }
    more(fp, p->n, p->total);
 }
 
-static void text_loops(FILE *fp, const ctr_trace *t, const rpt_report *r)
+static void text_loops(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
    fprintf(fp, "\n2. allocations inside loops: %u\n", r->loops_total);
    for (uint32_t i = 0; i < r->nloops; i++) {
-      const rpt_loop_alloc *l = &r->loops[i];
-      const ctr_alloc *a = &t->allocs[l->alloc];
-      const ctr_context *c = &t->contexts[l->loop];
+      const cli_report_loop_alloc *l = &r->loops[i];
+      const trace_alloc *a = &t->allocs[l->alloc];
+      const trace_context *c = &t->contexts[l->loop];
       char where[LOC_LEN];
       loc_str(t, c->loc, where);
       fprintf(fp, "  %2u. %llu x %-8s %llu B in all, %.1f B per iteration "
                   "of loop ",
-              i + 1, (unsigned long long)a->count, ctn_alloc_kind(a->kind),
+              i + 1, (unsigned long long)a->count, trace_names_alloc_kind(a->kind),
               (unsigned long long)a->total_bytes, l->bytes_per_iter);
       cli_text(fp, where);
       fprintf(fp, " (%llu iterations)  ", (unsigned long long)c->iterations);
@@ -268,15 +269,15 @@ static void text_loops(FILE *fp, const ctr_trace *t, const rpt_report *r)
    more(fp, r->nloops, r->loops_total);
 }
 
-static void text_shorts(FILE *fp, const ctr_trace *t, const rpt_report *r,
+static void text_shorts(FILE *fp, const trace_file *t, const cli_report_data *r,
                         double threshold)
 {
    fprintf(fp, "\n3. short usage lifetimes (used for less than %g%% of the "
                "time allocated): %u\n",
            100 * threshold, r->shorts_total);
    for (uint32_t i = 0; i < r->nshorts; i++) {
-      const rpt_lifetime *l = &r->shorts[i];
-      const ctr_alloc *a = &t->allocs[l->alloc];
+      const cli_report_lifetime *l = &r->shorts[i];
+      const trace_alloc *a = &t->allocs[l->alloc];
       fprintf(fp, "  %2u. ", i + 1);
       quoted(fp, alloc_name(t, l->alloc));
       fprintf(fp, " %llu B", (unsigned long long)a->size);
@@ -297,18 +298,18 @@ static void text_shorts(FILE *fp, const ctr_trace *t, const rpt_report *r,
    more(fp, r->nshorts, r->shorts_total);
 }
 
-static void text_shares(FILE *fp, const ctr_trace *t, const rpt_report *r)
+static void text_shares(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
    fprintf(fp, "\n4. buffer sharing (same size, allocated together, used "
                "one after another): %u, saving %llu bytes in all\n",
            r->shares_total, (unsigned long long)r->shares_saved);
    for (uint32_t i = 0; i < r->nshares; i++) {
-      const rpt_share *s = &r->shares[i];
+      const cli_report_share *s = &r->shares[i];
       fprintf(fp, "  %2u. %u x %llu B share one buffer, saving %llu B:\n",
               i + 1, s->n, (unsigned long long)s->size,
               (unsigned long long)s->saved);
       for (uint32_t k = 0; k < s->n; k++) {
-         const rpt_lifetime *m = &s->members[k];
+         const cli_report_lifetime *m = &s->members[k];
          fputs("        ", fp);
          quoted(fp, alloc_name(t, m->alloc));
          fprintf(fp, " used %llu..%llu\n", (unsigned long long)m->use_start,
@@ -318,7 +319,7 @@ static void text_shares(FILE *fp, const ctr_trace *t, const rpt_report *r)
    more(fp, r->nshares, r->shares_total);
 }
 
-static void text_sites(FILE *fp, const ctr_trace *t, const rpt_report *r)
+static void text_sites(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
    fprintf(fp, "\n5. stride-k and indirect access sites: %u\n",
            r->sites_total);
@@ -327,7 +328,7 @@ static void text_sites(FILE *fp, const ctr_trace *t, const rpt_report *r)
                   "loops that walk contiguously together)\n",
               (unsigned long long)r->sites_unrolled);
    for (uint32_t i = 0; i < r->nsites; i++) {
-      const rpt_site *s = &r->sites[i];
+      const cli_report_site *s = &r->sites[i];
       char where[LOC_LEN], how[LOC_LEN + 96];
       if (s->pattern == CATS_PAT_IRREGULAR) {
          snprintf(how, sizeof how, "indirect");
@@ -368,7 +369,7 @@ static void text_sites(FILE *fp, const ctr_trace *t, const rpt_report *r)
    more(fp, r->nsites, r->sites_total);
 }
 
-static void text_end(FILE *fp, const ctr_trace *t, uint32_t loc,
+static void text_end(FILE *fp, const trace_file *t, uint32_t loc,
                      const char *none)
 {
    char where[LOC_LEN];
@@ -386,7 +387,7 @@ static void text_end(FILE *fp, const ctr_trace *t, uint32_t loc,
    }
 }
 
-static void text_comm(FILE *fp, const ctr_trace *t, const rpt_report *r)
+static void text_comm(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
    if (!r->has_vcg) {
       fputs("\n6. communication: no value communication graph in this "
@@ -397,7 +398,7 @@ static void text_comm(FILE *fp, const ctr_trace *t, const rpt_report *r)
                "source size): %u\n",
            r->edges_total);
    for (uint32_t i = 0; i < r->nedges; i++) {
-      const rpt_edge *e = &r->edges[i];
+      const cli_report_edge *e = &r->edges[i];
       fprintf(fp, "  %2u. %12llu B  %llu uses  %llu edges  ", i + 1,
               (unsigned long long)e->bytes, (unsigned long long)e->uses,
               (unsigned long long)e->edges);
@@ -425,10 +426,10 @@ static void text_comm(FILE *fp, const ctr_trace *t, const rpt_report *r)
    more(fp, r->nedges, r->edges_total);
 }
 
-static void write_text(FILE *fp, const ctr_trace *t, const char *file,
-                       const rpt_options *o, const rpt_report *r)
+static void write_text(FILE *fp, const trace_file *t, const char *file,
+                       const cli_report_options *o, const cli_report_data *r)
 {
-   const char *cmd = ctr_meta_get(t, "command");
+   const char *cmd = trace_meta_get(t, "command");
    fputs("report of ", fp);
    cli_text(fp, file);
    if (cmd) {
@@ -447,7 +448,7 @@ static void write_text(FILE *fp, const ctr_trace *t, const char *file,
    text_shares(fp, t, r);
    text_sites(fp, t, r);
    text_comm(fp, t, r);
-   rpt_reuse_text(fp, t, o->top, o->cache_lines);
+   cli_report_reuse_text(fp, t, o->top, o->cache_lines);
 }
 
 /* ------------------------------------------------------------------ */
@@ -462,10 +463,10 @@ static void j_u64(FILE *fp, const char *key, uint64_t v)
 static void j_str(FILE *fp, const char *key, const char *s)
 {
    fprintf(fp, ", \"%s\": ", key);
-   cjo_string(fp, s);
+   json_out_string(fp, s);
 }
 
-static void j_loc(FILE *fp, const ctr_trace *t, const char *key,
+static void j_loc(FILE *fp, const trace_file *t, const char *key,
                   uint32_t loc)
 {
    char where[LOC_LEN];
@@ -477,18 +478,18 @@ static void j_loc(FILE *fp, const ctr_trace *t, const char *key,
 }
 
 /* The fields every container entry starts with. */
-static void j_alloc(FILE *fp, const ctr_trace *t, uint32_t id)
+static void j_alloc(FILE *fp, const trace_file *t, uint32_t id)
 {
-   const ctr_alloc *a = &t->allocs[id];
+   const trace_alloc *a = &t->allocs[id];
    fprintf(fp, "{\"alloc\": %u", id);
-   j_str(fp, "name", ctr_str(t, a->name));
-   j_str(fp, "kind", ctn_alloc_kind(a->kind));
+   j_str(fp, "name", trace_str(t, a->name));
+   j_str(fp, "kind", trace_names_alloc_kind(a->kind));
    j_loc(fp, t, "site", a->alloc_loc);
    j_u64(fp, "size", a->size);
    j_u64(fp, "count", a->count);
 }
 
-static void json_peak(FILE *fp, const ctr_trace *t, const rpt_peak *p)
+static void json_peak(FILE *fp, const trace_file *t, const cli_report_peak *p)
 {
    fputs(",\n \"peak\": ", fp);
    if (!p->known) {
@@ -502,7 +503,7 @@ static void json_peak(FILE *fp, const ctr_trace *t, const rpt_peak *p)
    j_u64(fp, "total", p->total);
    fputs(", \"live\": [", fp);
    for (uint32_t i = 0; i < p->n; i++) {
-      const rpt_live *l = &p->live[i];
+      const cli_report_live *l = &p->live[i];
       uint64_t size = t->allocs[l->alloc].size;
       fputs(i ? ",\n   " : "\n   ", fp);
       j_alloc(fp, t, l->alloc);
@@ -515,14 +516,14 @@ static void json_peak(FILE *fp, const ctr_trace *t, const rpt_peak *p)
    fputs("]}", fp);
 }
 
-static void json_loops(FILE *fp, const ctr_trace *t, const rpt_report *r)
+static void json_loops(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
    fprintf(fp, ",\n \"allocations_in_loops\": {\"total\": %u, "
                "\"entries\": [",
            r->loops_total);
    for (uint32_t i = 0; i < r->nloops; i++) {
-      const rpt_loop_alloc *l = &r->loops[i];
-      const ctr_context *c = &t->contexts[l->loop];
+      const cli_report_loop_alloc *l = &r->loops[i];
+      const trace_context *c = &t->contexts[l->loop];
       fputs(i ? ",\n   " : "\n   ", fp);
       j_alloc(fp, t, l->alloc);
       j_u64(fp, "total_bytes", t->allocs[l->alloc].total_bytes);
@@ -534,7 +535,7 @@ static void json_loops(FILE *fp, const ctr_trace *t, const rpt_report *r)
    fputs("]}", fp);
 }
 
-static void json_lifetime(FILE *fp, const rpt_lifetime *l)
+static void json_lifetime(FILE *fp, const cli_report_lifetime *l)
 {
    j_u64(fp, "alloc_start", l->alloc_start);
    j_u64(fp, "alloc_end", l->alloc_end);
@@ -546,12 +547,12 @@ static void json_lifetime(FILE *fp, const rpt_lifetime *l)
    }
 }
 
-static void json_shorts(FILE *fp, const ctr_trace *t, const rpt_report *r)
+static void json_shorts(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
    fprintf(fp, ",\n \"short_lifetimes\": {\"total\": %u, \"entries\": [",
            r->shorts_total);
    for (uint32_t i = 0; i < r->nshorts; i++) {
-      const rpt_lifetime *l = &r->shorts[i];
+      const cli_report_lifetime *l = &r->shorts[i];
       fputs(i ? ",\n   " : "\n   ", fp);
       j_alloc(fp, t, l->alloc);
       json_lifetime(fp, l);
@@ -565,21 +566,21 @@ static void json_shorts(FILE *fp, const ctr_trace *t, const rpt_report *r)
    fputs("]}", fp);
 }
 
-static void json_shares(FILE *fp, const ctr_trace *t, const rpt_report *r)
+static void json_shares(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
    fprintf(fp, ",\n \"sharing\": {\"total\": %u, \"saved\": %llu, "
                "\"groups\": [",
            r->shares_total, (unsigned long long)r->shares_saved);
    for (uint32_t i = 0; i < r->nshares; i++) {
-      const rpt_share *s = &r->shares[i];
+      const cli_report_share *s = &r->shares[i];
       fprintf(fp, "%s{\"size\": %llu, \"saved\": %llu, \"members\": [",
               i ? ",\n   " : "\n   ", (unsigned long long)s->size,
               (unsigned long long)s->saved);
       for (uint32_t k = 0; k < s->n; k++) {
-         const rpt_lifetime *m = &s->members[k];
-         const ctr_alloc *a = &t->allocs[m->alloc];
+         const cli_report_lifetime *m = &s->members[k];
+         const trace_alloc *a = &t->allocs[m->alloc];
          fprintf(fp, "%s{\"alloc\": %u", k ? ", " : "", m->alloc);
-         j_str(fp, "name", ctr_str(t, a->name));
+         j_str(fp, "name", trace_str(t, a->name));
          j_loc(fp, t, "site", a->alloc_loc);
          json_lifetime(fp, m);
          fputc('}', fp);
@@ -589,13 +590,13 @@ static void json_shares(FILE *fp, const ctr_trace *t, const rpt_report *r)
    fputs("]}", fp);
 }
 
-static void json_sites(FILE *fp, const ctr_trace *t, const rpt_report *r)
+static void json_sites(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
    fprintf(fp, ",\n \"access_sites\": {\"total\": %u, \"unrolled_records\": "
                "%llu, \"entries\": [",
            r->sites_total, (unsigned long long)r->sites_unrolled);
    for (uint32_t i = 0; i < r->nsites; i++) {
-      const rpt_site *s = &r->sites[i];
+      const cli_report_site *s = &r->sites[i];
       int strided = s->pattern == CATS_PAT_STRIDEK;
       fputs(i ? ",\n   " : "\n   ", fp);
       fputs("{", fp);
@@ -603,13 +604,13 @@ static void json_sites(FILE *fp, const ctr_trace *t, const rpt_report *r)
       loc_str(t, s->loc, where);
       fputs("\"site\": ", fp);
       if (where[0])
-         cjo_string(fp, where);
+         json_out_string(fp, where);
       else
          fputs("null", fp);
       j_str(fp, "function", loc_function(t, s->loc));
       fprintf(fp, ", \"alloc\": %u", s->alloc);
       j_str(fp, "name", alloc_name(t, s->alloc));
-      j_str(fp, "kind", ctn_access(s->kind));
+      j_str(fp, "kind", trace_names_access(s->kind));
       j_str(fp, "pattern", strided ? "stride-k" : "indirect");
       fprintf(fp, ", \"size\": %u", s->size);
       if (strided) {
@@ -643,7 +644,7 @@ static void json_sites(FILE *fp, const ctr_trace *t, const rpt_report *r)
    fputs("]}", fp);
 }
 
-static void json_container(FILE *fp, const ctr_trace *t, const char *key,
+static void json_container(FILE *fp, const trace_file *t, const char *key,
                            uint32_t alloc)
 {
    if (alloc == CATS_NONE)
@@ -652,7 +653,7 @@ static void json_container(FILE *fp, const ctr_trace *t, const char *key,
       j_str(fp, key, alloc_name(t, alloc));
 }
 
-static void json_comm(FILE *fp, const ctr_trace *t, const rpt_report *r)
+static void json_comm(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
    fputs(",\n \"communication\": ", fp);
    if (!r->has_vcg) {
@@ -661,7 +662,7 @@ static void json_comm(FILE *fp, const ctr_trace *t, const rpt_report *r)
    }
    fprintf(fp, "{\"total\": %u, \"entries\": [", r->edges_total);
    for (uint32_t i = 0; i < r->nedges; i++) {
-      const rpt_edge *e = &r->edges[i];
+      const cli_report_edge *e = &r->edges[i];
       fprintf(fp, "%s{\"bytes\": %llu", i ? ",\n   " : "\n   ",
               (unsigned long long)e->bytes);
       j_u64(fp, "uses", e->uses);
@@ -685,10 +686,10 @@ static void json_comm(FILE *fp, const ctr_trace *t, const rpt_report *r)
    fputs("]}", fp);
 }
 
-static void write_json(FILE *fp, const ctr_trace *t, const char *file,
-                       const rpt_options *o, const rpt_report *r)
+static void write_json(FILE *fp, const trace_file *t, const char *file,
+                       const cli_report_options *o, const cli_report_data *r)
 {
-   const char *cmd = ctr_meta_get(t, "command");
+   const char *cmd = trace_meta_get(t, "command");
    fputs("{\"report\": 1", fp);
    j_str(fp, "file", file);
    if (cmd)
@@ -704,7 +705,7 @@ static void write_json(FILE *fp, const ctr_trace *t, const char *file,
    json_sites(fp, t, r);
    json_comm(fp, t, r);
    fputs(",\n \"reuse\": ", fp);
-   rpt_reuse_json(fp, t, o->top, o->cache_lines);
+   cli_report_reuse_json(fp, t, o->top, o->cache_lines);
    fputs("}\n", fp);
 }
 
@@ -712,7 +713,7 @@ static void write_json(FILE *fp, const ctr_trace *t, const char *file,
 /* The command                                                        */
 /* ------------------------------------------------------------------ */
 
-void rpt_free(rpt_report *r)
+void cli_report_free(cli_report_data *r)
 {
    free(r->peak.live);
    free(r->loops);
@@ -725,7 +726,7 @@ void rpt_free(rpt_report *r)
    memset(r, 0, sizeof *r);
 }
 
-int cli_cmd_report(int argc, char **argv)
+int cli_report(int argc, char **argv)
 {
    const char *file = NULL, *top_s = NULL, *ratio_s = NULL, *json = NULL;
    const char *cache_s = NULL;
@@ -742,7 +743,7 @@ int cli_cmd_report(int argc, char **argv)
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
    /* 32 KiB of 64-byte lines: a level-1 data cache. */
-   rpt_options o = { RPT_TOP_DEFAULT, RPT_SHORT_DEFAULT, 512, NULL, all };
+   cli_report_options o = { CLI_REPORT_TOP_DEFAULT, CLI_REPORT_SHORT_DEFAULT, 512, NULL, all };
    if (cache_s) {
       char *end;
       unsigned long long c = strtoull(cache_s, &end, 10);
@@ -758,11 +759,11 @@ int cli_cmd_report(int argc, char **argv)
    if (json && !json[0])
       return cli_error(CLI_EUSAGE, "report: --json needs a file name");
 
-   ctr_trace *t;
+   trace_file *t;
    if ((rc = cli_load(file, &t)) != CLI_OK)
       return rc;
    uint8_t *in_scope = malloc((size_t)t->ncontexts + 1);
-   rpt_report r;
+   cli_report_data r;
    memset(&r, 0, sizeof r);
    int bad = in_scope == NULL;
    if (!bad) {
@@ -772,8 +773,8 @@ int cli_cmd_report(int argc, char **argv)
          o.all = 1;
       }
       o.in_scope = in_scope;
-      bad = n < 0 || rpt_memory(t, &o, &r) != 0 ||
-            rpt_access(t, &o, &r) != 0 || rpt_comm(t, &o, &r) != 0;
+      bad = n < 0 || cli_report_memory(t, &o, &r) != 0 ||
+            cli_report_access(t, &o, &r) != 0 || cli_report_comm(t, &o, &r) != 0;
    }
    if (bad) {
       rc = cli_error(CLI_EFILE, "%s: out of memory", file);
@@ -781,23 +782,23 @@ int cli_cmd_report(int argc, char **argv)
       /* Open the JSON file first: a path that cannot be written is one
        * error line and no output at all. */
       char err[512];
-      cof_file f = { NULL, NULL, NULL };
-      if (json && cof_open(&f, json, err, sizeof err) != 0) {
+      cli_outfile f = { NULL, NULL, NULL };
+      if (json && cli_outfile_open(&f, json, err, sizeof err) != 0) {
          rc = cli_error(CLI_EFILE, "%s", err);
       } else {
          if (!json || strcmp(json, "-") != 0)
             write_text(stdout, t, file, &o, &r);
          if (json) {
             write_json(f.fp, t, file, &o, &r);
-            if (cof_close(&f, 1, err, sizeof err) != 0)
+            if (cli_outfile_close(&f, 1, err, sizeof err) != 0)
                rc = cli_error(CLI_EFILE, "%s", err);
          }
          if (rc == CLI_OK && (fflush(stdout) != 0 || ferror(stdout)))
             rc = cli_error(CLI_EFILE, "stdout: write error");
       }
    }
-   rpt_free(&r);
+   cli_report_free(&r);
    free(in_scope);
-   ctr_free(t);
+   trace_free(t);
    return rc;
 }

@@ -1,72 +1,73 @@
-/* report.h: the analyses behind `cats report FILE` (cmd_report.c).
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_report.h: the analyses behind `cats report FILE` (cli_report.c).
  *
- * Each analysis reads a decoded trace and fills its part of an rpt_report:
+ * Each analysis reads a decoded trace and fills its part of an cli_report_data:
  * findings ranked, cut to the top N, with the number found before the cut.
- * The text and the JSON writer of cmd_report.c print the same structure,
+ * The text and the JSON writer of cli_report.c print the same structure,
  * so the two forms always say the same thing.
  *
- *   report_memory.c  1 peak footprint, 2 allocations inside loops,
+ *   cli_report_memory.c  1 peak footprint, 2 allocations inside loops,
  *                    3 short usage lifetimes, 4 buffer-sharing groups
- *   report_access.c  5 stride-k and indirect access sites
- *   report_comm.c    6 heaviest value-communication edges by location
- *   report_reuse.c   7 reuse distances: the place for them (not read
+ *   cli_report_access.c  5 stride-k and indirect access sites
+ *   cli_report_comm.c    6 heaviest value-communication edges by location
+ *   cli_report_reuse.c   7 reuse distances: the place for them (not read
  *                    from traces yet)
  *
  * Scope: the peak footprint is the whole process's (as the tool measured
  * it). The other sections look only at the contexts the caller marks in
- * rpt_options.in_scope: by default main and what runs below it and every
+ * cli_report_options.in_scope: by default main and what runs below it and every
  * other thread, less the dynamic linker's lazy binding and the tool's
- * preload code (cmd_report.c), so that start-up does not crowd out the
+ * preload code (cli_report.c), so that start-up does not crowd out the
  * program.
  *
  * Times are the trace's logical times (one tick per access, allocation
  * and release; docs/FORMAT.md), not wall time. */
-#ifndef CATS_REPORT_H
-#define CATS_REPORT_H
+#ifndef CATS_CLI_CLI_REPORT_H
+#define CATS_CLI_CLI_REPORT_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "trace_read.h"
+#include "cats/trace/trace.h"
 
-#define RPT_TOP_DEFAULT 10
-#define RPT_TOP_MAX 1000000
-#define RPT_SHORT_DEFAULT 0.1   /* section 3: usage below 10 % of the life */
+#define CLI_REPORT_TOP_DEFAULT 10
+#define CLI_REPORT_TOP_MAX 1000000
+#define CLI_REPORT_SHORT_DEFAULT 0.1   /* section 3: usage below 10 % of the life */
 
-typedef struct rpt_options {
+typedef struct cli_report_options {
    uint32_t top;               /* entries kept per section (>= 1) */
    double short_ratio;         /* section 3 threshold, in (0, 1] */
    uint64_t cache_lines;       /* section 7: the cache size in lines */
    const uint8_t *in_scope;    /* per context: 1 if sections 2-6 look at it */
    int all;                    /* every context is in scope (also takes
                                   what has no context) */
-} rpt_options;
+} cli_report_options;
 
 /* 1. A container record live at the peak. */
-typedef struct rpt_live {
+typedef struct cli_report_live {
    uint32_t alloc;             /* ALLOCS id */
    uint64_t min, max;          /* instances live at the peak: bounds, equal
                                   when the folded record tells exactly */
-} rpt_live;
+} cli_report_live;
 
-typedef struct rpt_peak {
+typedef struct cli_report_peak {
    int known;                  /* META holds peak_footprint and peak_time */
    uint64_t time, bytes;       /* the peak the tool measured */
    uint64_t exact_bytes;       /* sum of min x size over the records */
    uint64_t upper_bytes;       /* sum of max x size */
    uint32_t n, total;          /* records listed, records live */
-   rpt_live *live;             /* by min x size, then max x size */
-} rpt_peak;
+   cli_report_live *live;             /* by min x size, then max x size */
+} cli_report_peak;
 
 /* 2. An allocation record inside a loop. */
-typedef struct rpt_loop_alloc {
+typedef struct cli_report_loop_alloc {
    uint32_t alloc;             /* ALLOCS id */
    uint32_t loop;              /* innermost enclosing loop (CONTEXTS id) */
    double bytes_per_iter;      /* total_bytes / that loop's iterations */
-} rpt_loop_alloc;
+} cli_report_loop_alloc;
 
 /* 3 and 4. A container's allocation and usage lifetimes. */
-typedef struct rpt_lifetime {
+typedef struct cli_report_lifetime {
    uint32_t alloc;             /* ALLOCS id */
    uint64_t alloc_start;       /* first allocation */
    uint64_t alloc_end;         /* last release, or the end of the run */
@@ -76,19 +77,19 @@ typedef struct rpt_lifetime {
    double ratio;               /* usage / allocation lifetime */
    uint64_t idle;              /* size x (allocation - usage lifetime):
                                   the byte-time it held memory unused */
-} rpt_lifetime;
+} cli_report_lifetime;
 
 /* 4. Containers of one size that could share one buffer. */
-typedef struct rpt_share {
+typedef struct cli_report_share {
    uint64_t size;              /* bytes of each member */
    uint64_t saved;             /* (members - 1) x size */
    uint32_t n;                 /* members (>= 2) */
-   rpt_lifetime *members;      /* in order of first access */
-} rpt_share;
+   cli_report_lifetime *members;      /* in order of first access */
+} cli_report_share;
 
 /* 5. A stride-k or indirect access site: event records merged over the
  * contexts that reach one instruction with the same pattern. */
-typedef struct rpt_site {
+typedef struct cli_report_site {
    uint32_t loc;               /* LOCS id of the access instruction */
    uint32_t alloc;             /* ALLOCS id of the container */
    uint32_t index;             /* container the address was computed
@@ -104,11 +105,11 @@ typedef struct rpt_site {
                                   CATS_NONE; from the first record */
    uint64_t count;             /* accesses */
    uint32_t records;           /* event records merged */
-} rpt_site;
+} cli_report_site;
 
 /* 6. Value-communication edges merged by (where the source value was
  * made, where the sink consumed it). */
-typedef struct rpt_edge {
+typedef struct cli_report_edge {
    uint32_t src_loc;           /* LOCS id creating the source, or CATS_NONE
                                   (an input: read before it was written) */
    uint32_t sink_loc;          /* LOCS id of the sink's context (loop
@@ -121,51 +122,51 @@ typedef struct rpt_edge {
    uint64_t bytes;             /* sum of uses x source vertex size */
    uint64_t uses;              /* sum of uses */
    uint64_t edges;             /* (src, dst, ctx) edges merged */
-} rpt_edge;
+} cli_report_edge;
 
-typedef struct rpt_report {
-   rpt_peak peak;
-   rpt_loop_alloc *loops;
+typedef struct cli_report_data {
+   cli_report_peak peak;
+   cli_report_loop_alloc *loops;
    uint32_t nloops, loops_total;
-   rpt_lifetime *shorts;
+   cli_report_lifetime *shorts;
    uint32_t nshorts, shorts_total;
-   rpt_share *shares;
+   cli_report_share *shares;
    uint32_t nshares, shares_total;
    uint64_t shares_saved;      /* over all groups, listed or not */
-   rpt_site *sites;
+   cli_report_site *sites;
    uint32_t nsites, sites_total;
    uint64_t sites_unrolled;    /* stride-k records left out: parts of an
                                   unrolled contiguous walk */
    int has_vcg;                /* section 6 is empty without a VCG */
-   rpt_edge *edges;
+   cli_report_edge *edges;
    uint32_t nedges, edges_total;
-} rpt_report;
+} cli_report_data;
 
 /* The analyses. Each fills its fields of *r (zeroed by the caller) and
  * returns 0, or -1 when out of memory. */
-int rpt_memory(const ctr_trace *t, const rpt_options *o, rpt_report *r);
-int rpt_access(const ctr_trace *t, const rpt_options *o, rpt_report *r);
-int rpt_comm(const ctr_trace *t, const rpt_options *o, rpt_report *r);
-void rpt_free(rpt_report *r);
+int cli_report_memory(const trace_file *t, const cli_report_options *o, cli_report_data *r);
+int cli_report_access(const trace_file *t, const cli_report_options *o, cli_report_data *r);
+int cli_report_comm(const trace_file *t, const cli_report_options *o, cli_report_data *r);
+void cli_report_free(cli_report_data *r);
 
 /* 7. Reuse distances (trace section 9) per container and per access
  * site, most accesses first, with the misses of an LRU cache of
  * `cache_lines` 64-byte lines. */
-void rpt_reuse_text(FILE *fp, const ctr_trace *t, uint32_t top,
-                    uint64_t cache_lines);
-void rpt_reuse_json(FILE *fp, const ctr_trace *t, uint32_t top,
-                    uint64_t cache_lines);
+void cli_report_reuse_text(FILE *fp, const trace_file *t, uint32_t top,
+                           uint64_t cache_lines);
+void cli_report_reuse_json(FILE *fp, const trace_file *t, uint32_t top,
+                           uint64_t cache_lines);
 
 /* Shared by the analyses. */
 
 /* canon[loc] = one location id per printed source line: the smallest id
  * with the same file, line and function (a location without a file is
  * its own). *out is malloc'ed; returns -1 when out of memory. */
-int rpt_canon_locs(const ctr_trace *t, uint32_t **out);
+int cli_report_canon_locs(const trace_file *t, uint32_t **out);
 
-static inline uint64_t rpt_add_sat(uint64_t a, uint64_t b)
+static inline uint64_t cli_report_add_sat(uint64_t a, uint64_t b)
 {
    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-#endif /* CATS_REPORT_H */
+#endif /* CATS_CLI_CLI_REPORT_H */

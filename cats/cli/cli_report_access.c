@@ -1,4 +1,5 @@
-/* report_access.c: section 5 of `cats report`: stride-k and indirect
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_report_access.c: section 5 of `cats report`: stride-k and indirect
  * access sites, the two classes of the C.A.T.S. data-access statistics
  * that point at a data layout at odds with the loops around it.
  *
@@ -25,17 +26,17 @@
 #include <string.h>
 
 #include "cli.h"
-#include "report.h"
+#include "cli_report.h"
 
 /* The container an access took its address from (section 10, INDEX:
  * the load its address was computed from, and the container that load
  * reads), or CATS_NONE when the trace does not say. */
-static uint32_t index_container(const ctr_trace *t, uint32_t event)
+static uint32_t index_container(const trace_file *t, uint32_t event)
 {
    return t->has_index && t->index_alloc ? t->index_alloc[event] : CATS_NONE;
 }
 
-static uint32_t index_site(const ctr_trace *t, uint32_t event)
+static uint32_t index_site(const trace_file *t, uint32_t event)
 {
    return t->has_index && t->index_loc ? t->index_loc[event] : CATS_NONE;
 }
@@ -44,25 +45,25 @@ static uint32_t index_site(const ctr_trace *t, uint32_t event)
 /* Source lines                                                       */
 /* ------------------------------------------------------------------ */
 
-static const ctr_trace *sort_trace;   /* qsort has no context argument */
+static const trace_file *sort_trace;   /* qsort has no context argument */
 
 static int cmp_loc_line(const void *pa, const void *pb)
 {
-   const ctr_loc *a = &sort_trace->locs[*(const uint32_t *)pa];
-   const ctr_loc *b = &sort_trace->locs[*(const uint32_t *)pb];
-   int c = strcmp(ctr_str(sort_trace, a->file), ctr_str(sort_trace, b->file));
+   const trace_loc *a = &sort_trace->locs[*(const uint32_t *)pa];
+   const trace_loc *b = &sort_trace->locs[*(const uint32_t *)pb];
+   int c = strcmp(trace_str(sort_trace, a->file), trace_str(sort_trace, b->file));
    if (!c)
       c = (a->line > b->line) - (a->line < b->line);
    if (!c)
-      c = strcmp(ctr_str(sort_trace, a->function),
-                 ctr_str(sort_trace, b->function));
+      c = strcmp(trace_str(sort_trace, a->function),
+                 trace_str(sort_trace, b->function));
    if (!c)
       c = (*(const uint32_t *)pa > *(const uint32_t *)pb) -
           (*(const uint32_t *)pa < *(const uint32_t *)pb);
    return c;
 }
 
-int rpt_canon_locs(const ctr_trace *t, uint32_t **out)
+int cli_report_canon_locs(const trace_file *t, uint32_t **out)
 {
    uint32_t *canon = malloc(((size_t)t->nlocs + 1) * sizeof *canon);
    uint32_t *ids = malloc(((size_t)t->nlocs + 1) * sizeof *ids);
@@ -76,11 +77,11 @@ int rpt_canon_locs(const ctr_trace *t, uint32_t **out)
    sort_trace = t;
    qsort(ids, t->nlocs, sizeof *ids, cmp_loc_line);
    for (uint32_t j = 1; j < t->nlocs; j++) {
-      const ctr_loc *a = &t->locs[ids[j - 1]], *b = &t->locs[ids[j]];
+      const trace_loc *a = &t->locs[ids[j - 1]], *b = &t->locs[ids[j]];
       /* Without a file a location prints as its address: keep it. */
-      if (!ctr_str(t, b->file)[0] || a->line != b->line ||
-          strcmp(ctr_str(t, a->file), ctr_str(t, b->file)) != 0 ||
-          strcmp(ctr_str(t, a->function), ctr_str(t, b->function)) != 0)
+      if (!trace_str(t, b->file)[0] || a->line != b->line ||
+          strcmp(trace_str(t, a->file), trace_str(t, b->file)) != 0 ||
+          strcmp(trace_str(t, a->function), trace_str(t, b->function)) != 0)
          continue;
       canon[ids[j]] = canon[ids[j - 1]];
    }
@@ -94,7 +95,7 @@ int rpt_canon_locs(const ctr_trace *t, uint32_t **out)
 /* ------------------------------------------------------------------ */
 
 /* The innermost loop level whose stride moves the offset, or -1. */
-static int varying_dim(const ctr_event *e)
+static int varying_dim(const trace_event *e)
 {
    for (int k = 0; k < e->ndims && k < CATS_MAX_DIMS; k++)
       if (e->stride[k] != 0)
@@ -105,7 +106,7 @@ static int varying_dim(const ctr_event *e)
 /* The k-th loop around context c (0 the innermost), as the tool counts
  * the dimensions of a pattern: the innermost loops of the thread's stack,
  * across function frames. CATS_NONE if there are fewer. */
-static uint32_t loop_at(const ctr_trace *t, uint32_t c, int k)
+static uint32_t loop_at(const trace_file *t, uint32_t c, int k)
 {
    for (; c != CATS_NONE; c = t->contexts[c].parent)
       if (t->contexts[c].kind == CATS_CTX_LOOP && k-- == 0)
@@ -113,7 +114,7 @@ static uint32_t loop_at(const ctr_trace *t, uint32_t c, int k)
    return CATS_NONE;
 }
 
-static int64_t stride_of(const ctr_event *e)
+static int64_t stride_of(const trace_event *e)
 {
    int k = varying_dim(e);
    return k < 0 ? 0 : e->stride[k];
@@ -122,8 +123,8 @@ static int64_t stride_of(const ctr_event *e)
 /* Stride-k records that may be parts of one unrolled walk. */
 static int cmp_sibling(const void *pa, const void *pb)
 {
-   const ctr_event *a = &sort_trace->events[*(const uint32_t *)pa];
-   const ctr_event *b = &sort_trace->events[*(const uint32_t *)pb];
+   const trace_event *a = &sort_trace->events[*(const uint32_t *)pa];
+   const trace_event *b = &sort_trace->events[*(const uint32_t *)pb];
    if (a->ctx != b->ctx)
       return a->ctx < b->ctx ? -1 : 1;
    if (a->alloc != b->alloc)
@@ -150,7 +151,7 @@ static int cmp_span(const void *pa, const void *pb)
 
 /* Do the records ev[0..n) (one stride) touch every byte of one stride
  * period between them? buf has room for 2n spans. */
-static int covers_period(const ctr_trace *t, const uint32_t *ev, uint32_t n,
+static int covers_period(const trace_file *t, const uint32_t *ev, uint32_t n,
                          span *buf)
 {
    int64_t st = stride_of(&t->events[ev[0]]);
@@ -159,7 +160,7 @@ static int covers_period(const ctr_trace *t, const uint32_t *ev, uint32_t n,
       return 0;
    uint32_t k = 0;
    for (uint32_t i = 0; i < n; i++) {
-      const ctr_event *e = &t->events[ev[i]];
+      const trace_event *e = &t->events[ev[i]];
       int64_t m = e->base % (int64_t)s;
       uint64_t r = (uint64_t)(m < 0 ? m + (int64_t)s : m);
       if (e->size >= s)
@@ -181,7 +182,7 @@ static int covers_period(const ctr_trace *t, const uint32_t *ev, uint32_t n,
 
 /* unrolled[e] = 1 for the stride-k records in scope that are parts of a
  * contiguous walk (see the top). Returns how many, or -1. */
-static int64_t mark_unrolled(const ctr_trace *t, const rpt_options *o,
+static int64_t mark_unrolled(const trace_file *t, const cli_report_options *o,
                              uint8_t *unrolled)
 {
    uint32_t *ev = malloc(((size_t)t->nevents + 1) * sizeof *ev);
@@ -200,9 +201,9 @@ static int64_t mark_unrolled(const ctr_trace *t, const rpt_options *o,
    qsort(ev, n, sizeof *ev, cmp_sibling);
    int64_t marked = 0;
    for (uint32_t i = 0, j; i < n; i = j) {
-      const ctr_event *a = &t->events[ev[i]];
+      const trace_event *a = &t->events[ev[i]];
       for (j = i + 1; j < n; j++) {
-         const ctr_event *b = &t->events[ev[j]];
+         const trace_event *b = &t->events[ev[j]];
          if (b->ctx != a->ctx || b->alloc != a->alloc || b->kind != a->kind ||
              varying_dim(b) != varying_dim(a) || stride_of(b) != stride_of(a))
             break;
@@ -225,7 +226,7 @@ static int64_t mark_unrolled(const ctr_trace *t, const rpt_options *o,
 /* Order of merging: the identity of a site. */
 static int cmp_identity(const void *pa, const void *pb)
 {
-   const rpt_site *a = pa, *b = pb;
+   const cli_report_site *a = pa, *b = pb;
    if (a->loc != b->loc)
       return a->loc < b->loc ? -1 : 1;
    if (a->alloc != b->alloc)
@@ -245,7 +246,7 @@ static int cmp_identity(const void *pa, const void *pb)
    return (a->records > b->records) - (a->records < b->records);
 }
 
-static int same_site(const rpt_site *a, const rpt_site *b)
+static int same_site(const cli_report_site *a, const cli_report_site *b)
 {
    return a->loc == b->loc && a->alloc == b->alloc && a->kind == b->kind &&
           a->size == b->size && a->pattern == b->pattern &&
@@ -255,19 +256,19 @@ static int same_site(const rpt_site *a, const rpt_site *b)
 /* Ranking: most accesses first. */
 static int cmp_rank(const void *pa, const void *pb)
 {
-   const rpt_site *a = pa, *b = pb;
+   const cli_report_site *a = pa, *b = pb;
    if (a->count != b->count)
       return a->count > b->count ? -1 : 1;
    return cmp_identity(pa, pb);
 }
 
-int rpt_access(const ctr_trace *t, const rpt_options *o, rpt_report *r)
+int cli_report_access(const trace_file *t, const cli_report_options *o, cli_report_data *r)
 {
-   rpt_site *s = malloc(((size_t)t->nevents + 1) * sizeof *s);
+   cli_report_site *s = malloc(((size_t)t->nevents + 1) * sizeof *s);
    uint8_t *unrolled = calloc((size_t)t->nevents + 1, 1);
    uint32_t *canon = NULL;
    int64_t nunrolled = -1;
-   if (s && unrolled && rpt_canon_locs(t, &canon) == 0)
+   if (s && unrolled && cli_report_canon_locs(t, &canon) == 0)
       nunrolled = mark_unrolled(t, o, unrolled);
    if (nunrolled < 0) {
       free(s);
@@ -277,14 +278,14 @@ int rpt_access(const ctr_trace *t, const rpt_options *o, rpt_report *r)
    }
    uint32_t n = 0;
    for (uint32_t i = 0; i < t->nevents; i++) {
-      const ctr_event *e = &t->events[i];
+      const trace_event *e = &t->events[i];
       if (!o->in_scope[e->ctx] || unrolled[i] ||
           (e->pattern != CATS_PAT_STRIDEK && e->pattern != CATS_PAT_IRREGULAR))
          continue;
       int k = e->pattern == CATS_PAT_STRIDEK ? varying_dim(e) : -1;
       uint32_t iloc = index_site(t, i);
       /* records holds the event id until the merge counts records. */
-      s[n++] = (rpt_site){
+      s[n++] = (cli_report_site){
          .loc = canon[e->loc], .alloc = e->alloc,
          .index = index_container(t, i),
          .index_loc = iloc == CATS_NONE ? CATS_NONE : canon[iloc],
@@ -300,7 +301,7 @@ int rpt_access(const ctr_trace *t, const rpt_options *o, rpt_report *r)
    uint32_t m = 0;
    for (uint32_t i = 0; i < n; i++) {
       if (m > 0 && same_site(&s[m - 1], &s[i])) {
-         s[m - 1].count = rpt_add_sat(s[m - 1].count, s[i].count);
+         s[m - 1].count = cli_report_add_sat(s[m - 1].count, s[i].count);
          s[m - 1].records++;
          if (s[m - 1].index == CATS_NONE) {
             s[m - 1].index = s[i].index;

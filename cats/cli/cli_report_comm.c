@@ -1,4 +1,5 @@
-/* report_comm.c: section 6 of `cats report`: the heaviest communication
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_report_comm.c: section 6 of `cats report`: the heaviest communication
  * of the value communication graph (docs/VCG.md) by source location.
  *
  * An edge src -> dst says that `uses` versions of dst were computed from
@@ -8,7 +9,7 @@
  * less: `cats project`). Edges are merged by (the code location that
  * created the source vertex's first version, the location of the context
  * where the sink's versions were made: a loop header or a function
- * entry), both as source lines (rpt_canon_locs: two instructions of one
+ * entry), both as source lines (cli_report_canon_locs: two instructions of one
  * line make one row), which is what a reader finds in the code. Each row
  * names the containers and the context of its heaviest edge and says
  * when others share the row. Exact: the sums over the graph. The row key
@@ -20,7 +21,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "report.h"
+#include "cli_report.h"
 
 typedef struct comm_item {
    uint32_t src_loc, sink_loc;
@@ -43,7 +44,7 @@ static int cmp_item(const void *pa, const void *pb)
 
 static int cmp_row(const void *pa, const void *pb)
 {
-   const rpt_edge *a = pa, *b = pb;
+   const cli_report_edge *a = pa, *b = pb;
    if (a->bytes != b->bytes)
       return a->bytes > b->bytes ? -1 : 1;
    if (a->src_loc != b->src_loc)
@@ -51,25 +52,25 @@ static int cmp_row(const void *pa, const void *pb)
    return (a->sink_loc > b->sink_loc) - (a->sink_loc < b->sink_loc);
 }
 
-int rpt_comm(const ctr_trace *t, const rpt_options *o, rpt_report *r)
+int cli_report_comm(const trace_file *t, const cli_report_options *o, cli_report_data *r)
 {
    r->has_vcg = t->has_vcg;
    if (!t->has_vcg)
       return 0;
-   const ctr_vcg *g = &t->vcg;
+   const trace_vcg *g = &t->vcg;
    comm_item *it = malloc(((size_t)g->nedges + 1) * sizeof *it);
    uint32_t *canon = NULL;
    r->edges = malloc(((size_t)g->nedges + 1) * sizeof *r->edges);
-   if (!it || !r->edges || rpt_canon_locs(t, &canon) != 0) {
+   if (!it || !r->edges || cli_report_canon_locs(t, &canon) != 0) {
       free(it);
       return -1;
    }
    uint32_t n = 0;
    for (uint32_t i = 0; i < g->nedges; i++) {
-      const ctr_vcg_edge *e = &g->edges[i];
+      const trace_vcg_edge *e = &g->edges[i];
       if (e->ctx == CATS_NONE ? !o->all : !o->in_scope[e->ctx])
          continue;
-      const ctr_vcg_vertex *src = &g->vertices[e->src];
+      const trace_vcg_vertex *src = &g->vertices[e->src];
       uint32_t sink = e->ctx == CATS_NONE ? CATS_NONE
                                           : t->contexts[e->ctx].loc;
       it[n++] = (comm_item){ src->loc == CATS_NONE ? CATS_NONE
@@ -81,18 +82,18 @@ int rpt_comm(const ctr_trace *t, const rpt_options *o, rpt_report *r)
    qsort(it, n, sizeof *it, cmp_item);
    uint32_t m = 0;
    for (uint32_t i = 0, j; i < n; i = j) {
-      const ctr_vcg_edge *top = &g->edges[it[i].edge];
-      rpt_edge *row = &r->edges[m++];
-      *row = (rpt_edge){ .src_loc = it[i].src_loc,
+      const trace_vcg_edge *top = &g->edges[it[i].edge];
+      cli_report_edge *row = &r->edges[m++];
+      *row = (cli_report_edge){ .src_loc = it[i].src_loc,
                          .sink_loc = it[i].sink_loc, .sink_ctx = top->ctx,
                          .src_alloc = g->vertices[top->src].alloc,
                          .dst_alloc = g->vertices[top->dst].alloc };
       for (j = i; j < n && it[j].src_loc == it[i].src_loc &&
                   it[j].sink_loc == it[i].sink_loc;
            j++) {
-         const ctr_vcg_edge *e = &g->edges[it[j].edge];
-         row->bytes = rpt_add_sat(row->bytes, it[j].bytes);
-         row->uses = rpt_add_sat(row->uses, e->uses);
+         const trace_vcg_edge *e = &g->edges[it[j].edge];
+         row->bytes = cli_report_add_sat(row->bytes, it[j].bytes);
+         row->uses = cli_report_add_sat(row->uses, e->uses);
          row->edges++;
          row->more_src |= g->vertices[e->src].alloc != row->src_alloc;
          row->more_dst |= g->vertices[e->dst].alloc != row->dst_alloc;

@@ -1,4 +1,5 @@
-/* report_memory.c: sections 1-4 of `cats report`: the peak footprint,
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_report_memory.c: sections 1-4 of `cats report`: the peak footprint,
  * allocations inside loops, short usage lifetimes and buffer-sharing
  * opportunities, from the ALLOCS records and the access times of the
  * EVENTS records.
@@ -40,7 +41,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "report.h"
+#include "cli_report.h"
 
 /* Heap blocks and mappings: what the program allocates and releases. */
 static int is_heap(uint8_t kind)
@@ -68,7 +69,7 @@ static int cmp_u32(uint32_t a, uint32_t b)
 /* ------------------------------------------------------------------ */
 
 /* Bounds on the instances of record a live at time T (see the top). */
-static void live_at(const ctr_alloc *a, uint64_t T, uint64_t *lo,
+static void live_at(const trace_alloc *a, uint64_t T, uint64_t *lo,
                     uint64_t *hi)
 {
    uint64_t n = a->count;
@@ -102,11 +103,11 @@ static void live_at(const ctr_alloc *a, uint64_t T, uint64_t *lo,
       *lo = *hi;
 }
 
-static const ctr_trace *sort_trace;   /* qsort has no context argument */
+static const trace_file *sort_trace;   /* qsort has no context argument */
 
 static int cmp_live(const void *pa, const void *pb)
 {
-   const rpt_live *a = pa, *b = pb;
+   const cli_report_live *a = pa, *b = pb;
    uint64_t sa = sort_trace->allocs[a->alloc].size;
    uint64_t sb = sort_trace->allocs[b->alloc].size;
    int c = cmp_u64_desc(cli_mul_sat(a->min, sa),
@@ -117,9 +118,9 @@ static int cmp_live(const void *pa, const void *pb)
    return c ? c : cmp_u32(a->alloc, b->alloc);
 }
 
-static int meta_u64(const ctr_trace *t, const char *key, uint64_t *v)
+static int meta_u64(const trace_file *t, const char *key, uint64_t *v)
 {
-   const char *s = ctr_meta_get(t, key);
+   const char *s = trace_meta_get(t, key);
    if (!s || *s < '0' || *s > '9')
       return -1;
    char *end;
@@ -130,7 +131,7 @@ static int meta_u64(const ctr_trace *t, const char *key, uint64_t *v)
    return 0;
 }
 
-static int peak(const ctr_trace *t, const rpt_options *o, rpt_peak *p)
+static int peak(const trace_file *t, const cli_report_options *o, cli_report_peak *p)
 {
    if (meta_u64(t, "peak_time", &p->time) != 0 ||
        meta_u64(t, "peak_footprint", &p->bytes) != 0)
@@ -140,18 +141,18 @@ static int peak(const ctr_trace *t, const rpt_options *o, rpt_peak *p)
    if (!p->live)
       return -1;
    for (uint32_t i = 0; i < t->nallocs; i++) {
-      const ctr_alloc *a = &t->allocs[i];
+      const trace_alloc *a = &t->allocs[i];
       uint64_t lo, hi;
       if (!in_footprint(a->kind) || a->size == 0)
          continue;
       live_at(a, p->time, &lo, &hi);
       if (hi == 0)
          continue;
-      p->exact_bytes = rpt_add_sat(p->exact_bytes, cli_mul_sat(lo,
+      p->exact_bytes = cli_report_add_sat(p->exact_bytes, cli_mul_sat(lo,
                                                                    a->size));
-      p->upper_bytes = rpt_add_sat(p->upper_bytes, cli_mul_sat(hi,
+      p->upper_bytes = cli_report_add_sat(p->upper_bytes, cli_mul_sat(hi,
                                                                    a->size));
-      p->live[p->total++] = (rpt_live){ i, lo, hi };
+      p->live[p->total++] = (cli_report_live){ i, lo, hi };
    }
    sort_trace = t;
    qsort(p->live, p->total, sizeof *p->live, cmp_live);
@@ -166,11 +167,11 @@ static int peak(const ctr_trace *t, const rpt_options *o, rpt_peak *p)
 /* The innermost loop around context c that is in scope and repeats (a
  * loop that never ran a second iteration repeats nothing: the loop of
  * __libc_start_main around main, say), or CATS_NONE. */
-static uint32_t enclosing_loop(const ctr_trace *t, const uint8_t *in_scope,
+static uint32_t enclosing_loop(const trace_file *t, const uint8_t *in_scope,
                                uint32_t c)
 {
    for (; c != CATS_NONE && in_scope[c]; c = t->contexts[c].parent) {
-      const ctr_context *x = &t->contexts[c];
+      const trace_context *x = &t->contexts[c];
       if (x->kind == CATS_CTX_LOOP && x->max_iterations > 1)
          return c;
    }
@@ -179,22 +180,22 @@ static uint32_t enclosing_loop(const ctr_trace *t, const uint8_t *in_scope,
 
 static int cmp_loop_alloc(const void *pa, const void *pb)
 {
-   const rpt_loop_alloc *a = pa, *b = pb;
-   const ctr_alloc *x = &sort_trace->allocs[a->alloc];
-   const ctr_alloc *y = &sort_trace->allocs[b->alloc];
+   const cli_report_loop_alloc *a = pa, *b = pb;
+   const trace_alloc *x = &sort_trace->allocs[a->alloc];
+   const trace_alloc *y = &sort_trace->allocs[b->alloc];
    int c = cmp_u64_desc(x->count, y->count);
    if (!c)
       c = cmp_u64_desc(x->total_bytes, y->total_bytes);
    return c ? c : cmp_u32(a->alloc, b->alloc);
 }
 
-static int in_loops(const ctr_trace *t, const rpt_options *o, rpt_report *r)
+static int in_loops(const trace_file *t, const cli_report_options *o, cli_report_data *r)
 {
    r->loops = malloc(((size_t)t->nallocs + 1) * sizeof *r->loops);
    if (!r->loops)
       return -1;
    for (uint32_t i = 0; i < t->nallocs; i++) {
-      const ctr_alloc *a = &t->allocs[i];
+      const trace_alloc *a = &t->allocs[i];
       if (!is_heap(a->kind) || a->alloc_ctx == CATS_NONE)
          continue;
       uint32_t loop = enclosing_loop(t, o->in_scope, a->alloc_ctx);
@@ -202,7 +203,7 @@ static int in_loops(const ctr_trace *t, const rpt_options *o, rpt_report *r)
          continue;
       double it = (double)t->contexts[loop].iterations;
       r->loops[r->loops_total++] =
-         (rpt_loop_alloc){ i, loop, (double)a->total_bytes / it };
+         (cli_report_loop_alloc){ i, loop, (double)a->total_bytes / it };
    }
    sort_trace = t;
    qsort(r->loops, r->loops_total, sizeof *r->loops, cmp_loop_alloc);
@@ -216,7 +217,7 @@ static int in_loops(const ctr_trace *t, const rpt_options *o, rpt_report *r)
 
 /* The end of the run: META time_end, or the latest time the trace holds
  * (an instance never released lives until then). */
-static uint64_t run_end(const ctr_trace *t)
+static uint64_t run_end(const trace_file *t)
 {
    uint64_t end = 0;
    meta_u64(t, "time_end", &end);
@@ -236,10 +237,10 @@ static uint64_t run_end(const ctr_trace *t)
  * mappings and stack arrays allocated in scope. Globals live until the
  * end by nature and stack frames hold spills and scalars, not buffers.
  * Returns the number, or -1 when out of memory. */
-static int64_t lifetimes(const ctr_trace *t, const rpt_options *o,
-                         rpt_lifetime **out)
+static int64_t lifetimes(const trace_file *t, const cli_report_options *o,
+                         cli_report_lifetime **out)
 {
-   rpt_lifetime *lt = malloc(((size_t)t->nallocs + 1) * sizeof *lt);
+   cli_report_lifetime *lt = malloc(((size_t)t->nallocs + 1) * sizeof *lt);
    uint32_t *slot = malloc(((size_t)t->nallocs + 1) * sizeof *slot);
    if (!lt || !slot) {
       free(lt);
@@ -249,7 +250,7 @@ static int64_t lifetimes(const ctr_trace *t, const rpt_options *o,
    uint64_t end = run_end(t);
    uint32_t n = 0;
    for (uint32_t i = 0; i < t->nallocs; i++) {
-      const ctr_alloc *a = &t->allocs[i];
+      const trace_alloc *a = &t->allocs[i];
       slot[i] = CATS_NONE;
       if (!(is_heap(a->kind) || a->kind == CATS_ALLOC_STACK_VAR) ||
           a->alloc_ctx == CATS_NONE || !o->in_scope[a->alloc_ctx] ||
@@ -257,15 +258,15 @@ static int64_t lifetimes(const ctr_trace *t, const rpt_options *o,
          continue;
       int open = (a->flags & CATS_ALLOCFLAG_LEAKED) || a->last_free == 0;
       slot[i] = n;
-      lt[n++] = (rpt_lifetime){ .alloc = i, .alloc_start = a->first_alloc,
+      lt[n++] = (cli_report_lifetime){ .alloc = i, .alloc_start = a->first_alloc,
                                 .alloc_end = open ? end : a->last_free };
    }
    /* Usage: every access of the container counts, wherever it ran. */
    for (uint32_t i = 0; i < t->nevents; i++) {
-      const ctr_event *e = &t->events[i];
+      const trace_event *e = &t->events[i];
       if (slot[e->alloc] == CATS_NONE)
          continue;
-      rpt_lifetime *l = &lt[slot[e->alloc]];
+      cli_report_lifetime *l = &lt[slot[e->alloc]];
       if (!l->used || e->first_time < l->use_start)
          l->use_start = e->first_time;
       if (!l->used || e->last_time > l->use_end)
@@ -274,7 +275,7 @@ static int64_t lifetimes(const ctr_trace *t, const rpt_options *o,
    }
    free(slot);
    for (uint32_t i = 0; i < n; i++) {
-      rpt_lifetime *l = &lt[i];
+      cli_report_lifetime *l = &lt[i];
       uint64_t life = l->alloc_end > l->alloc_start
                          ? l->alloc_end - l->alloc_start : 0;
       uint64_t use = l->used ? l->use_end - l->use_start : 0;
@@ -289,7 +290,7 @@ static int64_t lifetimes(const ctr_trace *t, const rpt_options *o,
 
 static int cmp_short(const void *pa, const void *pb)
 {
-   const rpt_lifetime *a = pa, *b = pb;
+   const cli_report_lifetime *a = pa, *b = pb;
    int c = cmp_u64_desc(a->idle, b->idle);
    if (!c)
       c = (a->ratio > b->ratio) - (a->ratio < b->ratio);
@@ -299,8 +300,8 @@ static int cmp_short(const void *pa, const void *pb)
 /* Containers whose usage lifetime is below o->short_ratio of their
  * allocation lifetime (one that is never accessed has ratio 0), by the
  * memory they hold unused, size x (allocation - usage lifetime). */
-static int shorts(const rpt_options *o, const rpt_lifetime *lt, uint32_t n,
-                  rpt_report *r)
+static int shorts(const cli_report_options *o, const cli_report_lifetime *lt, uint32_t n,
+                  cli_report_data *r)
 {
    r->shorts = malloc(((size_t)n + 1) * sizeof *r->shorts);
    if (!r->shorts)
@@ -344,7 +345,7 @@ typedef struct share_group {
 
 static int cmp_candidate(const void *pa, const void *pb)
 {
-   const rpt_lifetime *a = pa, *b = pb;
+   const cli_report_lifetime *a = pa, *b = pb;
    uint64_t sa = sort_trace->allocs[a->alloc].size;
    uint64_t sb = sort_trace->allocs[b->alloc].size;
    if (sa != sb)
@@ -356,7 +357,7 @@ static int cmp_candidate(const void *pa, const void *pb)
 
 static int cmp_share(const void *pa, const void *pb)
 {
-   const rpt_share *a = pa, *b = pb;
+   const cli_report_share *a = pa, *b = pb;
    int c = cmp_u64_desc(a->saved, b->saved);
    if (!c)
       c = cmp_u64_desc(a->size, b->size);
@@ -365,12 +366,12 @@ static int cmp_share(const void *pa, const void *pb)
 
 /* Colour cand[0..n) (one size, by first access); colour[i] receives the
  * group of cand[i]. Returns the number of groups. */
-static uint32_t colour_size(const rpt_lifetime *cand, uint32_t n,
+static uint32_t colour_size(const cli_report_lifetime *cand, uint32_t n,
                            uint32_t *colour, share_group *g)
 {
    uint32_t ng = 0;
    for (uint32_t i = 0; i < n; i++) {
-      const rpt_lifetime *x = &cand[i];
+      const cli_report_lifetime *x = &cand[i];
       uint32_t k = 0;
       for (; k < ng; k++) {
          uint64_t lo = g[k].win_lo > x->alloc_start ? g[k].win_lo
@@ -392,10 +393,10 @@ static uint32_t colour_size(const rpt_lifetime *cand, uint32_t n,
    return ng;
 }
 
-static int sharing(const ctr_trace *t, const rpt_options *o,
-                   const rpt_lifetime *lt, uint32_t nlt, rpt_report *r)
+static int sharing(const trace_file *t, const cli_report_options *o,
+                   const cli_report_lifetime *lt, uint32_t nlt, cli_report_data *r)
 {
-   rpt_lifetime *cand = malloc(((size_t)nlt + 1) * sizeof *cand);
+   cli_report_lifetime *cand = malloc(((size_t)nlt + 1) * sizeof *cand);
    uint32_t *colour = malloc(((size_t)nlt + 1) * sizeof *colour);
    share_group *g = malloc(((size_t)nlt + 1) * sizeof *g);
    /* At most nlt / 2 groups have two members or more. */
@@ -405,7 +406,7 @@ static int sharing(const ctr_trace *t, const rpt_options *o,
       goto out;
    uint32_t n = 0;
    for (uint32_t i = 0; i < nlt; i++) {
-      const ctr_alloc *a = &t->allocs[lt[i].alloc];
+      const trace_alloc *a = &t->allocs[lt[i].alloc];
       if (a->count == 1 && a->size > 0 && lt[i].used &&
           lt[i].alloc_end > lt[i].alloc_start)
          cand[n++] = lt[i];
@@ -420,7 +421,7 @@ static int sharing(const ctr_trace *t, const rpt_options *o,
       for (uint32_t k = 0; k < ng; k++) {
          if (g[k].n < 2)
             continue;
-         rpt_share *sh = &r->shares[r->shares_total];
+         cli_report_share *sh = &r->shares[r->shares_total];
          sh->members = malloc(g[k].n * sizeof *sh->members);
          if (!sh->members)
             goto out;
@@ -431,7 +432,7 @@ static int sharing(const ctr_trace *t, const rpt_options *o,
             if (colour[i] == k)
                sh->members[sh->n++] = cand[i];
          sh->saved = cli_mul_sat(size, sh->n - 1);
-         r->shares_saved = rpt_add_sat(r->shares_saved, sh->saved);
+         r->shares_saved = cli_report_add_sat(r->shares_saved, sh->saved);
       }
    }
    qsort(r->shares, r->shares_total, sizeof *r->shares, cmp_share);
@@ -444,11 +445,11 @@ out:
    return rc;
 }
 
-int rpt_memory(const ctr_trace *t, const rpt_options *o, rpt_report *r)
+int cli_report_memory(const trace_file *t, const cli_report_options *o, cli_report_data *r)
 {
    if (peak(t, o, &r->peak) != 0 || in_loops(t, o, r) != 0)
       return -1;
-   rpt_lifetime *lt;
+   cli_report_lifetime *lt;
    int64_t n = lifetimes(t, o, &lt);
    if (n < 0)
       return -1;

@@ -1,17 +1,18 @@
-/* report_reuse.c: section 7 of `cats report`: reuse (LRU stack) distances
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_report_reuse.c: section 7 of `cats report`: reuse (LRU stack) distances
  * at cache-line granularity (trace section 9) per container and per
  * access site, with the cold and capacity misses of a fully associative
- * LRU cache of a given size (paper 001, §V.E-F; ctr_reuse_misses). */
+ * LRU cache of a given size (paper 001, §V.E-F; trace_reuse_misses). */
 #include <stdlib.h>
 
 #include "cli.h"
-#include "json_out.h"
-#include "report.h"
+#include "cats/trace/json_out.h"
+#include "cli_report.h"
 
-static double total_of(const ctr_reuse_hist *h)
+static double total_of(const trace_reuse_hist *h)
 {
    double n = (double)h->cold;
-   for (int b = 0; b < CTR_REUSE_BUCKETS; b++)
+   for (int b = 0; b < TRACE_REUSE_BUCKETS; b++)
       n += (double)h->bucket[b];
    return n;
 }
@@ -28,7 +29,7 @@ static int by_total(const void *a, const void *b)
 }
 
 /* The ids of the n histograms with accesses, most accesses first. */
-static ranked *rank(const ctr_reuse_hist *h, uint32_t n, uint32_t *out)
+static ranked *rank(const trace_reuse_hist *h, uint32_t n, uint32_t *out)
 {
    ranked *r = malloc((n ? n : 1) * sizeof *r);
    *out = 0;
@@ -45,10 +46,10 @@ static ranked *rank(const ctr_reuse_hist *h, uint32_t n, uint32_t *out)
 
 /* Median distance bucket bound, as "<2^b lines" text; cold accesses are
  * infinitely far. */
-static void median_text(const ctr_reuse_hist *h, char *buf, size_t n)
+static void median_text(const trace_reuse_hist *h, char *buf, size_t n)
 {
    double half = total_of(h) / 2, acc = 0;
-   for (int b = 0; b < CTR_REUSE_BUCKETS; b++) {
+   for (int b = 0; b < TRACE_REUSE_BUCKETS; b++) {
       acc += (double)h->bucket[b];
       if (acc >= half && acc > 0) {
          snprintf(buf, n, b == 0 ? "0" : "<%llu", 1ull << b);
@@ -58,10 +59,10 @@ static void median_text(const ctr_reuse_hist *h, char *buf, size_t n)
    snprintf(buf, n, "cold");
 }
 
-static void text_one(FILE *fp, const ctr_trace *t, const ctr_reuse_hist *h,
+static void text_one(FILE *fp, const trace_file *t, const trace_reuse_hist *h,
                      const char *what, uint64_t lines)
 {
-   ctr_misses m = ctr_reuse_misses(h, lines);
+   trace_misses m = trace_reuse_misses(h, lines);
    char med[32];
    median_text(h, med, sizeof med);
    fprintf(fp, "      %-40s accesses %.0f  median distance %s lines  cold "
@@ -71,8 +72,8 @@ static void text_one(FILE *fp, const ctr_trace *t, const ctr_reuse_hist *h,
    (void)t;
 }
 
-void rpt_reuse_text(FILE *fp, const ctr_trace *t, uint32_t top,
-                    uint64_t cache_lines)
+void cli_report_reuse_text(FILE *fp, const trace_file *t, uint32_t top,
+                           uint64_t cache_lines)
 {
    fputs("\n7. reuse distances (64-byte lines", fp);
    if (!t->has_reuse) {
@@ -88,15 +89,15 @@ void rpt_reuse_text(FILE *fp, const ctr_trace *t, uint32_t top,
    fputs("   per container:\n", fp);
    for (uint32_t i = 0; ra && i < na && i < top; i++) {
       char name[160];
-      cli_text_buf(name, sizeof name, ctr_str(t, t->allocs[ra[i].id].name));
+      cli_text_buf(name, sizeof name, trace_str(t, t->allocs[ra[i].id].name));
       text_one(fp, t, &t->reuse.allocs[ra[i].id], name, cache_lines);
    }
    fputs("   per access site:\n", fp);
    for (uint32_t i = 0; re && i < ne && i < top; i++) {
-      const ctr_event *e = &t->events[re[i].id];
+      const trace_event *e = &t->events[re[i].id];
       char loc[128], what[200], name[64];
       cli_loc_str(t, e->loc, loc, sizeof loc);
-      cli_text_buf(name, sizeof name, ctr_str(t, t->allocs[e->alloc].name));
+      cli_text_buf(name, sizeof name, trace_str(t, t->allocs[e->alloc].name));
       snprintf(what, sizeof what, "%s %s %s", loc,
                e->kind == CATS_WRITE ? "write" : "read", name);
       text_one(fp, t, &t->reuse.events[re[i].id], what, cache_lines);
@@ -105,7 +106,7 @@ void rpt_reuse_text(FILE *fp, const ctr_trace *t, uint32_t top,
    free(re);
 }
 
-static void json_list(FILE *fp, const ctr_trace *t, const ctr_reuse_hist *h,
+static void json_list(FILE *fp, const trace_file *t, const trace_reuse_hist *h,
                       uint32_t n, int events, uint32_t top,
                       uint64_t cache_lines)
 {
@@ -113,17 +114,17 @@ static void json_list(FILE *fp, const ctr_trace *t, const ctr_reuse_hist *h,
    ranked *r = rank(h, n, &k);
    fputs("[", fp);
    for (uint32_t i = 0; r && i < k && i < top; i++) {
-      const ctr_reuse_hist *x = &h[r[i].id];
-      ctr_misses m = ctr_reuse_misses(x, cache_lines);
+      const trace_reuse_hist *x = &h[r[i].id];
+      trace_misses m = trace_reuse_misses(x, cache_lines);
       fprintf(fp, "%s{\"%s\": %u", i ? ", " : "", events ? "event" : "alloc",
               r[i].id);
       if (!events) {
          fputs(", \"name\": ", fp);
-         cjo_string(fp, ctr_str(t, t->allocs[r[i].id].name));
+         json_out_string(fp, trace_str(t, t->allocs[r[i].id].name));
       }
       fprintf(fp, ", \"cold\": %llu, \"buckets\": [",
               (unsigned long long)x->cold);
-      for (int b = 0; b < CTR_REUSE_BUCKETS; b++)
+      for (int b = 0; b < TRACE_REUSE_BUCKETS; b++)
          fprintf(fp, "%s%llu", b ? ", " : "", (unsigned long long)x->bucket[b]);
       fprintf(fp, "], \"cold_misses\": %.17g, \"capacity_misses\": %.17g}",
               m.cold, m.capacity);
@@ -132,8 +133,8 @@ static void json_list(FILE *fp, const ctr_trace *t, const ctr_reuse_hist *h,
    free(r);
 }
 
-void rpt_reuse_json(FILE *fp, const ctr_trace *t, uint32_t top,
-                    uint64_t cache_lines)
+void cli_report_reuse_json(FILE *fp, const trace_file *t, uint32_t top,
+                           uint64_t cache_lines)
 {
    if (!t->has_reuse) {
       fputs("null", fp);

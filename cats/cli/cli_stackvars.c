@@ -1,11 +1,12 @@
-/* cmd_stackvars.c: `cats stackvars OBJ`: what the helper answers to a
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_stackvars.c: `cats stackvars OBJ`: what the helper answers to a
  * STACKVARS query for OBJ, with ELF addresses (bias 0). One array per
  * line: "ENTRY FUNCTION CFA_OFFSET SIZE NAME", the entry in hex, the
  * function's DWARF name ("?" if it has none), the offset signed decimal. */
 #include <stdlib.h>
 
 #include "cli.h"
-#include "stackvars.h"
+#include "cats/binary/stackvars.h"
 
 /* The function name is a middle column: spaces ("operator delete") are
  * escaped like control bytes so every line splits into five fields. */
@@ -22,22 +23,22 @@ static void print_fn_name(const char *s)
    }
 }
 
-int cli_cmd_stackvars(int argc, char **argv)
+int cli_stackvars(int argc, char **argv)
 {
    const char *obj = NULL;
    const cli_opt opts[] = { { NULL, NULL, NULL, NULL } };
    int rc = cli_parse(argc, argv, opts, &obj, 1, "cats stackvars OBJ");
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
-   csv_var *v;
+   stackvars_var *v;
    size_t n;
-   char err[CSV_ERRLEN];
-   csv_status st = csv_find(obj, 0, CSV_NO_BIAS, NULL, &v, &n, err,
-                            sizeof err);
+   char err[STACKVARS_ERRLEN];
+   stackvars_status st = stackvars_find(obj, 0, STACKVARS_NO_BIAS, NULL, &v, &n, err,
+                                        sizeof err);
    /* No debug info is an answer (no arrays known), not a failure. */
-   if (st == CSV_ENODEBUG)
+   if (st == STACKVARS_ENODEBUG)
       cli_error(CLI_OK, "%s: %s", obj, err);
-   else if (st != CSV_OK)
+   else if (st != STACKVARS_OK)
       return cli_error(CLI_EFILE, "%s: %s", obj, err);
    for (size_t i = 0; i < n; i++) {
       printf("0x%llx ", (unsigned long long)v[i].fn_entry);
@@ -47,7 +48,7 @@ int cli_cmd_stackvars(int argc, char **argv)
       cli_text(stdout, v[i].name);
       putchar('\n');
    }
-   csv_free(v, n);
+   stackvars_free(v, n);
    if (fflush(stdout) != 0 || ferror(stdout))
       return cli_error(CLI_EFILE, "stdout: write error");
    return CLI_OK;

@@ -1,4 +1,5 @@
-/* cmd_stat.c: `cats stat FILE`: a one-screen summary of a trace.
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_stat.c: `cats stat FILE`: a one-screen summary of a trace.
  *
  * Record counts by kind and pattern, access totals, the peak footprint the
  * tool measured (META), the largest containers by size x max_live (the
@@ -9,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "trace_names.h"
+#include "cats/trace/trace_names.h"
 
 #define STAT_TOP_CONTAINERS 10
 #define STAT_TOP_PATHS 5
@@ -29,16 +30,16 @@ static int cmp_key(const void *pa, const void *pb)
    return (a->id > b->id) - (a->id < b->id);
 }
 
-static void print_meta(const ctr_trace *t, FILE *fp, const char *label,
+static void print_meta(const trace_file *t, FILE *fp, const char *label,
                        const char *key, const char *unit)
 {
-   const char *v = ctr_meta_get(t, key);
+   const char *v = trace_meta_get(t, key);
    fprintf(fp, "%-24s ", label);
    cli_text(fp, v ? v : "n/a");
    fprintf(fp, "%s\n", v ? unit : "");
 }
 
-static void counts(const ctr_trace *t, FILE *fp)
+static void counts(const trace_file *t, FILE *fp)
 {
    uint64_t ctx[CATS_CTX_SIGNAL + 1] = { 0 };
    for (uint32_t i = 0; i < t->ncontexts; i++)
@@ -46,7 +47,7 @@ static void counts(const ctr_trace *t, FILE *fp)
    fprintf(fp, "%-24s %u\n", "contexts", t->ncontexts);
    for (int k = 0; k <= CATS_CTX_SIGNAL; k++)
       if (ctx[k])
-         fprintf(fp, "  %-22s %llu\n", ctn_ctx_kind((uint8_t)k),
+         fprintf(fp, "  %-22s %llu\n", trace_names_ctx_kind((uint8_t)k),
                  (unsigned long long)ctx[k]);
 
    uint64_t rec[CATS_ALLOC_KIND_COUNT] = { 0 }, inst[CATS_ALLOC_KIND_COUNT] =
@@ -61,7 +62,7 @@ static void counts(const ctr_trace *t, FILE *fp)
    for (int k = 0; k < CATS_ALLOC_KIND_COUNT; k++)
       if (rec[k])
          fprintf(fp, "  %-22s %llu records, %llu instances\n",
-                 ctn_alloc_kind((uint8_t)k), (unsigned long long)rec[k],
+                 trace_names_alloc_kind((uint8_t)k), (unsigned long long)rec[k],
                  (unsigned long long)inst[k]);
 
    uint64_t pat[CATS_PAT_IRREGULAR + 1] = { 0 }, accesses = 0;
@@ -72,14 +73,14 @@ static void counts(const ctr_trace *t, FILE *fp)
    fprintf(fp, "%-24s %u\n", "event records", t->nevents);
    for (int k = 0; k <= CATS_PAT_IRREGULAR; k++)
       if (pat[k])
-         fprintf(fp, "  %-22s %llu\n", ctn_pattern((uint8_t)k),
+         fprintf(fp, "  %-22s %llu\n", trace_names_pattern((uint8_t)k),
                  (unsigned long long)pat[k]);
    fprintf(fp, "%-24s %llu\n", "accesses", (unsigned long long)accesses);
    print_meta(t, fp, "unattributed accesses", "accesses_unattributed", "");
    print_meta(t, fp, "peak footprint", "peak_footprint", " bytes");
 }
 
-static int largest(const ctr_trace *t, FILE *fp)
+static int largest(const trace_file *t, FILE *fp)
 {
    st_key *k = malloc(((size_t)t->nallocs + 1) * sizeof *k);
    if (!k)
@@ -90,11 +91,11 @@ static int largest(const ctr_trace *t, FILE *fp)
    qsort(k, t->nallocs, sizeof *k, cmp_key);
    fprintf(fp, "\nlargest containers (size x max live):\n");
    for (uint32_t r = 0; r < t->nallocs && r < STAT_TOP_CONTAINERS; r++) {
-      const ctr_alloc *a = &t->allocs[k[r].id];
+      const trace_alloc *a = &t->allocs[k[r].id];
       fprintf(fp, "  %2u. %-11s %llu B x %llu = %llu B  \"", r + 1,
-              ctn_alloc_kind(a->kind), (unsigned long long)a->size,
+              trace_names_alloc_kind(a->kind), (unsigned long long)a->size,
               (unsigned long long)a->max_live, (unsigned long long)k[r].key);
-      cli_text(fp, ctr_str(t, a->name));
+      cli_text(fp, trace_str(t, a->name));
       fputs("\"\n", fp);
    }
    free(k);
@@ -103,20 +104,20 @@ static int largest(const ctr_trace *t, FILE *fp)
 
 /* in_main[c]: context c is main or below it. Parents precede children.
  * Returns how many are. */
-static uint32_t mark_main(const ctr_trace *t, uint8_t *in_main)
+static uint32_t mark_main(const trace_file *t, uint8_t *in_main)
 {
    uint32_t n = 0;
    for (uint32_t i = 0; i < t->ncontexts; i++) {
-      const ctr_context *c = &t->contexts[i];
+      const trace_context *c = &t->contexts[i];
       in_main[i] = (c->kind == CATS_CTX_FUNCTION &&
-                    strcmp(ctr_str(t, c->name), "main") == 0) ||
+                    strcmp(trace_str(t, c->name), "main") == 0) ||
                    (c->parent != CATS_NONE && in_main[c->parent]);
       n += in_main[i];
    }
    return n;
 }
 
-static int busiest(const ctr_trace *t, const uint8_t *in_main, FILE *fp)
+static int busiest(const trace_file *t, const uint8_t *in_main, FILE *fp)
 {
    st_key *k = malloc(((size_t)t->nevents + 1) * sizeof *k);
    if (!k)
@@ -128,22 +129,22 @@ static int busiest(const ctr_trace *t, const uint8_t *in_main, FILE *fp)
    qsort(k, n, sizeof *k, cmp_key);
    fprintf(fp, "\nbusiest access sites:\n");
    for (uint32_t r = 0; r < n && r < STAT_TOP_SITES; r++) {
-      const ctr_event *e = &t->events[k[r].id];
+      const trace_event *e = &t->events[k[r].id];
       char where[512];
       cli_loc_str(t, e->loc, where, sizeof where);
       fprintf(fp, "  %2u. %12llu %c %-9s %3u B  ", r + 1,
               (unsigned long long)e->count, e->kind == CATS_WRITE ? 'w' : 'r',
-              ctn_pattern(e->pattern), e->size);
+              trace_names_pattern(e->pattern), e->size);
       cli_text(fp, where);
       fputs("  \"", fp);
-      cli_text(fp, ctr_str(t, t->allocs[e->alloc].name));
+      cli_text(fp, trace_str(t, t->allocs[e->alloc].name));
       fputs("\"\n", fp);
    }
    free(k);
    return 0;
 }
 
-static int deepest(const ctr_trace *t, const uint8_t *in_main, FILE *fp)
+static int deepest(const trace_file *t, const uint8_t *in_main, FILE *fp)
 {
    cli_tree tree;
    if (cli_tree_build(t, &tree) != 0)
@@ -170,14 +171,14 @@ static int deepest(const ctr_trace *t, const uint8_t *in_main, FILE *fp)
    return 0;
 }
 
-int cli_cmd_stat(int argc, char **argv)
+int cli_stat(int argc, char **argv)
 {
    const char *file = NULL;
    const cli_opt opts[] = { { NULL, NULL, NULL, NULL } };
    int rc = cli_parse(argc, argv, opts, &file, 1, "cats stat FILE");
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
-   ctr_trace *t;
+   trace_file *t;
    if ((rc = cli_load_without_graph(file, &t)) != CLI_OK)
       return rc;
    counts(t, stdout);
@@ -188,7 +189,7 @@ int cli_cmd_stat(int argc, char **argv)
    bad = bad || largest(t, stdout) != 0 || busiest(t, in_main, stdout) != 0 ||
          deepest(t, in_main, stdout) != 0;
    free(in_main);
-   ctr_free(t);
+   trace_free(t);
    if (bad)
       return cli_error(CLI_EFILE, "%s: out of memory", file);
    if (fflush(stdout) != 0 || ferror(stdout))

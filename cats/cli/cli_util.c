@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli_util.c: helpers shared by the `cats` subcommands (see cli.h). */
 #include "cli.h"
 
@@ -87,23 +88,23 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
    return CLI_OK;
 }
 
-static int load(const char *path, int keep_graph, ctr_trace **out)
+static int load(const char *path, int keep_graph, trace_file **out)
 {
-   char err[CTR_ERRLEN];
-   ctr_status st = keep_graph ? ctr_open(path, out, err, sizeof err)
-                              : ctr_open_without_graph(path, out, err,
-                                                       sizeof err);
-   if (st != CTR_OK)
+   char err[TRACE_ERRLEN];
+   trace_status st = keep_graph ? trace_open(path, out, err, sizeof err)
+                              : trace_open_without_graph(path, out, err,
+                                                         sizeof err);
+   if (st != TRACE_OK)
       return cli_error(CLI_EFILE, "%s: %s", path, err);
    return CLI_OK;
 }
 
-int cli_load(const char *path, ctr_trace **out)
+int cli_load(const char *path, trace_file **out)
 {
    return load(path, 1, out);
 }
 
-int cli_load_without_graph(const char *path, ctr_trace **out)
+int cli_load_without_graph(const char *path, trace_file **out)
 {
    return load(path, 0, out);
 }
@@ -137,24 +138,24 @@ void cli_text_buf(char *buf, size_t n, const char *s)
    buf[k] = '\0';
 }
 
-void cli_loc_str(const ctr_trace *t, uint32_t loc, char *buf, size_t n)
+void cli_loc_str(const trace_file *t, uint32_t loc, char *buf, size_t n)
 {
    if (loc == CATS_NONE || loc >= t->nlocs) {
       snprintf(buf, n, "%s", "");
       return;
    }
-   const ctr_loc *l = &t->locs[loc];
-   const char *file = ctr_str(t, l->file);
+   const trace_loc *l = &t->locs[loc];
+   const char *file = trace_str(t, l->file);
    if (file[0])
       snprintf(buf, n, "%s:%u", file, l->line);
    else
       snprintf(buf, n, "0x%llx", (unsigned long long)l->addr);
 }
 
-void cli_ctx_label(const ctr_trace *t, uint32_t ctx, char *buf, size_t n)
+void cli_ctx_label(const trace_file *t, uint32_t ctx, char *buf, size_t n)
 {
-   const ctr_context *c = &t->contexts[ctx];
-   const char *name = ctr_str(t, c->name);
+   const trace_context *c = &t->contexts[ctx];
+   const char *name = trace_str(t, c->name);
    if (c->kind == CATS_CTX_LOOP || c->kind == CATS_CTX_CONDITIONAL) {
       char where[256];
       cli_loc_str(t, c->loc, where, sizeof where);
@@ -166,7 +167,7 @@ void cli_ctx_label(const ctr_trace *t, uint32_t ctx, char *buf, size_t n)
    snprintf(buf, n, "%s", name);
 }
 
-int cli_tree_build(const ctr_trace *t, cli_tree *tree)
+int cli_tree_build(const trace_file *t, cli_tree *tree)
 {
    size_t n = t->ncontexts ? t->ncontexts : 1;
    tree->first = malloc(n * sizeof *tree->first);
@@ -201,7 +202,7 @@ void cli_tree_free(cli_tree *tree)
    tree->first = tree->next = NULL;
 }
 
-void cli_print_path(const ctr_trace *t, uint32_t id, FILE *fp)
+void cli_print_path(const trace_file *t, uint32_t id, FILE *fp)
 {
    uint32_t depth = t->contexts[id].depth;
    uint32_t *chain = malloc(((size_t)depth + 1) * sizeof *chain);

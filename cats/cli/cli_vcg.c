@@ -1,4 +1,5 @@
-/* cmd_vcg.c: `cats vcg FILE`: the value communication graph (section 7).
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_vcg.c: `cats vcg FILE`: the value communication graph (section 7).
  *
  * Default output: statistics, one "key value" line each, for scripts:
  *   vertices N, edges N ((src, dst) pairs merged across contexts),
@@ -13,13 +14,13 @@
  *   (after the vertices when both are asked for).
  * A label is "NAME+OFFSET" for memory, "[tmp#K FUNCTION FILE:LINE]" for
  * the K-th register intermediate (from 0, in the graph's order).
- * --metis/--dot/--graphml OUT write graph files (cmd_vcg_export.c); the
+ * --metis/--dot/--graphml OUT write graph files (cli_vcg_export.c); the
  *   statistics are printed unless a list or a file goes to stdout. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "outfile.h"
+#include "cli_outfile.h"
 
 /* DOT and GraphML are for looking at; layout tools give up long before. */
 #define VCG_DRAW_MAX 20000
@@ -29,16 +30,16 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-int cli_vcg_pairs(const ctr_trace *t, cli_vcg_pair **out, uint32_t *n)
+int cli_vcg_pairs(const trace_file *t, cli_vcg_pair **out, uint32_t *n)
 {
-   const ctr_vcg *g = &t->vcg;
+   const trace_vcg *g = &t->vcg;
    cli_vcg_pair *p = malloc(((size_t)g->nedges + 1) * sizeof *p);
    if (!p)
       return -1;
    uint32_t k = 0;
    /* Edges are sorted by (src, dst, ctx): a pair's contexts are adjacent. */
    for (uint32_t i = 0; i < g->nedges; i++) {
-      const ctr_vcg_edge *e = &g->edges[i];
+      const trace_vcg_edge *e = &g->edges[i];
       if (k > 0 && p[k - 1].src == e->src && p[k - 1].dst == e->dst) {
          p[k - 1].uses = add_sat(p[k - 1].uses, e->uses);
          p[k - 1].versions = add_sat(p[k - 1].versions, e->versions);
@@ -59,7 +60,7 @@ int cli_vcg_pairs(const ctr_trace *t, cli_vcg_pair **out, uint32_t *n)
 
 /* Index of the first register intermediate (they follow the memory
  * vertices), or nvertices. */
-static uint32_t first_register(const ctr_vcg *g)
+static uint32_t first_register(const trace_vcg *g)
 {
    uint32_t lo = 0, hi = g->nvertices;
    while (lo < hi) {
@@ -72,16 +73,16 @@ static uint32_t first_register(const ctr_vcg *g)
    return lo;
 }
 
-void cli_vcg_label(const ctr_trace *t, uint32_t v, char *buf, size_t n)
+void cli_vcg_label(const trace_file *t, uint32_t v, char *buf, size_t n)
 {
-   const ctr_vcg_vertex *x = &t->vcg.vertices[v];
+   const trace_vcg_vertex *x = &t->vcg.vertices[v];
    /* Intermediates are numbered: many can share one code location. */
    uint32_t k = v - first_register(&t->vcg);
    char raw[CLI_VCG_LABEL];
    if (!(x->flags & CATS_VCG_REGISTER)) {
       const char *name = x->alloc == CATS_NONE
                             ? "?"
-                            : ctr_str(t, t->allocs[x->alloc].name);
+                            : trace_str(t, t->allocs[x->alloc].name);
       snprintf(raw, sizeof raw, "%.900s+%llu", name,
                (unsigned long long)x->offset);
    } else if (x->loc == CATS_NONE) {
@@ -90,7 +91,7 @@ void cli_vcg_label(const ctr_trace *t, uint32_t v, char *buf, size_t n)
       char where[512];
       cli_loc_str(t, x->loc, where, sizeof where);
       snprintf(raw, sizeof raw, "[tmp#%u %.400s %s]", k,
-               ctr_str(t, t->locs[x->loc].function), where);
+               trace_str(t, t->locs[x->loc].function), where);
    }
    cli_text_buf(buf, n, raw);
 }
@@ -117,9 +118,9 @@ static void degree_line(FILE *fp, const char *key, const uint32_t *deg,
            hi);
 }
 
-static int print_stats(const ctr_trace *t, FILE *fp)
+static int print_stats(const trace_file *t, FILE *fp)
 {
-   const ctr_vcg *g = &t->vcg;
+   const trace_vcg *g = &t->vcg;
    cli_vcg_pair *p;
    uint32_t np;
    uint32_t *in = calloc((size_t)g->nvertices + 1, sizeof *in);
@@ -131,7 +132,7 @@ static int print_stats(const ctr_trace *t, FILE *fp)
    }
    uint64_t inputs = 0, outputs = 0, regs = 0, versions = 0, weight = 0;
    for (uint32_t i = 0; i < g->nvertices; i++) {
-      const ctr_vcg_vertex *v = &g->vertices[i];
+      const trace_vcg_vertex *v = &g->vertices[i];
       inputs += (v->flags & CATS_VCG_INPUT) != 0;
       outputs += (v->flags & CATS_VCG_OUTPUT) != 0;
       regs += (v->flags & CATS_VCG_REGISTER) != 0;
@@ -167,11 +168,11 @@ static int print_stats(const ctr_trace *t, FILE *fp)
 
 /* --- lists --------------------------------------------------------------- */
 
-static int print_vertices(const ctr_trace *t, FILE *fp)
+static int print_vertices(const trace_file *t, FILE *fp)
 {
    char label[CLI_VCG_LABEL];
    for (uint32_t i = 0; i < t->vcg.nvertices; i++) {
-      const ctr_vcg_vertex *v = &t->vcg.vertices[i];
+      const trace_vcg_vertex *v = &t->vcg.vertices[i];
       cli_vcg_label(t, i, label, sizeof label);
       fprintf(fp, "%s flags=%s versions=%u weight=%llu\n", label,
               cli_vcg_flags(v->flags), v->versions,
@@ -186,7 +187,7 @@ typedef struct vl_labels {
    size_t *off;
 } vl_labels;
 
-static int labels_make(const ctr_trace *t, vl_labels *l)
+static int labels_make(const trace_file *t, vl_labels *l)
 {
    uint32_t nv = t->vcg.nvertices;
    size_t cap = 4096, len = 0;
@@ -265,7 +266,7 @@ static int cmp_line(const void *pa, const void *pb)
    }
 }
 
-static int print_edges(const ctr_trace *t, FILE *fp)
+static int print_edges(const trace_file *t, FILE *fp)
 {
    vl_labels lb;
    if (labels_make(t, &lb) != 0)
@@ -310,7 +311,7 @@ static int cmp_ctx_total(const void *pa, const void *pb)
    return (a->ctx > b->ctx) - (a->ctx < b->ctx);
 }
 
-static int print_contexts(const ctr_trace *t, FILE *fp)
+static int print_contexts(const trace_file *t, FILE *fp)
 {
    uint32_t n = t->ncontexts + 1;   /* the last slot: no context */
    ctx_total *c = calloc(n, sizeof *c);
@@ -319,7 +320,7 @@ static int print_contexts(const ctr_trace *t, FILE *fp)
    for (uint32_t i = 0; i < n; i++)
       c[i].ctx = i;
    for (uint64_t i = 0; i < t->vcg.nedges; i++) {
-      const ctr_vcg_edge *e = &t->vcg.edges[i];
+      const trace_vcg_edge *e = &t->vcg.edges[i];
       ctx_total *x = &c[e->ctx == CATS_NONE ? n - 1 : e->ctx];
       x->uses = add_sat(x->uses, e->uses);
       x->edges++;
@@ -341,19 +342,19 @@ static int print_contexts(const ctr_trace *t, FILE *fp)
 typedef struct vcg_file {
    const char *opt;        /* "--metis" */
    const char *path;       /* from the command line, or NULL */
-   int (*write)(const ctr_trace *, FILE *);
+   int (*write)(const trace_file *, FILE *);
    int drawing;            /* refused above VCG_DRAW_MAX vertices */
 } vcg_file;
 
-static int write_file(const ctr_trace *t, const char *file,
+static int write_file(const trace_file *t, const char *file,
                       const vcg_file *f)
 {
    char err[512] = "";
-   cof_file out;
-   if (cof_open(&out, f->path, err, sizeof err) != 0)
+   cli_outfile out;
+   if (cli_outfile_open(&out, f->path, err, sizeof err) != 0)
       return cli_error(CLI_EFILE, "%s", err);
    int ok = f->write(t, out.fp) == 0;
-   if (cof_close(&out, ok, err, sizeof err) != 0 || !ok)
+   if (cli_outfile_close(&out, ok, err, sizeof err) != 0 || !ok)
       return ok ? cli_error(CLI_EFILE, "%s", err)
                 : cli_error(CLI_EFILE, "%s: out of memory writing %s", file,
                             f->opt);
@@ -365,7 +366,7 @@ static int is_stdout(const char *path)
    return path && strcmp(path, "-") == 0;
 }
 
-int cli_cmd_vcg(int argc, char **argv)
+int cli_vcg(int argc, char **argv)
 {
    const char *file = NULL;
    int edges = 0, vertices = 0, contexts = 0;
@@ -389,11 +390,11 @@ int cli_cmd_vcg(int argc, char **argv)
                       "[--dot OUT] [--graphml OUT]");
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
-   ctr_trace *t;
+   trace_file *t;
    if ((rc = cli_load(file, &t)) != CLI_OK)
       return rc;
    if (!t->has_vcg) {
-      ctr_free(t);
+      trace_free(t);
       return cli_error(CLI_EFILE, "%s: no value communication graph (run "
                                   "with --value-flow=yes)", file);
    }
@@ -405,7 +406,7 @@ int cli_cmd_vcg(int argc, char **argv)
          rc = cli_error(CLI_EFILE, "%s: %s draws at most %d vertices, the "
                                    "graph has %u (use --metis)", file,
                         files[i].opt, VCG_DRAW_MAX, t->vcg.nvertices);
-         ctr_free(t);
+         trace_free(t);
          return rc;
       }
    }
@@ -420,7 +421,7 @@ int cli_cmd_vcg(int argc, char **argv)
       if (bad)
          rc = cli_error(CLI_EFILE, "%s: out of memory", file);
    }
-   ctr_free(t);
+   trace_free(t);
    if (rc == CLI_OK && (fflush(stdout) != 0 || ferror(stdout)))
       rc = cli_error(CLI_EFILE, "stdout: write error");
    return rc;

@@ -1,4 +1,5 @@
-/* cmd_vcg_export.c: graph files for `cats vcg`.
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_vcg_export.c: graph files for `cats vcg`.
  *
  * METIS (the input of gpmetis and of partitioners that read its format):
  * the graph made undirected, header "n m 011", then one line per vertex,
@@ -38,14 +39,14 @@ static int cmp_pair(const void *pa, const void *pb)
 }
 
 /* The undirected pairs, sorted and merged; *n gets their count. */
-static mt_pair *undirected(const ctr_vcg *g, uint32_t *n)
+static mt_pair *undirected(const trace_vcg *g, uint32_t *n)
 {
    mt_pair *p = malloc(((size_t)g->nedges + 1) * sizeof *p);
    if (!p)
       return NULL;
    uint32_t k = 0;
    for (uint32_t i = 0; i < g->nedges; i++) {
-      const ctr_vcg_edge *e = &g->edges[i];
+      const trace_vcg_edge *e = &g->edges[i];
       if (e->src == e->dst)
          continue;
       p[k++] = (mt_pair){ e->src < e->dst ? e->src : e->dst,
@@ -63,9 +64,9 @@ static mt_pair *undirected(const ctr_vcg *g, uint32_t *n)
    return p;
 }
 
-int cli_vcg_metis(const ctr_trace *t, FILE *fp)
+int cli_vcg_metis(const trace_file *t, FILE *fp)
 {
-   const ctr_vcg *g = &t->vcg;
+   const trace_vcg *g = &t->vcg;
    uint32_t m = 0;
    mt_pair *p = undirected(g, &m);
    size_t *start = calloc((size_t)g->nvertices + 2, sizeof *start);
@@ -113,9 +114,9 @@ static void dot_str(FILE *fp, const char *s)
    }
 }
 
-int cli_vcg_dot(const ctr_trace *t, FILE *fp)
+int cli_vcg_dot(const trace_file *t, FILE *fp)
 {
-   const ctr_vcg *g = &t->vcg;
+   const trace_vcg *g = &t->vcg;
    cli_vcg_pair *p;
    uint32_t np;
    if (cli_vcg_pairs(t, &p, &np) != 0)
@@ -123,7 +124,7 @@ int cli_vcg_dot(const ctr_trace *t, FILE *fp)
    char label[CLI_VCG_LABEL];
    fputs("digraph vcg {\n", fp);
    for (uint32_t v = 0; v < g->nvertices; v++) {
-      const ctr_vcg_vertex *x = &g->vertices[v];
+      const trace_vcg_vertex *x = &g->vertices[v];
       cli_vcg_label(t, v, label, sizeof label);
       fprintf(fp, "  v%u [shape=%s, label=\"", v,
               x->flags & CATS_VCG_REGISTER ? "box" : "ellipse");
@@ -155,9 +156,9 @@ static void xml_str(FILE *fp, const char *s)
    }
 }
 
-int cli_vcg_graphml(const ctr_trace *t, FILE *fp)
+int cli_vcg_graphml(const trace_file *t, FILE *fp)
 {
-   const ctr_vcg *g = &t->vcg;
+   const trace_vcg *g = &t->vcg;
    cli_vcg_pair *p;
    uint32_t np;
    if (cli_vcg_pairs(t, &p, &np) != 0)
@@ -179,7 +180,7 @@ int cli_vcg_graphml(const ctr_trace *t, FILE *fp)
          "attr.type=\"long\"/>\n"
          "  <graph id=\"vcg\" edgedefault=\"directed\">\n", fp);
    for (uint32_t v = 0; v < g->nvertices; v++) {
-      const ctr_vcg_vertex *x = &g->vertices[v];
+      const trace_vcg_vertex *x = &g->vertices[v];
       cli_vcg_label(t, v, label, sizeof label);
       fprintf(fp, "    <node id=\"v%u\"><data key=\"label\">", v);
       xml_str(fp, label);

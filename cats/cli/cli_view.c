@@ -1,4 +1,5 @@
-/* cmd_view.c: `cats view FILE [-o OUT] [--project] [--ranks=LIST]
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_view.c: `cats view FILE [-o OUT] [--project] [--ranks=LIST]
  *              [--max-records=N]`.
  *
  * Writes one self-contained HTML file (no network, opens from file://)
@@ -44,12 +45,12 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "../../partition/part_project.h"
-#include "../../partition/part_report.h"
-#include "../../partition/part_section.h"
+#include "partition/part_project.h"
+#include "partition/part_report.h"
+#include "partition/part_section.h"
 #include "cli.h"
-#include "json_out.h"
-#include "outfile.h"
+#include "cats/trace/json_out.h"
+#include "cli_outfile.h"
 
 /* The page around the data, generated from viewer/ at build time. */
 extern const unsigned char cvw_head[];
@@ -201,13 +202,13 @@ static int cmp_dep(const void *pa, const void *pb)
 }
 
 /* The pairs sorted by (from, to) in *out; -1 when out of memory. */
-static int deps_collect(const ctr_trace *t, cvw_dep **out, size_t *nout)
+static int deps_collect(const trace_file *t, cvw_dep **out, size_t *nout)
 {
    cvw_deps d = { NULL, NULL, 0, 0 };
-   const ctr_vcg *g = &t->vcg;
+   const trace_vcg *g = &t->vcg;
    for (uint32_t i = 0; i < g->nedges; i++) {
-      const ctr_vcg_edge *e = &g->edges[i];
-      const ctr_vcg_vertex *src = &g->vertices[e->src];
+      const trace_vcg_edge *e = &g->edges[i];
+      const trace_vcg_vertex *src = &g->vertices[e->src];
       if (src->ctx == CATS_NONE || e->ctx == CATS_NONE)
          continue;
       if (deps_add(&d, src->ctx, e->ctx, e->uses,
@@ -256,26 +257,26 @@ static void write_deps(FILE *fp, const cvw_dep *v, size_t n)
    fputs(n ? "\n]" : "]", fp);
 }
 
-static void write_singleton_counts(FILE *fp, const pp_projection *p)
+static void write_singleton_counts(FILE *fp, const part_projection *p)
 {
    fputs("{", fp);
-   for (int k = PS_BROADCAST; k < PS_NKINDS; k++)
-      fprintf(fp, "%s\"%s\": %u", k > PS_BROADCAST ? ", " : "",
-              ps_kind_name(k), p->singletons.count[k]);
+   for (int k = PART_SINGLETON_BROADCAST; k < PART_SINGLETON_NKINDS; k++)
+      fprintf(fp, "%s\"%s\": %u", k > PART_SINGLETON_BROADCAST ? ", " : "",
+              part_singleton_kind_name(k), p->singletons.count[k]);
    fputs("}", fp);
 }
 
-static void write_singletons(FILE *fp, const ctr_trace *t,
-                             const pp_projection *p)
+static void write_singletons(FILE *fp, const trace_file *t,
+                             const part_projection *p)
 {
    fputs("[", fp);
    for (uint32_t i = 0; i < p->nslist; i++) {
-      const pp_singleton *s = &p->slist[i];
+      const part_project_singleton *s = &p->slist[i];
       char label[CLI_VCG_LABEL];
       cli_vcg_label(t, s->vertex, label, sizeof label);
       fprintf(fp, "%s\n  {\"kind\": \"%s\", \"value\": ", i ? "," : "",
-              ps_kind_name((int)s->kind));
-      cjo_string(fp, label);
+              part_singleton_kind_name((int)s->kind));
+      json_out_string(fp, label);
       fprintf(fp, ", \"degree\": %llu, \"versions\": %llu, \"members\": %u, "
                   "\"ctx\": ",
               (unsigned long long)s->degree, (unsigned long long)s->versions,
@@ -291,7 +292,7 @@ static void write_singletons(FILE *fp, const ctr_trace *t,
 /* The trace as the page shows it: t itself, or a copy that shares all
  * but the per-record arrays, which hold the kept records. */
 typedef struct cvw_shown {
-   ctr_trace t;
+   trace_file t;
    uint64_t accesses_shown, accesses_total;
    uint32_t total;
    int owned;              /* the arrays below are ours */
@@ -318,7 +319,7 @@ static int by_index(const void *a, const void *b)
 
 /* Keeps the `max` records with the most accesses (ties: the earlier),
  * in trace order; all of them when max is 0 or not fewer. */
-static int shown_records(const ctr_trace *t, uint32_t max, cvw_shown *s)
+static int shown_records(const trace_file *t, uint32_t max, cvw_shown *s)
 {
    s->t = *t;
    s->owned = 0;
@@ -330,7 +331,7 @@ static int shown_records(const ctr_trace *t, uint32_t max, cvw_shown *s)
    if (max == 0 || t->nevents <= max)
       return 0;
    cvw_rank *r = malloc((size_t)t->nevents * sizeof *r);
-   ctr_trace *v = &s->t;
+   trace_file *v = &s->t;
    v->events = malloc((size_t)max * sizeof *v->events);
    v->index_loc = malloc((size_t)max * sizeof *v->index_loc);
    v->index_alloc = malloc((size_t)max * sizeof *v->index_alloc);
@@ -376,9 +377,9 @@ static void shown_free(cvw_shown *s)
 /* The document into fp (the escaping stream). p is NULL without a
  * projection; `listed` says whether p->slist was computed. */
 static int write_data(FILE *fp, const cvw_shown *s, const cvw_dep *deps,
-                      size_t ndeps, const pp_projection *p, int listed)
+                      size_t ndeps, const part_projection *p, int listed)
 {
-   const ctr_trace *t = &s->t;
+   const trace_file *t = &s->t;
    fputs("{\"cats_view\": 1,\n\"trace\": ", fp);
    if (cli_dump_json(t, fp) != 0)
       return -1;
@@ -394,7 +395,7 @@ static int write_data(FILE *fp, const cvw_shown *s, const cvw_dep *deps,
    fputs(",\n\"projection\": ", fp);
    if (!p)
       fputs("null", fp);
-   else if (prp_json(fp, p, ctr_meta_get(t, "command")) != 0)
+   else if (part_report_json(fp, p, trace_meta_get(t, "command")) != 0)
       return -1;
    fputs(",\n\"singleton_counts\": ", fp);
    if (p)
@@ -412,7 +413,7 @@ static int write_data(FILE *fp, const cvw_shown *s, const cvw_dep *deps,
 
 /* The page: template head, escaped data, template tail. */
 static int write_page(FILE *out, const cvw_shown *t, const cvw_dep *deps,
-                      size_t ndeps, const pp_projection *p, int listed)
+                      size_t ndeps, const part_projection *p, int listed)
 {
    if (fwrite(cvw_head, 1, cvw_head_len, out) != cvw_head_len)
       return -1;
@@ -433,32 +434,32 @@ static int write_page(FILE *out, const cvw_shown *t, const cvw_dep *deps,
 
 /* Recompute like `cats project`: the stored options when there are any,
  * then --ranks. Returns CLI_OK with *p filled. */
-static int recompute(const ctr_trace *t, const char *file, const char *ranks,
-                     pp_projection *p)
+static int recompute(const trace_file *t, const char *file, const char *ranks,
+                     part_projection *p)
 {
-   pp_options o;
-   pp_defaults(&o);
-   char err[512], spec[PR_NAMELEN];
+   part_project_options o;
+   part_project_defaults(&o);
+   char err[512], spec[PART_REGION_NAMELEN];
    if (t->has_projection) {
-      pp_projection s;
-      if (psec_read(t->projection, t->projection_len, &s, err, sizeof err))
+      part_projection s;
+      if (part_section_read(t->projection, t->projection_len, &s, err, sizeof err))
          return cli_error(CLI_EFILE, "%s: %s", file, err);
       snprintf(spec, sizeof spec, "%s", s.opts.per ? s.opts.per : "");
       o = s.opts;
       o.per = s.opts.per ? spec : NULL;
-      pp_free(&s);
+      part_project_free(&s);
    }
-   if (ranks && pp_parse_ranks(ranks, &o, err, sizeof err) != 0)
+   if (ranks && part_project_parse_ranks(ranks, &o, err, sizeof err) != 0)
       return cli_error(CLI_EUSAGE, "view: %s", err);
    if (!t->has_vcg)
       return cli_error(CLI_EFILE, "%s: no value communication graph to "
                        "project (the run had --value-flow=no)", file);
-   if (pp_project(t, &o, p, err, sizeof err) != 0)
+   if (part_project(t, &o, p, err, sizeof err) != 0)
       return cli_error(CLI_EFILE, "%s: %s", file, err);
    return CLI_OK;
 }
 
-int cli_cmd_view(int argc, char **argv)
+int cli_view(int argc, char **argv)
 {
    const char *file = NULL, *out = NULL, *ranks = NULL, *max_s = NULL;
    int project = 0;
@@ -482,29 +483,29 @@ int cli_cmd_view(int argc, char **argv)
       max_records = (uint32_t)m;
    }
    if (ranks) {
-      pp_options check;
+      part_project_options check;
       char err[256];
-      pp_defaults(&check);
-      if (pp_parse_ranks(ranks, &check, err, sizeof err) != 0)
+      part_project_defaults(&check);
+      if (part_project_parse_ranks(ranks, &check, err, sizeof err) != 0)
          return cli_error(CLI_EUSAGE, "view: %s", err);
       project = 1;
    }
 
-   ctr_trace *t;
+   trace_file *t;
    if ((rc = cli_load(file, &t)) != CLI_OK)
       return rc;
-   pp_projection proj, *p = NULL;
+   part_projection proj, *p = NULL;
    char err[512];
    if (project) {
       if ((rc = recompute(t, file, ranks, &proj)) != CLI_OK) {
-         ctr_free(t);
+         trace_free(t);
          return rc;
       }
       p = &proj;
    } else if (t->has_projection) {
-      if (psec_read(t->projection, t->projection_len, &proj, err,
-                    sizeof err) != 0) {
-         ctr_free(t);
+      if (part_section_read(t->projection, t->projection_len, &proj, err,
+                            sizeof err) != 0) {
+         trace_free(t);
          return cli_error(CLI_EFILE, "%s: %s", file, err);
       }
       p = &proj;
@@ -513,20 +514,20 @@ int cli_cmd_view(int argc, char **argv)
    size_t ndeps = 0;
    if (t->has_vcg && deps_collect(t, &deps, &ndeps) != 0) {
       if (p)
-         pp_free(p);
-      ctr_free(t);
+         part_project_free(p);
+      trace_free(t);
       return cli_error(CLI_EFILE, "%s: out of memory", file);
    }
 
    cvw_shown shown;
-   cof_file f;
+   cli_outfile f;
    if (shown_records(t, max_records, &shown) != 0) {
       rc = cli_error(CLI_EFILE, "%s: out of memory", file);
-   } else if (cof_open(&f, out, err, sizeof err) != 0) {
+   } else if (cli_outfile_open(&f, out, err, sizeof err) != 0) {
       rc = cli_error(CLI_EFILE, "%s", err);
    } else {
       int ok = write_page(f.fp, &shown, deps, ndeps, p, project) == 0;
-      if (cof_close(&f, ok, err, sizeof err) != 0)
+      if (cli_outfile_close(&f, ok, err, sizeof err) != 0)
          rc = ok ? cli_error(CLI_EFILE, "%s", err)
                  : cli_error(CLI_EFILE, "%s: cannot write the page",
                              out && strcmp(out, "-") ? out : "stdout");
@@ -534,7 +535,7 @@ int cli_cmd_view(int argc, char **argv)
    shown_free(&shown);
    free(deps);
    if (p)
-      pp_free(p);
-   ctr_free(t);
+      part_project_free(p);
+   trace_free(t);
    return rc;
 }

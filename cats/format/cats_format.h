@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cats_format.h: constants of the .cats trace format (docs/FORMAT.md).
  *
  * Shared by the Valgrind tool (no libc) and the host programs, so it holds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* helper_input.c: the tool's stream on a reading thread (see
  * helper_input.h). */
 #define _POSIX_C_SOURCE 200809L
@@ -10,18 +11,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../format/cats_format.h"
+#include "cats/format/cats_format.h"
 
-/* Chunks filled by the reader in reads of at most CFR_READ_MAX (frame.c
+/* Chunks filled by the reader in reads of at most FRAME_READ_MAX (frame.c
  * says why), and emptied by the consumer. */
-#define HIN_CHUNK ((size_t)1 << 20)
+#define HELPER_INPUT_CHUNK ((size_t)1 << 20)
 
-typedef struct hin_chunk {
-   struct hin_chunk *next;
+typedef struct helper_input_chunk {
+   struct helper_input_chunk *next;
    size_t len;        /* bytes read into data; only the reader adds */
    size_t pos;        /* bytes used; only the consumer advances it */
-   uint8_t data[HIN_CHUNK];
-} hin_chunk;
+   uint8_t data[HELPER_INPUT_CHUNK];
+} helper_input_chunk;
 
 /* The consumer frees a used-up chunk only if it is not the tail, which
  * the reader may be reading into (beyond len) at the same time. */
@@ -30,15 +31,15 @@ static struct {
    int started;
    pthread_mutex_t mu;
    pthread_cond_t more, room;
-   hin_chunk *head, *tail;
+   helper_input_chunk *head, *tail;
    size_t chunks;     /* allocated */
-   cfr_status end;    /* CFR_OK while reading, then CFR_EOF or CFR_EIO */
+   frame_status end;    /* FRAME_OK while reading, then FRAME_EOF or FRAME_EIO */
    int end_errno;
 } hin = { .fd = -1, .mu = PTHREAD_MUTEX_INITIALIZER,
           .more = PTHREAD_COND_INITIALIZER,
           .room = PTHREAD_COND_INITIALIZER };
 
-static void finish(cfr_status end, int err)
+static void finish(frame_status end, int err)
 {
    pthread_mutex_lock(&hin.mu);
    hin.end = end;
@@ -48,15 +49,15 @@ static void finish(cfr_status end, int err)
 }
 
 /* The tail chunk with room to read into; NULL if out of memory. */
-static hin_chunk *tail_with_room(void)
+static helper_input_chunk *tail_with_room(void)
 {
    pthread_mutex_lock(&hin.mu);
-   while (hin.chunks * HIN_CHUNK >= HIN_MAX_BACKLOG &&
-          (!hin.tail || hin.tail->len == HIN_CHUNK))
+   while (hin.chunks * HELPER_INPUT_CHUNK >= HELPER_INPUT_MAX_BACKLOG &&
+          (!hin.tail || hin.tail->len == HELPER_INPUT_CHUNK))
       pthread_cond_wait(&hin.room, &hin.mu);
-   hin_chunk *t = hin.tail;
+   helper_input_chunk *t = hin.tail;
    pthread_mutex_unlock(&hin.mu);
-   if (t && t->len < HIN_CHUNK)
+   if (t && t->len < HELPER_INPUT_CHUNK)
       return t;
    t = malloc(sizeof *t);
    if (!t)
@@ -78,19 +79,19 @@ static void *reader(void *arg)
 {
    (void)arg;
    for (;;) {
-      hin_chunk *t = tail_with_room();
+      helper_input_chunk *t = tail_with_room();
       if (!t) {
-         finish(CFR_EIO, ENOMEM);
+         finish(FRAME_EIO, ENOMEM);
          return NULL;
       }
-      size_t want = HIN_CHUNK - t->len;
-      if (want > CFR_READ_MAX)
-         want = CFR_READ_MAX;
+      size_t want = HELPER_INPUT_CHUNK - t->len;
+      if (want > FRAME_READ_MAX)
+         want = FRAME_READ_MAX;
       ssize_t r = read(hin.fd, t->data + t->len, want);
       if (r < 0 && errno == EINTR)
          continue;
       if (r <= 0) {
-         finish(r == 0 ? CFR_EOF : CFR_EIO, r == 0 ? 0 : errno);
+         finish(r == 0 ? FRAME_EOF : FRAME_EIO, r == 0 ? 0 : errno);
          return NULL;
       }
       pthread_mutex_lock(&hin.mu);
@@ -100,7 +101,7 @@ static void *reader(void *arg)
    }
 }
 
-int hin_start(int fd)
+int helper_input_start(int fd)
 {
    hin.fd = fd;
    pthread_t th;
@@ -120,11 +121,11 @@ int hin_start(int fd)
 
 /* Takes n bytes into buf (NULL: drops them). *got counts what was taken
  * before the input ended. Called with the lock held. */
-static cfr_status take(uint8_t *buf, uint64_t n, uint64_t *got)
+static frame_status take(uint8_t *buf, uint64_t n, uint64_t *got)
 {
    *got = 0;
    while (*got < n) {
-      hin_chunk *h = hin.head;
+      helper_input_chunk *h = hin.head;
       while (h && h->pos == h->len && h != hin.tail) {
          hin.head = h->next;
          hin.chunks--;
@@ -133,7 +134,7 @@ static cfr_status take(uint8_t *buf, uint64_t n, uint64_t *got)
          h = hin.head;
       }
       if (!h || h->pos == h->len) {
-         if (hin.end != CFR_OK) {
+         if (hin.end != FRAME_OK) {
             errno = hin.end_errno;
             return hin.end;
          }
@@ -153,39 +154,39 @@ static cfr_status take(uint8_t *buf, uint64_t n, uint64_t *got)
       h->pos += k;
       *got += k;
    }
-   return CFR_OK;
+   return FRAME_OK;
 }
 
-cfr_status hin_read_full(void *buf, size_t n)
+frame_status helper_input_read_full(void *buf, size_t n)
 {
    if (!hin.started)
-      return cfr_read_full(hin.fd, buf, n);
+      return frame_read_full(hin.fd, buf, n);
    uint64_t got;
    pthread_mutex_lock(&hin.mu);
-   cfr_status st = take(buf, n, &got);
+   frame_status st = take(buf, n, &got);
    pthread_mutex_unlock(&hin.mu);
-   if (st == CFR_EOF && got > 0)
-      st = CFR_ESHORT;
+   if (st == FRAME_EOF && got > 0)
+      st = FRAME_ESHORT;
    return st;
 }
 
-cfr_status hin_read_header(uint32_t *type, uint64_t *length)
+frame_status helper_input_read_header(uint32_t *type, uint64_t *length)
 {
    uint8_t h[CATS_FRAME_HEADER_SIZE];
-   cfr_status st = hin_read_full(h, sizeof h);
-   if (st != CFR_OK)
+   frame_status st = helper_input_read_full(h, sizeof h);
+   if (st != FRAME_OK)
       return st;
-   cfr_decode_header(h, type, length);
-   return CFR_OK;
+   frame_decode_header(h, type, length);
+   return FRAME_OK;
 }
 
-cfr_status hin_skip(uint64_t n)
+frame_status helper_input_skip(uint64_t n)
 {
    if (!hin.started)
-      return cfr_skip(hin.fd, n);
+      return frame_skip(hin.fd, n);
    uint64_t got;
    pthread_mutex_lock(&hin.mu);
-   cfr_status st = take(NULL, n, &got);
+   frame_status st = take(NULL, n, &got);
    pthread_mutex_unlock(&hin.mu);
-   return st == CFR_EOF ? CFR_ESHORT : st;
+   return st == FRAME_EOF ? FRAME_ESHORT : st;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* helper_input.h: the tool's stream, read by cats-helper on a thread of
  * its own.
  *
@@ -7,27 +8,27 @@
  * (i-k-j matmul: 0.2 s of a 3 s run). A thread that keeps the pipe
  * empty lets the guest run on while the helper works through what came,
  * during the later steps that send little. What is read and not yet
- * used is bounded (HIN_MAX_BACKLOG); beyond it the pipe fills again and
+ * used is bounded (HELPER_INPUT_MAX_BACKLOG); beyond it the pipe fills again and
  * the guest waits, as before.
  *
- * The reads are those of frame.h, with the same results: CFR_EOF when
- * the input ends before the first byte, CFR_ESHORT inside, CFR_EIO (and
- * errno) when a read fails. Without a thread (hin_start failed) they go
+ * The reads are those of frame.h, with the same results: FRAME_EOF when
+ * the input ends before the first byte, FRAME_ESHORT inside, FRAME_EIO (and
+ * errno) when a read fails. Without a thread (helper_input_start failed) they go
  * to the file descriptor directly. Single consumer: one thread reads. */
-#ifndef CATS_HELPER_INPUT_H
-#define CATS_HELPER_INPUT_H
+#ifndef CATS_HELPER_HELPER_INPUT_H
+#define CATS_HELPER_HELPER_INPUT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "frame.h"
+#include "cats/trace/frame.h"
 
-#define HIN_MAX_BACKLOG ((size_t)64 << 20)
+#define HELPER_INPUT_MAX_BACKLOG ((size_t)64 << 20)
 
 /* Starts the reading thread on fd; 0, or -1 (reads then use fd). */
-int hin_start(int fd);
-cfr_status hin_read_full(void *buf, size_t n);
-cfr_status hin_read_header(uint32_t *type, uint64_t *length);
-cfr_status hin_skip(uint64_t n);
+int helper_input_start(int fd);
+frame_status helper_input_read_full(void *buf, size_t n);
+frame_status helper_input_read_header(uint32_t *type, uint64_t *length);
+frame_status helper_input_skip(uint64_t n);
 
-#endif /* CATS_HELPER_INPUT_H */
+#endif /* CATS_HELPER_HELPER_INPUT_H */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* helper_main.c: cats-helper, the tool's host-side writer.
  *
  * Started by the Valgrind tool as `cats-helper OUT` with stdin carrying
@@ -27,19 +28,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../partition/part_project.h"
-#include "../../partition/part_report.h"
-#include "../../partition/part_section.h"
-#include "../../vcg/vcg_build.h"
-#include "../../vcg/vcg_section.h"
-#include "../format/cats_format.h"
-#include "buf.h"
-#include "frame.h"
+#include "partition/part_project.h"
+#include "partition/part_report.h"
+#include "partition/part_section.h"
+#include "vcg/vcg_build.h"
+#include "vcg/vcg_section.h"
+#include "cats/format/cats_format.h"
+#include "cats/trace/trace_buf.h"
+#include "cats/trace/frame.h"
 #include "helper_input.h"
-#include "loops.h"
-#include "stackvars.h"
-#include "trace_read.h"
-#include "trace_write.h"
+#include "cats/binary/loops.h"
+#include "cats/binary/stackvars.h"
+#include "cats/trace/trace.h"
+#include "cats/trace/trace_write.h"
 
 #define HLP_MAX_QUERY 65536   /* a query is two u64 and a path */
 #define HLP_ERRLEN 512
@@ -53,7 +54,7 @@
 /* The session: sections received so far and the first protocol error. */
 typedef struct hlp_session {
    const char *out;                    /* output path */
-   cbuf sec[CATS_SEC_MAX + 1];         /* payload per section type */
+   trace_buf sec[CATS_SEC_MAX + 1];         /* payload per section type */
    int seen[CATS_SEC_MAX + 1];         /* a frame of this type arrived */
    vcg_builder *vcg;                   /* NULL until a VF or VF_END frame */
    uint8_t *vf_buf;                    /* HLP_VF_CHUNK + VCG_MAX_RECORD */
@@ -62,7 +63,7 @@ typedef struct hlp_session {
    char error[HLP_ERRLEN];             /* first protocol error, or "" */
    char graph_error[HLP_ERRLEN];       /* why there is no graph, or "" */
    int projecting;                     /* --ranks was given */
-   pp_options proj;                    /* projection options */
+   part_project_options proj;                    /* projection options */
 } hlp_session;
 
 static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -121,30 +122,30 @@ static void set_graph_error(hlp_session *s, const char *fmt, ...)
    s->vf_buf = NULL;
 }
 
-static const char *short_read_msg(cfr_status st)
+static const char *short_read_msg(frame_status st)
 {
-   return st == CFR_EIO ? strerror(errno) : "input ended inside a frame";
+   return st == FRAME_EIO ? strerror(errno) : "input ended inside a frame";
 }
 
 /* Append a section frame's payload to its buffer. */
 static int on_section(hlp_session *s, uint32_t type, uint64_t len)
 {
-   cbuf *b = &s->sec[type];
+   trace_buf *b = &s->sec[type];
    s->seen[type] = 1;
    if (s->error[0])
-      return hin_skip(len) == CFR_OK ? 0 : -1;
+      return helper_input_skip(len) == FRAME_OK ? 0 : -1;
    if (len > UINT32_MAX || b->len + len > UINT32_MAX) {
       set_error(s, "section %u (%s) exceeds the 4 GiB limit", type,
-                ctr_section_name(type));
-      return hin_skip(len) == CFR_OK ? 0 : -1;
+                trace_section_name(type));
+      return helper_input_skip(len) == FRAME_OK ? 0 : -1;
    }
-   if (cbuf_reserve(b, (size_t)len) != 0) {
+   if (trace_buf_reserve(b, (size_t)len) != 0) {
       set_error(s, "out of memory buffering section %u (%llu bytes)", type,
                 (unsigned long long)len);
-      return hin_skip(len) == CFR_OK ? 0 : -1;
+      return helper_input_skip(len) == FRAME_OK ? 0 : -1;
    }
-   cfr_status st = hin_read_full(b->data + b->len, (size_t)len);
-   if (st != CFR_OK && !(st == CFR_EOF && len == 0)) {
+   frame_status st = helper_input_read_full(b->data + b->len, (size_t)len);
+   if (st != FRAME_OK && !(st == FRAME_EOF && len == 0)) {
       diag("reading section %u: %s", type, short_read_msg(st));
       return -1;
    }
@@ -169,10 +170,10 @@ static int read_query(const char *what, uint64_t len, hlp_query *q)
    q->avma = 0;
    q->path[0] = '\0';
    if (len > HLP_MAX_QUERY)
-      return hin_skip(len) == CFR_OK ? 0 : -1;
+      return helper_input_skip(len) == FRAME_OK ? 0 : -1;
    uint8_t b[HLP_MAX_QUERY];
-   cfr_status st = hin_read_full(b, (size_t)len);
-   if (st != CFR_OK && !(st == CFR_EOF && len == 0)) {
+   frame_status st = helper_input_read_full(b, (size_t)len);
+   if (st != FRAME_OK && !(st == FRAME_EOF && len == 0)) {
       diag("reading %s query: %s", what, short_read_msg(st));
       return -1;
    }
@@ -198,7 +199,7 @@ static int read_query(const char *what, uint64_t len, hlp_query *q)
 static int send_answer(const char *what, uint32_t type, const void *data,
                        size_t len)
 {
-   if (cfr_write_frame(STDOUT_FILENO, type, data, len) != CFR_OK) {
+   if (frame_write(STDOUT_FILENO, type, data, len) != FRAME_OK) {
       diag("writing %s answer: %s", what, strerror(errno));
       return -1;
    }
@@ -208,24 +209,24 @@ static int send_answer(const char *what, uint32_t type, const void *data,
 /* The LOOPS answer for res: u32 nregions, then per region u64 header,
  * u32 parent, u8 kind, 3 bytes pad; u32 nranges, then per range u64 start,
  * u64 end, u32 region, u32 pad. -1 if out of memory. */
-static int put_loops(cbuf *ans, const clp_result *res)
+static int put_loops(trace_buf *ans, const loops_result *res)
 {
    if (res->nregions > UINT32_MAX || res->nranges > UINT32_MAX ||
-       cbuf_reserve(ans, 8 + res->nregions * CATS_REGION_ENTRY_SIZE +
+       trace_buf_reserve(ans, 8 + res->nregions * CATS_REGION_ENTRY_SIZE +
                             res->nranges * CATS_RANGE_ENTRY_SIZE) != 0)
       return -1;
-   int bad = cbuf_put32(ans, (uint32_t)res->nregions) != 0;
+   int bad = trace_buf_put32(ans, (uint32_t)res->nregions) != 0;
    for (size_t i = 0; !bad && i < res->nregions; i++) {
-      const clp_region *g = &res->regions[i];
-      bad = cbuf_put64(ans, g->header) != 0 ||
-            cbuf_put32(ans, g->parent) != 0 ||
-            cbuf_put8(ans, g->kind) != 0 || cbuf_zero(ans, 3) != 0;
+      const loops_region *g = &res->regions[i];
+      bad = trace_buf_put64(ans, g->header) != 0 ||
+            trace_buf_put32(ans, g->parent) != 0 ||
+            trace_buf_put8(ans, g->kind) != 0 || trace_buf_zero(ans, 3) != 0;
    }
-   bad = bad || cbuf_put32(ans, (uint32_t)res->nranges) != 0;
+   bad = bad || trace_buf_put32(ans, (uint32_t)res->nranges) != 0;
    for (size_t i = 0; !bad && i < res->nranges; i++) {
-      const clp_range *r = &res->ranges[i];
-      bad = cbuf_put64(ans, r->start) != 0 || cbuf_put64(ans, r->end) != 0 ||
-            cbuf_put32(ans, r->region) != 0 || cbuf_zero(ans, 4) != 0;
+      const loops_range *r = &res->ranges[i];
+      bad = trace_buf_put64(ans, r->start) != 0 || trace_buf_put64(ans, r->end) != 0 ||
+            trace_buf_put32(ans, r->region) != 0 || trace_buf_zero(ans, 4) != 0;
    }
    return bad ? -1 : 0;
 }
@@ -236,39 +237,39 @@ static int on_loops_query(uint64_t len)
    static hlp_query q;   /* 64 KiB: not on the stack */
    if (read_query("LOOPS", len, &q) != 0)
       return -1;
-   clp_result res = { 0 };
-   char err[CLP_ERRLEN];
-   if (q.path[0] && clp_find(q.path, q.avma, 0, &res, err, sizeof err) !=
-                       CLP_OK)
+   loops_result res = { 0 };
+   char err[LOOPS_ERRLEN];
+   if (q.path[0] && loops_find(q.path, q.avma, 0, &res, err, sizeof err) !=
+                       LOOPS_OK)
       memset(&res, 0, sizeof res);
-   cbuf ans = CBUF_INIT;
+   trace_buf ans = TRACE_BUF_INIT;
    if (put_loops(&ans, &res) != 0) {
       static const uint8_t empty[8];   /* no regions, no ranges */
-      clp_result_free(&res);
-      cbuf_free(&ans);
+      loops_result_free(&res);
+      trace_buf_free(&ans);
       return send_answer("LOOPS", CATS_FRAME_LOOPS_ANSWER, empty,
                          sizeof empty);
    }
    int rc = send_answer("LOOPS", CATS_FRAME_LOOPS_ANSWER, ans.data,
                         ans.len);
-   clp_result_free(&res);
-   cbuf_free(&ans);
+   loops_result_free(&res);
+   trace_buf_free(&ans);
    return rc;
 }
 
 /* The STACKVARS answer for v[0..n): u32 n, then per array u64 fn_entry,
  * i64 cfa_offset, u64 size, u32 name_length, name bytes. -1 if out of
  * memory. */
-static int put_stackvars(cbuf *ans, const csv_var *v, size_t n)
+static int put_stackvars(trace_buf *ans, const stackvars_var *v, size_t n)
 {
-   int bad = n > UINT32_MAX || cbuf_put32(ans, (uint32_t)n) != 0;
+   int bad = n > UINT32_MAX || trace_buf_put32(ans, (uint32_t)n) != 0;
    for (size_t i = 0; !bad && i < n; i++) {
       size_t nl = strlen(v[i].name);
-      bad = nl > UINT32_MAX || cbuf_put64(ans, v[i].fn_entry) != 0 ||
-            cbuf_put64(ans, (uint64_t)v[i].cfa_offset) != 0 ||
-            cbuf_put64(ans, v[i].size) != 0 ||
-            cbuf_put32(ans, (uint32_t)nl) != 0 ||
-            cbuf_append(ans, v[i].name, nl) != 0;
+      bad = nl > UINT32_MAX || trace_buf_put64(ans, v[i].fn_entry) != 0 ||
+            trace_buf_put64(ans, (uint64_t)v[i].cfa_offset) != 0 ||
+            trace_buf_put64(ans, v[i].size) != 0 ||
+            trace_buf_put32(ans, (uint32_t)nl) != 0 ||
+            trace_buf_append(ans, v[i].name, nl) != 0;
    }
    return bad ? -1 : 0;
 }
@@ -278,7 +279,7 @@ static int put_stackvars(cbuf *ans, const csv_var *v, size_t n)
  * the whole trace. So the DWARF is read in a child, which sends the
  * encoded answer back as one frame on a pipe; a child that crashes, fails
  * or runs longer than HLP_DWARF_SECONDS costs only this answer. */
-static int stackvars_isolated(const hlp_query *q, cbuf *ans)
+static int stackvars_isolated(const hlp_query *q, trace_buf *ans)
 {
    int p[2];
    if (pipe(p) != 0)
@@ -292,31 +293,31 @@ static int stackvars_isolated(const hlp_query *q, cbuf *ans)
    if (pid == 0) {
       close(p[0]);
       alarm(HLP_DWARF_SECONDS);
-      csv_var *v = NULL;
+      stackvars_var *v = NULL;
       size_t n = 0;
-      char err[CSV_ERRLEN];
-      unsigned flags = (q->size_field >> 63) ? 0 : CSV_OWN_DWARF;
-      if (csv_find(q->path, q->avma, flags, NULL, &v, &n, err, sizeof err) !=
-          CSV_OK) {
-         csv_free(v, n);
+      char err[STACKVARS_ERRLEN];
+      unsigned flags = (q->size_field >> 63) ? 0 : STACKVARS_OWN_DWARF;
+      if (stackvars_find(q->path, q->avma, flags, NULL, &v, &n, err, sizeof err) !=
+          STACKVARS_OK) {
+         stackvars_free(v, n);
          v = NULL;
          n = 0;
       }
-      cbuf b = CBUF_INIT;
+      trace_buf b = TRACE_BUF_INIT;
       int ok = put_stackvars(&b, v, n) == 0 &&
-               cfr_write_frame(p[1], CATS_FRAME_STACKVARS_ANSWER, b.data,
-                               b.len) == CFR_OK;
-      cbuf_free(&b);
-      csv_free(v, n);
+               frame_write(p[1], CATS_FRAME_STACKVARS_ANSWER, b.data,
+                           b.len) == FRAME_OK;
+      trace_buf_free(&b);
+      stackvars_free(v, n);
       _exit(ok ? 0 : 1);   /* no atexit handlers, no stdio flush */
    }
    close(p[1]);
    uint32_t type;
    uint64_t len;
-   int rc = cfr_read_header(p[0], &type, &len) == CFR_OK &&
+   int rc = frame_read_header(p[0], &type, &len) == FRAME_OK &&
                   type == CATS_FRAME_STACKVARS_ANSWER && len >= 4 &&
-                  len <= UINT32_MAX && cbuf_reserve(ans, (size_t)len) == 0 &&
-                  cfr_read_full(p[0], ans->data, (size_t)len) == CFR_OK
+                  len <= UINT32_MAX && trace_buf_reserve(ans, (size_t)len) == 0 &&
+                  frame_read_full(p[0], ans->data, (size_t)len) == FRAME_OK
                ? 0
                : -1;
    if (rc == 0)
@@ -337,7 +338,7 @@ static int on_stackvars_query(uint64_t len)
    static hlp_query q;
    if (read_query("STACKVARS", len, &q) != 0)
       return -1;
-   cbuf ans = CBUF_INIT;
+   trace_buf ans = TRACE_BUF_INIT;
    int rc;
    if (q.path[0] && stackvars_isolated(&q, &ans) == 0) {
       rc = send_answer("STACKVARS", CATS_FRAME_STACKVARS_ANSWER, ans.data,
@@ -349,7 +350,7 @@ static int on_stackvars_query(uint64_t len)
       rc = send_answer("STACKVARS", CATS_FRAME_STACKVARS_ANSWER, none,
                        sizeof none);
    }
-   cbuf_free(&ans);
+   trace_buf_free(&ans);
    return rc;
 }
 
@@ -374,13 +375,13 @@ static int on_vf(hlp_session *s, uint64_t len)
        !(s->vf_buf = malloc(HLP_VF_CHUNK + VCG_MAX_RECORD)))
       set_graph_error(s, "out of memory for VF frames");
    if (s->error[0] || !builder(s))
-      return hin_skip(len) == CFR_OK ? 0 : -1;
+      return helper_input_skip(len) == FRAME_OK ? 0 : -1;
    size_t have = 0;
    uint64_t left = len;
    while (left > 0) {
       size_t want = left > HLP_VF_CHUNK ? HLP_VF_CHUNK : (size_t)left;
-      cfr_status st = hin_read_full(s->vf_buf + have, want);
-      if (st != CFR_OK) {
+      frame_status st = helper_input_read_full(s->vf_buf + have, want);
+      if (st != FRAME_OK) {
          diag("reading VF frame: %s", short_read_msg(st));
          return -1;
       }
@@ -391,7 +392,7 @@ static int on_vf(hlp_session *s, uint64_t len)
       if (vcg_feed(s->vcg, s->vf_buf, have, left == 0, &used, err,
                    sizeof err) != VCG_OK) {
          set_graph_error(s, "%s", err);
-         return hin_skip(left) == CFR_OK ? 0 : -1;
+         return helper_input_skip(left) == FRAME_OK ? 0 : -1;
       }
       memmove(s->vf_buf, s->vf_buf + used, have - used);
       have -= used;
@@ -408,24 +409,24 @@ static int on_vf_end(hlp_session *s, uint64_t len)
    if (len > UINT32_MAX)
       set_graph_error(s, "VF_END of %llu bytes exceeds the 4 GiB limit",
                       (unsigned long long)len);
-   cbuf b = CBUF_INIT;
-   if (!s->graph_error[0] && cbuf_reserve(&b, (size_t)len) != 0)
+   trace_buf b = TRACE_BUF_INIT;
+   if (!s->graph_error[0] && trace_buf_reserve(&b, (size_t)len) != 0)
       set_graph_error(s, "out of memory reading VF_END (%llu bytes)",
                       (unsigned long long)len);
    if (s->error[0] || !builder(s)) {
-      cbuf_free(&b);
-      return hin_skip(len) == CFR_OK ? 0 : -1;
+      trace_buf_free(&b);
+      return helper_input_skip(len) == FRAME_OK ? 0 : -1;
    }
-   cfr_status st = hin_read_full(b.data, (size_t)len);
-   if (st != CFR_OK && !(st == CFR_EOF && len == 0)) {
+   frame_status st = helper_input_read_full(b.data, (size_t)len);
+   if (st != FRAME_OK && !(st == FRAME_EOF && len == 0)) {
       diag("reading VF_END: %s", short_read_msg(st));
-      cbuf_free(&b);
+      trace_buf_free(&b);
       return -1;
    }
    char err[VCG_ERRLEN];
    if (vcg_end(s->vcg, b.data, (size_t)len, err, sizeof err) != VCG_OK)
       set_graph_error(s, "%s", err);
-   cbuf_free(&b);
+   trace_buf_free(&b);
    return 0;
 }
 
@@ -471,7 +472,7 @@ static int build_vcg(hlp_session *s, char *msg, size_t msglen)
 /* The projection at exit: printed like Valgrind's own messages and kept
  * as section 8. A run without a graph (a forked child) has none; a failed
  * projection is reported but the trace is still written. */
-static void project(hlp_session *s, const ctr_trace *tr)
+static void project(hlp_session *s, const trace_file *tr)
 {
    char prefix[32], err[512];
    snprintf(prefix, sizeof prefix, "==%ld== ", (long)getppid());
@@ -480,34 +481,34 @@ static void project(hlp_session *s, const ctr_trace *tr)
                       "process; no projection\n", prefix);
       return;
    }
-   pp_projection p;
-   if (pp_project(tr, &s->proj, &p, err, sizeof err) != 0) {
+   part_projection p;
+   if (part_project(tr, &s->proj, &p, err, sizeof err) != 0) {
       fprintf(stderr, "%scats: projection failed: %s\n", prefix, err);
       return;
    }
-   prp_table(stderr, &p, prefix);
-   cbuf *sec = &s->sec[CATS_SEC_PROJECT];
+   part_report_table(stderr, &p, prefix);
+   trace_buf *sec = &s->sec[CATS_SEC_PROJECT];
    sec->len = 0;
-   if (psec_write(&p, sec) == 0)
+   if (part_section_write(&p, sec) == 0)
       s->seen[CATS_SEC_PROJECT] = 1;
    else
       fprintf(stderr, "%scats: out of memory storing the projection\n",
               prefix);
-   pp_free(&p);
+   part_project_free(&p);
 }
 
 /* The check of a trace that is written as it arrived: beside its
  * compression (trace_write.h). */
 typedef struct hlp_check {
-   const ctr_section *secs;
+   const trace_section *secs;
    size_t n;
 } hlp_check;
 
 static int check_gate(void *arg, char *msg, size_t msglen)
 {
    const hlp_check *c = arg;
-   char err[CTR_ERRLEN];
-   if (ctr_check(c->secs, c->n, err, sizeof err) == CTR_OK)
+   char err[TRACE_ERRLEN];
+   if (trace_check(c->secs, c->n, err, sizeof err) == TRACE_OK)
       return 0;
    snprintf(msg, msglen, "invalid trace data: %s", err);
    return 1;
@@ -524,7 +525,7 @@ static void warn_no_graph(const char *why)
 /* A graph that fails the check is left out too: removes section 7 from rs
  * and ws if the rest passes the check; returns the new count, or n if
  * there was none or the rest fails too. */
-static size_t drop_graph(ctr_section *rs, ctw_section *ws, size_t n,
+static size_t drop_graph(trace_section *rs, trace_write_section *ws, size_t n,
                          const char *why)
 {
    size_t k = 0;
@@ -532,12 +533,12 @@ static size_t drop_graph(ctr_section *rs, ctw_section *ws, size_t n,
       k++;
    if (k == n)
       return n;
-   ctr_section keep[CATS_SEC_MAX];
+   trace_section keep[CATS_SEC_MAX];
    for (size_t i = 0, j = 0; i < n; i++)
       if (i != k)
          keep[j++] = rs[i];
-   char err[CTR_ERRLEN];
-   if (ctr_check(keep, n - 1, err, sizeof err) != CTR_OK)
+   char err[TRACE_ERRLEN];
+   if (trace_check(keep, n - 1, err, sizeof err) != TRACE_OK)
       return n;
    for (size_t i = k; i + 1 < n; i++) {
       rs[i] = rs[i + 1];
@@ -559,31 +560,31 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
       warn_no_graph(why);
       s->seen[CATS_SEC_VCG] = 0;
    }
-   ctr_section rs[CATS_SEC_MAX];
-   ctw_section ws[CATS_SEC_MAX];
+   trace_section rs[CATS_SEC_MAX];
+   trace_write_section ws[CATS_SEC_MAX];
    size_t n = 0;
    for (uint32_t t = 1; t <= CATS_SEC_MAX; t++) {
       if (!s->seen[t])
          continue;
-      rs[n] = (ctr_section){ t, s->sec[t].data, s->sec[t].len };
-      ws[n] = (ctw_section){ t, s->sec[t].data, s->sec[t].len };
+      rs[n] = (trace_section){ t, s->sec[t].data, s->sec[t].len };
+      ws[n] = (trace_write_section){ t, s->sec[t].data, s->sec[t].len };
       n++;
    }
    /* The reader's own decode layer: a file we write is one it accepts.
     * A check alone keeps neither the graph nor the events, and runs while
     * the sections are compressed. */
-   char err[CTR_ERRLEN];
+   char err[TRACE_ERRLEN];
    int project_now = s->projecting && !s->seen[CATS_SEC_PROJECT];
    if (!project_now) {
       hlp_check c = { rs, n };
-      ctw_status st = ctw_write_gated(s->out, ws, n, check_gate, &c, err,
-                                      sizeof err);
-      size_t m = st == CTW_EGATE ? drop_graph(rs, ws, n, err) : n;
+      trace_write_status st = trace_write_gated(s->out, ws, n, check_gate, &c, err,
+                                                sizeof err);
+      size_t m = st == TRACE_WRITE_EGATE ? drop_graph(rs, ws, n, err) : n;
       if (m < n) {
          n = m;
-         st = ctw_write(s->out, ws, n, err, sizeof err);
+         st = trace_write_write(s->out, ws, n, err, sizeof err);
       }
-      if (st != CTW_OK) {
+      if (st != TRACE_WRITE_OK) {
          snprintf(msg, msglen, "%s", err);
          return -1;
       }
@@ -591,25 +592,25 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
       return 0;
    }
    /* A projection needs the decoded trace, and is itself written. */
-   ctr_trace *tr = NULL;
-   ctr_status cs = ctr_decode(rs, n, &tr, err, sizeof err);
-   if (cs != CTR_OK) {
+   trace_file *tr = NULL;
+   trace_status cs = trace_decode(rs, n, &tr, err, sizeof err);
+   if (cs != TRACE_OK) {
       size_t m = drop_graph(rs, ws, n, err);
       if (m < n) {
          n = m;
-         cs = ctr_decode(rs, n, &tr, err, sizeof err);
+         cs = trace_decode(rs, n, &tr, err, sizeof err);
       }
    }
-   if (cs != CTR_OK) {
+   if (cs != TRACE_OK) {
       snprintf(msg, msglen, "invalid trace data: %s", err);
       return -1;
    }
    project(s, tr);
    if (s->seen[CATS_SEC_PROJECT])
-      ws[n++] = (ctw_section){ CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
+      ws[n++] = (trace_write_section){ CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
                                s->sec[CATS_SEC_PROJECT].len };
-   ctr_free(tr);
-   if (ctw_write(s->out, ws, n, err, sizeof err) != CTW_OK) {
+   trace_free(tr);
+   if (trace_write_write(s->out, ws, n, err, sizeof err) != TRACE_WRITE_OK) {
       snprintf(msg, msglen, "%s", err);
       return -1;
    }
@@ -619,7 +620,7 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
 
 static int on_commit(hlp_session *s, uint64_t len)
 {
-   if (hin_skip(len) != CFR_OK) {
+   if (helper_input_skip(len) != FRAME_OK) {
       diag("reading COMMIT: input ended inside the frame");
       return 1;
    }
@@ -631,8 +632,8 @@ static int on_commit(hlp_session *s, uint64_t len)
    for (int i = 0; i < 4; i++)
       ans[i] = (uint8_t)(status >> (8 * i));
    memcpy(ans + 4, msg, mlen);
-   if (cfr_write_frame(STDOUT_FILENO, CATS_FRAME_COMMITTED, ans, 4 + mlen) !=
-       CFR_OK) {
+   if (frame_write(STDOUT_FILENO, CATS_FRAME_COMMITTED, ans, 4 + mlen) !=
+       FRAME_OK) {
       /* The tool cannot tell the user, so we do. */
       diag("writing COMMITTED: %s", strerror(errno));
       if (rc != 0)
@@ -646,12 +647,12 @@ static int run(hlp_session *s)
    for (;;) {
       uint32_t type;
       uint64_t len;
-      cfr_status st = hin_read_header(&type, &len);
-      if (st == CFR_EOF) {
+      frame_status st = helper_input_read_header(&type, &len);
+      if (st == FRAME_EOF) {
          diag("input ended before COMMIT; no trace written");
          return 1;
       }
-      if (st != CFR_OK) {
+      if (st != FRAME_OK) {
          diag("reading frame header: %s; no trace written",
               short_read_msg(st));
          return 1;
@@ -671,7 +672,7 @@ static int run(hlp_session *s)
          return on_commit(s, len);
       else {
          set_error(s, "unexpected frame type %u", type);
-         rc = hin_skip(len) == CFR_OK ? 0 : -1;
+         rc = helper_input_skip(len) == FRAME_OK ? 0 : -1;
       }
       if (rc != 0) {
          diag("no trace written");
@@ -696,7 +697,7 @@ int main(int argc, char **argv)
    (void)fcntl(STDIN_FILENO, HLP_SETPIPE_SZ, 1 << 20);
    /* The stream is read on a thread of its own (helper_input.h); without
     * one, in this thread as it is used. */
-   (void)hin_start(STDIN_FILENO);
+   (void)helper_input_start(STDIN_FILENO);
    /* Large blocks (the graph's arrays, the sort's temporaries) are
     * mapped and unmapped, never kept in the heap after they are freed:
     * glibc's threshold otherwise rises to 32 MiB after the first large
@@ -709,7 +710,7 @@ int main(int argc, char **argv)
       return 1;
    }
    s->out = argv[1];
-   pp_defaults(&s->proj);
+   part_project_defaults(&s->proj);
    for (int i = 2; i < argc; i++) {
       char err[256] = "";
       const char *eq = strchr(argv[i], '=');
@@ -721,7 +722,7 @@ int main(int argc, char **argv)
          return 2;
       }
       snprintf(name, sizeof name, "%.*s", (int)(eq - argv[i] - 2), argv[i] + 2);
-      if (pp_set_option(&s->proj, name, eq + 1, err, sizeof err) != 0) {
+      if (part_project_set_option(&s->proj, name, eq + 1, err, sizeof err) != 0) {
          diag("%s", err[0] ? err : "unknown projection option");
          free(s);
          return 2;
@@ -730,7 +731,7 @@ int main(int argc, char **argv)
    }
    int rc = run(s);
    for (int t = 0; t <= CATS_SEC_MAX; t++)
-      cbuf_free(&s->sec[t]);
+      trace_buf_free(&s->sec[t]);
    vcg_builder_free(s->vcg);
    free(s->vf_buf);
    free(s);

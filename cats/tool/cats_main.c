@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*--------------------------------------------------------------------*/
 /*--- cats: memory and control-flow tracing.           cats_main.c ---*/
 /*--------------------------------------------------------------------*/
@@ -493,7 +494,7 @@ static void pre_clo_init(void)
    VG_(details_name)("cats");
    VG_(details_version)("0.1.0");
    VG_(details_description)("memory and control-flow tracing (C.A.T.S.)");
-   VG_(details_copyright_author)("Copyright (C) 2026, the cats authors.");
+   VG_(details_copyright_author)("Copyright (C) 2026, and GNU GPL'd, by the cats authors.");
    VG_(details_bug_reports_to)("the cats issue tracker");
    VG_(details_avg_translation_sizeB)(500);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cats_preload.c: the malloc-replacing preload library.
  *
  * vgpreload_cats-amd64-linux.so is Valgrind's own malloc replacement

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*--------------------------------------------------------------------*/
 /*--- cats: shadow register writes that nothing reads.            ---*/
 /*---                                            cats_vf_deadput.c ---*/

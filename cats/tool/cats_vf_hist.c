@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*--------------------------------------------------------------------*/
 /*--- cats: the records of vertices whose sources change.          ---*/
 /*---                                               cats_vf_hist.c ---*/

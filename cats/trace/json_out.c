@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json_out.c: JSON string escaping (see json_out.h). */
 #include "json_out.h"
 
@@ -35,7 +36,7 @@ static int utf8_len(const unsigned char *s)
    return n;
 }
 
-void cjo_string(FILE *fp, const char *str)
+void json_out_string(FILE *fp, const char *str)
 {
    const unsigned char *s = (const unsigned char *)str;
    putc('"', fp);

@@ -1,4 +1,5 @@
-/* trace_read.h: read and validate .cats traces (docs/FORMAT.md).
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* trace.h: read and validate .cats traces (docs/FORMAT.md).
  *
  * Two layers: the container layer checks the header, the section table and
  * each section's zlib stream and CRC-32; the decode layer parses the raw
@@ -6,65 +7,65 @@
  * helper uses the decode layer alone to validate what the tool sent before
  * it writes anything, so a file it writes is always one this reader accepts.
  *
- * Every failure returns a ctr_status and a one-line message without the file
+ * Every failure returns a trace_status and a one-line message without the file
  * name (callers prefix it). Nothing is read outside the input's bounds. */
-#ifndef CATS_TRACE_READ_H
-#define CATS_TRACE_READ_H
+#ifndef CATS_TRACE_TRACE_H
+#define CATS_TRACE_TRACE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../format/cats_format.h"
+#include "cats/format/cats_format.h"
 
 /* Return codes. Stable: tests and callers compare them. */
-typedef enum ctr_status {
-   CTR_OK = 0,
-   CTR_EIO,        /* the file could not be opened or read */
-   CTR_ENOMEM,     /* out of memory */
-   CTR_EMAGIC,     /* not a .cats trace (bad magic) */
-   CTR_EVERSION,   /* a .cats trace of an unsupported version */
-   CTR_ETRUNC,     /* the file ends before its header, table or a section */
-   CTR_ETABLE,     /* bad section table: offsets, sizes, flags, duplicates */
-   CTR_EZLIB,      /* a section's data does not inflate to its raw size */
-   CTR_ECRC,       /* a section's CRC-32 does not match its contents */
-   CTR_EMISSING,   /* a required section is absent */
-   CTR_ERECORD,    /* record counts or lengths do not fit the section size */
-   CTR_EREF,       /* a reference (string, loc, ctx, alloc id) out of range */
-   CTR_EVALUE      /* a field holds a value outside its enumeration */
-} ctr_status;
+typedef enum trace_status {
+   TRACE_OK = 0,
+   TRACE_EIO,        /* the file could not be opened or read */
+   TRACE_ENOMEM,     /* out of memory */
+   TRACE_EMAGIC,     /* not a .cats trace (bad magic) */
+   TRACE_EVERSION,   /* a .cats trace of an unsupported version */
+   TRACE_ETRUNC,     /* the file ends before its header, table or a section */
+   TRACE_ETABLE,     /* bad section table: offsets, sizes, flags, duplicates */
+   TRACE_EZLIB,      /* a section's data does not inflate to its raw size */
+   TRACE_ECRC,       /* a section's CRC-32 does not match its contents */
+   TRACE_EMISSING,   /* a required section is absent */
+   TRACE_ERECORD,    /* record counts or lengths do not fit the section size */
+   TRACE_EREF,       /* a reference (string, loc, ctx, alloc id) out of range */
+   TRACE_EVALUE      /* a field holds a value outside its enumeration */
+} trace_status;
 
-#define CTR_ERRLEN 256   /* enough for every message this module writes */
+#define TRACE_ERRLEN 256   /* enough for every message this module writes */
 
 /* Record sizes (the decoder checks at compile time that its field
  * offsets add up to them). */
-#define CTR_LOC_RECORD     CATS_LOC_SIZE
-#define CTR_CONTEXT_RECORD CATS_CONTEXT_SIZE
-#define CTR_ALLOC_RECORD   CATS_ALLOC_SIZE
-#define CTR_VCG_VERTEX_RECORD CATS_VCG_VERTEX_SIZE
-#define CTR_VCG_EDGE_RECORD   CATS_VCG_EDGE_SIZE
+#define TRACE_LOC_RECORD     CATS_LOC_SIZE
+#define TRACE_CONTEXT_RECORD CATS_CONTEXT_SIZE
+#define TRACE_ALLOC_RECORD   CATS_ALLOC_SIZE
+#define TRACE_VCG_VERTEX_RECORD CATS_VCG_VERTEX_SIZE
+#define TRACE_VCG_EDGE_RECORD   CATS_VCG_EDGE_SIZE
 
 /* One raw (uncompressed) section payload. */
-typedef struct ctr_section {
+typedef struct trace_section {
    uint32_t type;          /* enum cats_section */
    const uint8_t *data;    /* payload bytes (may be NULL when size is 0) */
    size_t size;            /* payload length */
-} ctr_section;
+} trace_section;
 
-typedef struct ctr_meta {
+typedef struct trace_meta {
    uint32_t key;           /* string id */
    uint32_t value;         /* string id */
-} ctr_meta;
+} trace_meta;
 
-typedef struct ctr_loc {
+typedef struct trace_loc {
    uint64_t addr;          /* guest code address */
    uint32_t function;      /* string id */
    uint32_t file;          /* string id */
    uint32_t line;          /* 0 when unknown */
    uint32_t object;        /* string id */
    uint32_t inline_parent; /* loc id or CATS_NONE */
-} ctr_loc;
+} trace_loc;
 
-typedef struct ctr_context {
+typedef struct trace_context {
    uint32_t parent;        /* ctx id < own id, or CATS_NONE for roots */
    uint8_t kind;           /* enum cats_ctx_kind */
    uint8_t flags;          /* CATS_CTXFLAG_* */
@@ -76,9 +77,9 @@ typedef struct ctr_context {
    uint64_t first_time;
    uint64_t last_time;
    uint32_t depth;         /* derived: number of ancestors */
-} ctr_context;
+} trace_context;
 
-typedef struct ctr_alloc {
+typedef struct trace_alloc {
    uint8_t kind;           /* enum cats_alloc_kind */
    uint8_t flags;          /* CATS_ALLOCFLAG_* */
    uint32_t name;          /* string id */
@@ -96,9 +97,9 @@ typedef struct ctr_alloc {
    uint64_t last_free;
    uint64_t base;
    uint64_t total_bytes;   /* sum of the sizes of all instances */
-} ctr_alloc;
+} trace_alloc;
 
-typedef struct ctr_event {
+typedef struct trace_event {
    uint32_t ctx;           /* ctx id */
    uint32_t loc;           /* loc id */
    uint32_t alloc;         /* alloc id */
@@ -118,17 +119,17 @@ typedef struct ctr_event {
    int64_t max_offset;
    int64_t distinct[CATS_MAX_DISTINCT];
    uint32_t hist[CATS_HIST_BUCKETS];
-} ctr_event;
+} trace_event;
 
 /* An event as the decoders of sections 9 and 10 need it. */
-typedef struct ctr_event_key {
+typedef struct trace_event_key {
    uint64_t count;
    uint32_t loc, alloc;
    uint8_t kind;
-} ctr_event_key;
+} trace_event_key;
 
 /* Section 7, the value communication graph (docs/VCG.md). */
-typedef struct ctr_vcg_vertex {
+typedef struct trace_vcg_vertex {
    uint32_t alloc;         /* alloc id or CATS_NONE */
    uint32_t flags;         /* CATS_VCG_INPUT | _OUTPUT | _REGISTER */
    uint64_t offset;        /* byte offset in the allocation */
@@ -137,22 +138,22 @@ typedef struct ctr_vcg_vertex {
    uint32_t loc;           /* loc id or CATS_NONE */
    uint32_t versions;      /* >= 1 */
    uint64_t weight;        /* computation */
-} ctr_vcg_vertex;
+} trace_vcg_vertex;
 
-typedef struct ctr_vcg_edge {
+typedef struct trace_vcg_edge {
    uint32_t src, dst;      /* vertex indices */
    uint32_t ctx;           /* ctx id or CATS_NONE */
    uint64_t uses;          /* >= 1 */
    uint64_t versions;      /* 1..uses */
-} ctr_vcg_edge;
+} trace_vcg_edge;
 
-typedef struct ctr_vcg {
+typedef struct trace_vcg {
    uint32_t word_size;     /* bytes per memory vertex (a power of two) */
    uint32_t nvertices;
-   ctr_vcg_vertex *vertices;
+   trace_vcg_vertex *vertices;
    uint32_t nedges;
-   ctr_vcg_edge *edges;    /* sorted by (src, dst, ctx), unique */
-} ctr_vcg;
+   trace_vcg_edge *edges;    /* sorted by (src, dst, ctx), unique */
+} trace_vcg;
 
 /* Section 9, reuse (LRU stack) distances at cache-line granularity
  * (docs/FORMAT.md). The distance of an access is the number of distinct
@@ -161,52 +162,52 @@ typedef struct ctr_vcg {
  * N, scaled each tracked distance by N and counted each tracked access N
  * times, so a histogram's total is close to, not equal to, the record's
  * access count (equal when N is 1). */
-#define CTR_REUSE_BUCKETS CATS_REUSE_BUCKETS
-typedef struct ctr_reuse_hist {
+#define TRACE_REUSE_BUCKETS CATS_REUSE_BUCKETS
+typedef struct trace_reuse_hist {
    uint64_t cold;          /* first accesses to a line (infinite distance) */
-   uint64_t bucket[CTR_REUSE_BUCKETS];   /* [0]: distance 0; [b]: 2^(b-1)
+   uint64_t bucket[TRACE_REUSE_BUCKETS];   /* [0]: distance 0; [b]: 2^(b-1)
                               <= d < 2^b; [32]: d >= 2^31 */
-} ctr_reuse_hist;
+} trace_reuse_hist;
 
-typedef struct ctr_reuse {
+typedef struct trace_reuse {
    uint32_t line_size;     /* bytes per cache line (64) */
    uint32_t sampling;      /* N: one line in N tracked (1 = exact) */
-   ctr_reuse_hist *events; /* one per event (all zero when none sampled) */
-   ctr_reuse_hist *allocs; /* one per alloc: the sum of its events' */
-} ctr_reuse;
+   trace_reuse_hist *events; /* one per event (all zero when none sampled) */
+   trace_reuse_hist *allocs; /* one per alloc: the sum of its events' */
+} trace_reuse;
 
-/* Estimated misses of a fully associative LRU cache (ctr_reuse_misses). */
-typedef struct ctr_misses {
+/* Estimated misses of a fully associative LRU cache (trace_reuse_misses). */
+typedef struct trace_misses {
    double accesses;        /* the histogram's total */
    double cold;            /* first accesses to a line */
    double capacity;        /* reuses at a distance of at least the cache */
-} ctr_misses;
+} trace_misses;
 
 /* A decoded trace. All ids are indices into these arrays and have been
  * checked, so consumers may index without further tests. */
-typedef struct ctr_trace {
+typedef struct trace_file {
    uint32_t nstrings;
    const char **strings;   /* NUL-terminated copies (a string holding a NUL
                               byte is cut there; string_len has the length) */
    uint32_t *string_len;
    uint32_t nmeta;
-   ctr_meta *meta;
+   trace_meta *meta;
    uint32_t nlocs;
-   ctr_loc *locs;
+   trace_loc *locs;
    uint32_t ncontexts;
-   ctr_context *contexts;
+   trace_context *contexts;
    uint32_t nallocs;
-   ctr_alloc *allocs;
+   trace_alloc *allocs;
    uint32_t nevents;
-   ctr_event *events;      /* not kept by a check (ctr_check) */
-   ctr_event_key *event_keys;   /* what the REUSE and INDEX decoders use */
+   trace_event *events;      /* not kept by a check (trace_check) */
+   trace_event_key *event_keys;   /* what the REUSE and INDEX decoders use */
    int has_vcg;            /* section 7 was present (optional) */
-   ctr_vcg vcg;            /* empty unless has_vcg */
+   trace_vcg vcg;            /* empty unless has_vcg */
    int has_projection;     /* section 8 was present (optional) */
    uint8_t *projection;    /* its raw payload (partition/part_section.h) */
    size_t projection_len;
    int has_reuse;          /* section 9 was present (optional) */
-   ctr_reuse reuse;        /* arrays NULL unless has_reuse */
+   trace_reuse reuse;        /* arrays NULL unless has_reuse */
    int has_index;          /* section 10 was present (optional) */
    uint32_t *index_loc;    /* per event: loc of the load its address was
                               computed from (section 10), or CATS_NONE;
@@ -217,49 +218,49 @@ typedef struct ctr_trace {
                               scalar locals) excepted; CATS_NONE if none.
                               Never NULL */
    char *string_blob;      /* storage behind strings[] */
-} ctr_trace;
+} trace_file;
 
 /* Open and fully validate the trace at `path`. On success *out owns a trace
- * to release with ctr_free. On failure *out is NULL and err holds a message
+ * to release with trace_free. On failure *out is NULL and err holds a message
  * (err may be NULL). */
-ctr_status ctr_open(const char *path, ctr_trace **out, char *err,
-                    size_t errlen);
+trace_status trace_open(const char *path, trace_file **out, char *err,
+                        size_t errlen);
 
 /* The same, but the value communication graph (section 7) is only
  * checked, not kept: has_vcg is 0. For the commands that do not use it
  * (stat, dump, export), which then need no memory for it. */
-ctr_status ctr_open_without_graph(const char *path, ctr_trace **out,
-                                  char *err, size_t errlen);
+trace_status trace_open_without_graph(const char *path, trace_file **out,
+                                      char *err, size_t errlen);
 
 /* Same for a trace held in memory (the tests use it for truncation). */
-ctr_status ctr_open_mem(const void *buf, size_t len, ctr_trace **out,
-                        char *err, size_t errlen);
+trace_status trace_open_mem(const void *buf, size_t len, trace_file **out,
+                            char *err, size_t errlen);
 
 /* Decode and validate raw section payloads (no container). Unknown types
  * are skipped; a type given twice is an error. Sections 1-6 are required,
  * sections 7 (VCG), 8 (PROJECT, kept raw), 9 (REUSE) and 10 (INDEX) are
  * optional. */
-ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
-                      char *err, size_t errlen);
+trace_status trace_decode(const trace_section *secs, size_t n, trace_file **out,
+                          char *err, size_t errlen);
 
-/* ctr_decode with section 7 checked, not kept (ctr_open_without_graph). */
-ctr_status ctr_decode_without_graph(const ctr_section *secs, size_t n,
-                                    ctr_trace **out, char *err,
-                                    size_t errlen);
+/* trace_decode with section 7 checked, not kept (trace_open_without_graph). */
+trace_status trace_decode_without_graph(const trace_section *secs, size_t n,
+                                        trace_file **out, char *err,
+                                        size_t errlen);
 
-/* Validate raw section payloads as ctr_decode does, without keeping the
+/* Validate raw section payloads as trace_decode does, without keeping the
  * decoded trace: the helper checks a trace before writing it without
  * holding a second copy of its graph or of its events. */
-ctr_status ctr_check(const ctr_section *secs, size_t n, char *err,
-                     size_t errlen);
+trace_status trace_check(const trace_section *secs, size_t n, char *err,
+                         size_t errlen);
 
-void ctr_free(ctr_trace *t);
+void trace_free(trace_file *t);
 
 /* String by id; "" for CATS_NONE or an id out of range. */
-const char *ctr_str(const ctr_trace *t, uint32_t id);
+const char *trace_str(const trace_file *t, uint32_t id);
 
 /* Value of the first META entry with this key, or NULL. */
-const char *ctr_meta_get(const ctr_trace *t, const char *key);
+const char *trace_meta_get(const trace_file *t, const char *key);
 
 /* Cold and capacity misses of a fully associative LRU cache of `lines`
  * cache lines, estimated from a reuse histogram: an access misses when
@@ -270,9 +271,9 @@ const char *ctr_meta_get(const ctr_trace *t, const char *key);
  * the fraction (2^b - lines) / 2^(b-1) of it counts as misses: a linear
  * interpolation between the exact values at the bounds. Beyond 2^31
  * lines the last (open) bucket still counts as misses. */
-ctr_misses ctr_reuse_misses(const ctr_reuse_hist *h, uint64_t lines);
+trace_misses trace_reuse_misses(const trace_reuse_hist *h, uint64_t lines);
 
 /* Name of a section type ("STRINGS", ...) or "unknown". */
-const char *ctr_section_name(uint32_t type);
+const char *trace_section_name(uint32_t type);
 
-#endif /* CATS_TRACE_READ_H */
+#endif /* CATS_TRACE_TRACE_H */

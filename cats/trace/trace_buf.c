@@ -1,12 +1,13 @@
-/* buf.c: growable byte buffer (see buf.h). */
-#include "buf.h"
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* trace_buf.c: growable byte buffer (see trace_buf.h). */
+#include "trace_buf.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "le.h"
 
-int cbuf_reserve(cbuf *b, size_t extra)
+int trace_buf_reserve(trace_buf *b, size_t extra)
 {
    if (extra > SIZE_MAX - b->len)
       return -1;
@@ -25,55 +26,55 @@ int cbuf_reserve(cbuf *b, size_t extra)
    return 0;
 }
 
-int cbuf_append(cbuf *b, const void *src, size_t n)
+int trace_buf_append(trace_buf *b, const void *src, size_t n)
 {
    if (n == 0)
       return 0;
-   if (cbuf_reserve(b, n) != 0)
+   if (trace_buf_reserve(b, n) != 0)
       return -1;
    memcpy(b->data + b->len, src, n);
    b->len += n;
    return 0;
 }
 
-int cbuf_zero(cbuf *b, size_t n)
+int trace_buf_zero(trace_buf *b, size_t n)
 {
    if (n == 0)
       return 0;
-   if (cbuf_reserve(b, n) != 0)
+   if (trace_buf_reserve(b, n) != 0)
       return -1;
    memset(b->data + b->len, 0, n);
    b->len += n;
    return 0;
 }
 
-int cbuf_put8(cbuf *b, uint8_t v)
+int trace_buf_put8(trace_buf *b, uint8_t v)
 {
-   return cbuf_append(b, &v, 1);
+   return trace_buf_append(b, &v, 1);
 }
 
-int cbuf_put16(cbuf *b, uint16_t v)
+int trace_buf_put16(trace_buf *b, uint16_t v)
 {
    uint8_t t[2];
-   cle_put16(t, v);
-   return cbuf_append(b, t, sizeof t);
+   le_put16(t, v);
+   return trace_buf_append(b, t, sizeof t);
 }
 
-int cbuf_put32(cbuf *b, uint32_t v)
+int trace_buf_put32(trace_buf *b, uint32_t v)
 {
    uint8_t t[4];
-   cle_put32(t, v);
-   return cbuf_append(b, t, sizeof t);
+   le_put32(t, v);
+   return trace_buf_append(b, t, sizeof t);
 }
 
-int cbuf_put64(cbuf *b, uint64_t v)
+int trace_buf_put64(trace_buf *b, uint64_t v)
 {
    uint8_t t[8];
-   cle_put64(t, v);
-   return cbuf_append(b, t, sizeof t);
+   le_put64(t, v);
+   return trace_buf_append(b, t, sizeof t);
 }
 
-void cbuf_free(cbuf *b)
+void trace_buf_free(trace_buf *b)
 {
    free(b->data);
    b->data = NULL;

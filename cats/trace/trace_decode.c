@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_decode.c: the decode layer of the trace reader.
  *
- * Parses raw section payloads into the arrays of ctr_trace and checks every
+ * Parses raw section payloads into the arrays of trace_file and checks every
  * reference, so that consumers can index the arrays without tests. Sections
  * are parsed in dependency order (strings, locs, contexts, allocs, events),
  * which lets each record be checked against the sections it refers to as
@@ -8,7 +9,7 @@
  * trace_decode_reuse.c). Each section's size must equal exactly what its
  * count implies; EVENTS, whose records are of variable length, must end
  * with its last record. */
-#include "trace_read_int.h"
+#include "trace_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,28 +20,28 @@
 
 /* The offsets below are written out per field; these pin the record ends
  * to the sizes in cats_format.h so the two cannot drift apart. */
-_Static_assert(24 + 4 == CTR_LOC_RECORD, "LOCS record size");
-_Static_assert(48 + 8 == CTR_CONTEXT_RECORD, "CONTEXTS record size");
-_Static_assert(104 + 8 == CTR_ALLOC_RECORD, "ALLOCS record size");
+_Static_assert(24 + 4 == TRACE_LOC_RECORD, "LOCS record size");
+_Static_assert(48 + 8 == TRACE_CONTEXT_RECORD, "CONTEXTS record size");
+_Static_assert(104 + 8 == TRACE_ALLOC_RECORD, "ALLOCS record size");
 
 /* Check that a fixed-record section holds exactly `count` records and
  * return the count; records start at byte 4. */
-static ctr_status record_count(const ctr_section *s, size_t recsize,
-                               uint32_t *count, char *err, size_t errlen)
+static trace_status record_count(const trace_section *s, size_t recsize,
+                                 uint32_t *count, char *err, size_t errlen)
 {
-   const char *nm = ctr_section_name(s->type);
+   const char *nm = trace_section_name(s->type);
    if (s->size < 4)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "%s: %zu bytes, too short for its count", nm, s->size);
-   uint32_t n = cle_u32(s->data);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "%s: %zu bytes, too short for its count", nm, s->size);
+   uint32_t n = le_u32(s->data);
    uint64_t need = 4 + (uint64_t)n * recsize;
    if (need != s->size)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "%s: %u records of %zu bytes need %llu bytes, the "
-                      "section has %zu", nm, n, recsize,
-                      (unsigned long long)need, s->size);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "%s: %u records of %zu bytes need %llu bytes, the "
+                        "section has %zu", nm, n, recsize,
+                        (unsigned long long)need, s->size);
    *count = n;
-   return CTR_OK;
+   return TRACE_OK;
 }
 
 /* Allocate n elements (at least one, so a zero count is not NULL). */
@@ -49,42 +50,42 @@ static void *alloc_array(size_t n, size_t elem)
    return calloc(n ? n : 1, elem);
 }
 
-static ctr_status parse_strings(ctr_trace *t, const ctr_section *s, char *err,
-                                size_t errlen)
+static trace_status parse_strings(trace_file *t, const trace_section *s, char *err,
+                                  size_t errlen)
 {
    if (s->size < 4)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "STRINGS: %zu bytes, too short for its count", s->size);
-   uint32_t n = cle_u32(s->data);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "STRINGS: %zu bytes, too short for its count", s->size);
+   uint32_t n = le_u32(s->data);
    /* Each string takes at least its 4-byte length. */
    if ((uint64_t)n * 4 > s->size - 4)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "STRINGS: %u strings cannot fit in %zu bytes", n,
-                      s->size);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "STRINGS: %u strings cannot fit in %zu bytes", n,
+                        s->size);
    if (n == 0)
-      return ctr_fail(err, errlen, CTR_EVALUE,
-                      "STRINGS: no strings (string 0 must be empty)");
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "STRINGS: no strings (string 0 must be empty)");
    t->strings = alloc_array(n, sizeof *t->strings);
    t->string_len = alloc_array(n, sizeof *t->string_len);
    /* The lengths take 4n of the payload bytes, and each string gains one
     * NUL, so the blob never exceeds the payload size. */
    t->string_blob = malloc(s->size + 1);
    if (!t->strings || !t->string_len || !t->string_blob)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (strings)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (strings)");
    t->nstrings = n;
 
    size_t pos = 4, out = 0;
    for (uint32_t i = 0; i < n; i++) {
       if (s->size - pos < 4)
-         return ctr_fail(err, errlen, CTR_ERECORD,
-                         "STRINGS: string %u: length runs past the section",
-                         i);
-      uint32_t len = cle_u32(s->data + pos);
+         return trace_fail(err, errlen, TRACE_ERECORD,
+                           "STRINGS: string %u: length runs past the section",
+                           i);
+      uint32_t len = le_u32(s->data + pos);
       pos += 4;
       if (len > s->size - pos)
-         return ctr_fail(err, errlen, CTR_ERECORD,
-                         "STRINGS: string %u: %u bytes run past the section",
-                         i, len);
+         return trace_fail(err, errlen, TRACE_ERECORD,
+                           "STRINGS: string %u: %u bytes run past the section",
+                           i, len);
       memcpy(t->string_blob + out, s->data + pos, len);
       t->string_blob[out + len] = '\0';
       t->strings[i] = t->string_blob + out;
@@ -93,62 +94,62 @@ static ctr_status parse_strings(ctr_trace *t, const ctr_section *s, char *err,
       pos += len;
    }
    if (pos != s->size)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "STRINGS: %zu trailing bytes after %u strings",
-                      s->size - pos, n);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "STRINGS: %zu trailing bytes after %u strings",
+                        s->size - pos, n);
    if (t->string_len[0] != 0)
-      return ctr_fail(err, errlen, CTR_EVALUE,
-                      "STRINGS: string 0 is not the empty string");
-   return CTR_OK;
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "STRINGS: string 0 is not the empty string");
+   return TRACE_OK;
 }
 
 /* Reference checks; `what` names the record for the message. */
 #define CHECK_STR(id, what, i)                                              \
    do {                                                                     \
       if ((id) >= t->nstrings)                                              \
-         return ctr_fail(err, errlen, CTR_EREF,                             \
-                         "%s %u: string id %u out of range (%u strings)",   \
-                         what, i, (id), t->nstrings);                       \
+         return trace_fail(err, errlen, TRACE_EREF,                             \
+                           "%s %u: string id %u out of range (%u strings)",   \
+                           what, i, (id), t->nstrings);                       \
    } while (0)
 
 #define CHECK_ID(id, limit, none_ok, what, i, field)                        \
    do {                                                                     \
       if (!((none_ok) && (id) == CATS_NONE) && (id) >= (limit))             \
-         return ctr_fail(err, errlen, CTR_EREF,                             \
-                         "%s %u: %s %u out of range (%u)", what, i, field,  \
-                         (id), (limit));                                    \
+         return trace_fail(err, errlen, TRACE_EREF,                             \
+                           "%s %u: %s %u out of range (%u)", what, i, field,  \
+                           (id), (limit));                                    \
    } while (0)
 
-static ctr_status parse_meta(ctr_trace *t, const ctr_section *s, char *err,
-                             size_t errlen)
+static trace_status parse_meta(trace_file *t, const trace_section *s, char *err,
+                               size_t errlen)
 {
    uint32_t n;
-   ctr_status st = record_count(s, 8, &n, err, errlen);
-   if (st != CTR_OK)
+   trace_status st = record_count(s, 8, &n, err, errlen);
+   if (st != TRACE_OK)
       return st;
    t->meta = alloc_array(n, sizeof *t->meta);
    if (!t->meta)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (meta)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (meta)");
    t->nmeta = n;
    for (uint32_t i = 0; i < n; i++) {
       const uint8_t *p = s->data + 4 + (size_t)i * 8;
-      t->meta[i].key = cle_u32(p);
-      t->meta[i].value = cle_u32(p + 4);
+      t->meta[i].key = le_u32(p);
+      t->meta[i].value = le_u32(p + 4);
       CHECK_STR(t->meta[i].key, "meta", i);
       CHECK_STR(t->meta[i].value, "meta", i);
    }
-   return CTR_OK;
+   return TRACE_OK;
 }
 
 /* Following inline_parent must end; colour the chains so each loc is
  * walked once (O(n)) instead of walking every chain from every loc. */
-static ctr_status check_inline_cycles(const ctr_trace *t, char *err,
-                                      size_t errlen)
+static trace_status check_inline_cycles(const trace_file *t, char *err,
+                                        size_t errlen)
 {
    uint8_t *state = calloc(t->nlocs ? t->nlocs : 1, 1); /* 0 new, 1 on
                                                            path, 2 done */
    if (!state)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (locs)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (locs)");
    for (uint32_t i = 0; i < t->nlocs; i++) {
       uint32_t j = i;
       while (j != CATS_NONE && state[j] == 0) {
@@ -157,37 +158,37 @@ static ctr_status check_inline_cycles(const ctr_trace *t, char *err,
       }
       if (j != CATS_NONE && state[j] == 1) {
          free(state);
-         return ctr_fail(err, errlen, CTR_EREF,
-                         "loc %u: inline_parent chain forms a cycle", j);
+         return trace_fail(err, errlen, TRACE_EREF,
+                           "loc %u: inline_parent chain forms a cycle", j);
       }
       for (j = i; j != CATS_NONE && state[j] == 1;
            j = t->locs[j].inline_parent)
          state[j] = 2;
    }
    free(state);
-   return CTR_OK;
+   return TRACE_OK;
 }
 
-static ctr_status parse_locs(ctr_trace *t, const ctr_section *s, char *err,
-                             size_t errlen)
+static trace_status parse_locs(trace_file *t, const trace_section *s, char *err,
+                               size_t errlen)
 {
    uint32_t n;
-   ctr_status st = record_count(s, CTR_LOC_RECORD, &n, err, errlen);
-   if (st != CTR_OK)
+   trace_status st = record_count(s, TRACE_LOC_RECORD, &n, err, errlen);
+   if (st != TRACE_OK)
       return st;
    t->locs = alloc_array(n, sizeof *t->locs);
    if (!t->locs)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (locs)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (locs)");
    t->nlocs = n;
    for (uint32_t i = 0; i < n; i++) {
-      const uint8_t *p = s->data + 4 + (size_t)i * CTR_LOC_RECORD;
-      ctr_loc *l = &t->locs[i];
-      l->addr = cle_u64(p);
-      l->function = cle_u32(p + 8);
-      l->file = cle_u32(p + 12);
-      l->line = cle_u32(p + 16);
-      l->object = cle_u32(p + 20);
-      l->inline_parent = cle_u32(p + 24);
+      const uint8_t *p = s->data + 4 + (size_t)i * TRACE_LOC_RECORD;
+      trace_loc *l = &t->locs[i];
+      l->addr = le_u64(p);
+      l->function = le_u32(p + 8);
+      l->file = le_u32(p + 12);
+      l->line = le_u32(p + 16);
+      l->object = le_u32(p + 20);
+      l->inline_parent = le_u32(p + 24);
       CHECK_STR(l->function, "loc", i);
       CHECK_STR(l->file, "loc", i);
       CHECK_STR(l->object, "loc", i);
@@ -196,83 +197,83 @@ static ctr_status parse_locs(ctr_trace *t, const ctr_section *s, char *err,
    return check_inline_cycles(t, err, errlen);
 }
 
-static ctr_status parse_contexts(ctr_trace *t, const ctr_section *s,
-                                 char *err, size_t errlen)
+static trace_status parse_contexts(trace_file *t, const trace_section *s,
+                                   char *err, size_t errlen)
 {
    uint32_t n;
-   ctr_status st = record_count(s, CTR_CONTEXT_RECORD, &n, err, errlen);
-   if (st != CTR_OK)
+   trace_status st = record_count(s, TRACE_CONTEXT_RECORD, &n, err, errlen);
+   if (st != TRACE_OK)
       return st;
    t->contexts = alloc_array(n, sizeof *t->contexts);
    if (!t->contexts)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (contexts)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (contexts)");
    t->ncontexts = n;
    for (uint32_t i = 0; i < n; i++) {
-      const uint8_t *p = s->data + 4 + (size_t)i * CTR_CONTEXT_RECORD;
-      ctr_context *c = &t->contexts[i];
-      c->parent = cle_u32(p);
+      const uint8_t *p = s->data + 4 + (size_t)i * TRACE_CONTEXT_RECORD;
+      trace_context *c = &t->contexts[i];
+      c->parent = le_u32(p);
       c->kind = p[4];
       c->flags = p[5];
-      c->loc = cle_u32(p + 8);
-      c->name = cle_u32(p + 12);
-      c->entries = cle_u64(p + 16);
-      c->iterations = cle_u64(p + 24);
-      c->max_iterations = cle_u64(p + 32);
-      c->first_time = cle_u64(p + 40);
-      c->last_time = cle_u64(p + 48);
+      c->loc = le_u32(p + 8);
+      c->name = le_u32(p + 12);
+      c->entries = le_u64(p + 16);
+      c->iterations = le_u64(p + 24);
+      c->max_iterations = le_u64(p + 32);
+      c->first_time = le_u64(p + 40);
+      c->last_time = le_u64(p + 48);
       /* Parents before children makes the tree acyclic by construction
        * and lets depth be computed in one pass. */
       if (c->parent != CATS_NONE && c->parent >= i)
-         return ctr_fail(err, errlen, CTR_EREF,
-                         "context %u: parent %u is not smaller than its "
-                         "own id", i, c->parent);
+         return trace_fail(err, errlen, TRACE_EREF,
+                           "context %u: parent %u is not smaller than its "
+                           "own id", i, c->parent);
       if (c->kind > CATS_CTX_SIGNAL)
-         return ctr_fail(err, errlen, CTR_EVALUE,
-                         "context %u: unknown kind %u", i, c->kind);
+         return trace_fail(err, errlen, TRACE_EVALUE,
+                           "context %u: unknown kind %u", i, c->kind);
       CHECK_ID(c->loc, t->nlocs, 1, "context", i, "loc");
       CHECK_STR(c->name, "context", i);
       c->depth = c->parent == CATS_NONE ? 0
                                         : t->contexts[c->parent].depth + 1;
    }
-   return CTR_OK;
+   return TRACE_OK;
 }
 
-static ctr_status parse_allocs(ctr_trace *t, const ctr_section *s, char *err,
-                               size_t errlen)
+static trace_status parse_allocs(trace_file *t, const trace_section *s, char *err,
+                                 size_t errlen)
 {
    uint32_t n;
-   ctr_status st = record_count(s, CTR_ALLOC_RECORD, &n, err, errlen);
-   if (st != CTR_OK)
+   trace_status st = record_count(s, TRACE_ALLOC_RECORD, &n, err, errlen);
+   if (st != TRACE_OK)
       return st;
    t->allocs = alloc_array(n, sizeof *t->allocs);
    if (!t->allocs)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (allocs)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (allocs)");
    t->nallocs = n;
    for (uint32_t i = 0; i < n; i++) {
-      const uint8_t *p = s->data + 4 + (size_t)i * CTR_ALLOC_RECORD;
-      ctr_alloc *a = &t->allocs[i];
+      const uint8_t *p = s->data + 4 + (size_t)i * TRACE_ALLOC_RECORD;
+      trace_alloc *a = &t->allocs[i];
       a->kind = p[0];
       a->flags = p[1];
-      a->name = cle_u32(p + 4);
-      a->alloc_ctx = cle_u32(p + 8);
-      a->alloc_loc = cle_u32(p + 12);
-      a->free_ctx = cle_u32(p + 16);
-      a->free_loc = cle_u32(p + 20);
-      a->realloc_from = cle_u32(p + 24);
+      a->name = le_u32(p + 4);
+      a->alloc_ctx = le_u32(p + 8);
+      a->alloc_loc = le_u32(p + 12);
+      a->free_ctx = le_u32(p + 16);
+      a->free_loc = le_u32(p + 20);
+      a->realloc_from = le_u32(p + 24);
       /* p + 28: reserved2 */
-      a->size = cle_u64(p + 32);
-      a->count = cle_u64(p + 40);
-      a->max_live = cle_u64(p + 48);
-      a->first_alloc = cle_u64(p + 56);
-      a->last_alloc = cle_u64(p + 64);
-      a->first_free = cle_u64(p + 72);
-      a->last_free = cle_u64(p + 80);
-      a->base = cle_u64(p + 88);
+      a->size = le_u64(p + 32);
+      a->count = le_u64(p + 40);
+      a->max_live = le_u64(p + 48);
+      a->first_alloc = le_u64(p + 56);
+      a->last_alloc = le_u64(p + 64);
+      a->first_free = le_u64(p + 72);
+      a->last_free = le_u64(p + 80);
+      a->base = le_u64(p + 88);
       /* p + 96: reserved3 */
-      a->total_bytes = cle_u64(p + 104);
+      a->total_bytes = le_u64(p + 104);
       if (a->kind >= CATS_ALLOC_KIND_COUNT)
-         return ctr_fail(err, errlen, CTR_EVALUE,
-                         "alloc %u: unknown kind %u", i, a->kind);
+         return trace_fail(err, errlen, TRACE_EVALUE,
+                           "alloc %u: unknown kind %u", i, a->kind);
       CHECK_STR(a->name, "alloc", i);
       CHECK_ID(a->alloc_ctx, t->ncontexts, 1, "alloc", i, "alloc_ctx");
       CHECK_ID(a->alloc_loc, t->nlocs, 1, "alloc", i, "alloc_loc");
@@ -280,7 +281,7 @@ static ctr_status parse_allocs(ctr_trace *t, const ctr_section *s, char *err,
       CHECK_ID(a->free_loc, t->nlocs, 1, "alloc", i, "free_loc");
       CHECK_ID(a->realloc_from, n, 1, "alloc", i, "realloc_from");
    }
-   return CTR_OK;
+   return TRACE_OK;
 }
 
 /* A cursor over a variable-length section (EVENTS). */
@@ -340,7 +341,7 @@ static int get_uvar32(var_in *in, uint32_t *v)
 #define EVENT_MIN_BYTES 18
 
 /* One EVENTS record into e; 0, or the get_* error. */
-static int get_event(var_in *in, ctr_event *e)
+static int get_event(var_in *in, trace_event *e)
 {
    uint64_t span = 0;
    int r = get_uvar32(in, &e->ctx);
@@ -394,82 +395,82 @@ static int get_event(var_in *in, ctr_event *e)
 /* Without keep (a check), each record is checked and only its key is
  * kept: a large program's million records would otherwise be held twice
  * by the helper, raw and decoded. */
-static ctr_status parse_events(ctr_trace *t, const ctr_section *s, int keep,
-                               char *err, size_t errlen)
+static trace_status parse_events(trace_file *t, const trace_section *s, int keep,
+                                 char *err, size_t errlen)
 {
    if (s->size < 4)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "EVENTS: %zu bytes, too short for its count", s->size);
-   uint32_t n = cle_u32(s->data);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "EVENTS: %zu bytes, too short for its count", s->size);
+   uint32_t n = le_u32(s->data);
    if ((uint64_t)n * EVENT_MIN_BYTES > s->size - 4)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "EVENTS: %u records cannot fit in %zu bytes", n,
-                      s->size);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "EVENTS: %u records cannot fit in %zu bytes", n,
+                        s->size);
    t->events = keep ? alloc_array(n, sizeof *t->events) : NULL;
    t->event_keys = alloc_array(n, sizeof *t->event_keys);
    if ((keep && !t->events) || !t->event_keys)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (events)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (events)");
    t->nevents = n;
    var_in in = { s->data + 4, s->data + s->size };
-   ctr_event scratch;
+   trace_event scratch;
    for (uint32_t i = 0; i < n; i++) {
-      ctr_event *e = keep ? &t->events[i] : &scratch;
+      trace_event *e = keep ? &t->events[i] : &scratch;
       int r = get_event(&in, e);
       if (r == -1)
-         return ctr_fail(err, errlen, CTR_ERECORD,
-                         "event %u: the section ends inside the record", i);
+         return trace_fail(err, errlen, TRACE_ERECORD,
+                           "event %u: the section ends inside the record", i);
       if (r != 0)
-         return ctr_fail(err, errlen, CTR_EVALUE,
-                         "event %u: a field is malformed or too large", i);
+         return trace_fail(err, errlen, TRACE_EVALUE,
+                           "event %u: a field is malformed or too large", i);
       CHECK_ID(e->ctx, t->ncontexts, 0, "event", i, "ctx");
       CHECK_ID(e->loc, t->nlocs, 0, "event", i, "loc");
       CHECK_ID(e->alloc, t->nallocs, 0, "event", i, "alloc");
       if (e->kind > CATS_WRITE)
-         return ctr_fail(err, errlen, CTR_EVALUE,
-                         "event %u: unknown access kind %u", i, e->kind);
+         return trace_fail(err, errlen, TRACE_EVALUE,
+                           "event %u: unknown access kind %u", i, e->kind);
       if (e->pattern > CATS_PAT_IRREGULAR)
-         return ctr_fail(err, errlen, CTR_EVALUE,
-                         "event %u: unknown pattern %u", i, e->pattern);
+         return trace_fail(err, errlen, TRACE_EVALUE,
+                           "event %u: unknown pattern %u", i, e->pattern);
       if (e->ndims > CATS_MAX_DIMS)
-         return ctr_fail(err, errlen, CTR_EVALUE,
-                         "event %u: ndims %u exceeds %d", i, e->ndims,
-                         CATS_MAX_DIMS);
+         return trace_fail(err, errlen, TRACE_EVALUE,
+                           "event %u: ndims %u exceeds %d", i, e->ndims,
+                           CATS_MAX_DIMS);
       if (e->ndistinct > CATS_MAX_DISTINCT)
-         return ctr_fail(err, errlen, CTR_EVALUE,
-                         "event %u: ndistinct %u exceeds %d", i,
-                         e->ndistinct, CATS_MAX_DISTINCT);
-      t->event_keys[i] = (ctr_event_key){ e->count, e->loc, e->alloc,
+         return trace_fail(err, errlen, TRACE_EVALUE,
+                           "event %u: ndistinct %u exceeds %d", i,
+                           e->ndistinct, CATS_MAX_DISTINCT);
+      t->event_keys[i] = (trace_event_key){ e->count, e->loc, e->alloc,
                                           e->kind };
    }
    if (in.p != in.end)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "EVENTS: %zu bytes after the last of its %u records",
-                      (size_t)(in.end - in.p), n);
-   return CTR_OK;
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "EVENTS: %zu bytes after the last of its %u records",
+                        (size_t)(in.end - in.p), n);
+   return TRACE_OK;
 }
 
-typedef ctr_status (*parse_fn)(ctr_trace *, const ctr_section *, char *,
-                               size_t);
+typedef trace_status (*parse_fn)(trace_file *, const trace_section *, char *,
+                                 size_t);
 
 /* keep: the events and the graph are kept; a check only checks them.
  * keep_graph: the graph too (a trace opened without it has none). */
-static ctr_status decode(const ctr_section *secs, size_t n, int keep,
-                         int keep_graph,
-                         ctr_trace **out, char *err, size_t errlen)
+static trace_status decode(const trace_section *secs, size_t n, int keep,
+                           int keep_graph,
+                           trace_file **out, char *err, size_t errlen)
 {
    *out = NULL;
-   const ctr_section *by_type[NSEC] = { NULL };
+   const trace_section *by_type[NSEC] = { NULL };
    for (size_t i = 0; i < n; i++) {
       uint32_t ty = secs[i].type;
       if (ty < CATS_SEC_STRINGS || ty >= NSEC)
          continue; /* reserved or unknown: skipped */
       if (by_type[ty])
-         return ctr_fail(err, errlen, CTR_ETABLE,
-                         "section %u (%s) appears twice", ty,
-                         ctr_section_name(ty));
+         return trace_fail(err, errlen, TRACE_ETABLE,
+                           "section %u (%s) appears twice", ty,
+                           trace_section_name(ty));
       if (secs[i].size > 0 && !secs[i].data)
-         return ctr_fail(err, errlen, CTR_ERECORD, "section %s has no data",
-                         ctr_section_name(ty));
+         return trace_fail(err, errlen, TRACE_ERECORD, "section %s has no data",
+                           trace_section_name(ty));
       by_type[ty] = &secs[i];
    }
    /* Dependency order: each parser checks references to earlier ones. */
@@ -485,32 +486,32 @@ static ctr_status decode(const ctr_section *secs, size_t n, int keep,
    };
    for (uint32_t ty = CATS_SEC_STRINGS; ty <= CATS_SEC_EVENTS; ty++)
       if (!by_type[ty])
-         return ctr_fail(err, errlen, CTR_EMISSING,
-                         "required section %s is missing",
-                         ctr_section_name(ty));
+         return trace_fail(err, errlen, TRACE_EMISSING,
+                           "required section %s is missing",
+                           trace_section_name(ty));
 
-   ctr_trace *t = calloc(1, sizeof *t);
+   trace_file *t = calloc(1, sizeof *t);
    if (!t)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory");
    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-      ctr_status st = order[i].parse(t, by_type[order[i].type], err, errlen);
-      if (st != CTR_OK) {
-         ctr_free(t);
+      trace_status st = order[i].parse(t, by_type[order[i].type], err, errlen);
+      if (st != TRACE_OK) {
+         trace_free(t);
          return st;
       }
    }
    /* Events last: they refer to all of the above. */
-   ctr_status est = parse_events(t, by_type[CATS_SEC_EVENTS], keep,
-                                 err, errlen);
-   if (est != CTR_OK) {
-      ctr_free(t);
+   trace_status est = parse_events(t, by_type[CATS_SEC_EVENTS], keep,
+                                   err, errlen);
+   if (est != TRACE_OK) {
+      trace_free(t);
       return est;
    }
    if (by_type[CATS_SEC_VCG]) {
-      ctr_status st = ctr_parse_vcg(t, by_type[CATS_SEC_VCG],
-                                    keep && keep_graph, err, errlen);
-      if (st != CTR_OK) {
-         ctr_free(t);
+      trace_status st = trace_decode_vcg(t, by_type[CATS_SEC_VCG],
+                                         keep && keep_graph, err, errlen);
+      if (st != TRACE_OK) {
+         trace_free(t);
          return st;
       }
       if (!keep_graph) {
@@ -519,21 +520,21 @@ static ctr_status decode(const ctr_section *secs, size_t n, int keep,
       }
    }
    /* Sections 9 and 10 refer to events, allocs and locs only. */
-   ctr_status rst = ctr_parse_reuse(t, by_type[CATS_SEC_REUSE], err, errlen);
-   if (rst == CTR_OK)
-      rst = ctr_parse_index(t, by_type[CATS_SEC_INDEX], err, errlen);
-   if (rst != CTR_OK) {
-      ctr_free(t);
+   trace_status rst = trace_decode_reuse(t, by_type[CATS_SEC_REUSE], err, errlen);
+   if (rst == TRACE_OK)
+      rst = trace_decode_index(t, by_type[CATS_SEC_INDEX], err, errlen);
+   if (rst != TRACE_OK) {
+      trace_free(t);
       return rst;
    }
    /* Section 8 is kept raw: partition/part_section.c decodes and checks
     * it for the commands that use it. */
-   const ctr_section *pj = by_type[CATS_SEC_PROJECT];
+   const trace_section *pj = by_type[CATS_SEC_PROJECT];
    if (pj) {
       t->projection = malloc(pj->size ? pj->size : 1);
       if (!t->projection) {
-         ctr_free(t);
-         return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory");
+         trace_free(t);
+         return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory");
       }
       if (pj->size)
          memcpy(t->projection, pj->data, pj->size);
@@ -541,32 +542,32 @@ static ctr_status decode(const ctr_section *secs, size_t n, int keep,
       t->has_projection = 1;
    }
    *out = t;
-   return CTR_OK;
+   return TRACE_OK;
 }
 
-ctr_status ctr_decode(const ctr_section *secs, size_t n, ctr_trace **out,
-                      char *err, size_t errlen)
+trace_status trace_decode(const trace_section *secs, size_t n, trace_file **out,
+                          char *err, size_t errlen)
 {
    return decode(secs, n, 1, 1, out, err, errlen);
 }
 
-ctr_status ctr_decode_without_graph(const ctr_section *secs, size_t n,
-                                    ctr_trace **out, char *err,
-                                    size_t errlen)
+trace_status trace_decode_without_graph(const trace_section *secs, size_t n,
+                                        trace_file **out, char *err,
+                                        size_t errlen)
 {
    return decode(secs, n, 1, 0, out, err, errlen);
 }
 
-ctr_status ctr_check(const ctr_section *secs, size_t n, char *err,
-                     size_t errlen)
+trace_status trace_check(const trace_section *secs, size_t n, char *err,
+                         size_t errlen)
 {
-   ctr_trace *t;
-   ctr_status st = decode(secs, n, 0, 0, &t, err, errlen);
-   ctr_free(t);
+   trace_file *t;
+   trace_status st = decode(secs, n, 0, 0, &t, err, errlen);
+   trace_free(t);
    return st;
 }
 
-void ctr_free(ctr_trace *t)
+void trace_free(trace_file *t)
 {
    if (!t)
       return;
@@ -589,14 +590,14 @@ void ctr_free(ctr_trace *t)
    free(t);
 }
 
-const char *ctr_str(const ctr_trace *t, uint32_t id)
+const char *trace_str(const trace_file *t, uint32_t id)
 {
    if (id >= t->nstrings)
       return "";
    return t->strings[id];
 }
 
-const char *ctr_meta_get(const ctr_trace *t, const char *key)
+const char *trace_meta_get(const trace_file *t, const char *key)
 {
    for (uint32_t i = 0; i < t->nmeta; i++)
       if (strcmp(t->strings[t->meta[i].key], key) == 0)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_decode_reuse.c: decode sections 9 (REUSE) and 10 (INDEX).
  *
  * Layouts are in docs/FORMAT.md. REUSE holds sparse histograms: each
@@ -8,7 +9,7 @@
  * histogram per event and per alloc. INDEX holds (access loc, index-load
  * loc) pairs sorted by access loc; the decoder maps them onto the events
  * and names the container each index load reads. */
-#include "trace_read_int.h"
+#include "trace_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,72 +25,72 @@ static int is_pow2(uint32_t x)
 
 /* One list of sparse records at *pos: `what` ("event" or "alloc") names
  * them in messages, limit is the number of ids. */
-static ctr_status parse_hists(const ctr_section *s, size_t *pos,
-                              const char *what, uint32_t limit,
-                              ctr_reuse_hist *out, char *err, size_t errlen)
+static trace_status parse_hists(const trace_section *s, size_t *pos,
+                                const char *what, uint32_t limit,
+                                trace_reuse_hist *out, char *err, size_t errlen)
 {
    if (s->size - *pos < 4)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "REUSE: section ends before the %s count", what);
-   uint32_t n = cle_u32(s->data + *pos);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "REUSE: section ends before the %s count", what);
+   uint32_t n = le_u32(s->data + *pos);
    *pos += 4;
    if ((uint64_t)n * REUSE_RECORD_HEAD > s->size - *pos)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "REUSE: %u %s records cannot fit in the %zu bytes "
-                      "left", n, what, s->size - *pos);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "REUSE: %u %s records cannot fit in the %zu bytes "
+                        "left", n, what, s->size - *pos);
    uint32_t prev = 0;
    for (uint32_t i = 0; i < n; i++) {
       if (s->size - *pos < REUSE_RECORD_HEAD)
-         return ctr_fail(err, errlen, CTR_ERECORD,
-                         "REUSE: %s record %u runs past the section", what,
-                         i);
+         return trace_fail(err, errlen, TRACE_ERECORD,
+                           "REUSE: %s record %u runs past the section", what,
+                           i);
       const uint8_t *p = s->data + *pos;
-      uint32_t id = cle_u32(p);
-      uint64_t mask = cle_u64(p + 4);
+      uint32_t id = le_u32(p);
+      uint64_t mask = le_u64(p + 4);
       *pos += REUSE_RECORD_HEAD;
       if (id >= limit)
-         return ctr_fail(err, errlen, CTR_EREF,
-                         "REUSE: %s record %u: %s %u out of range (%u)",
-                         what, i, what, id, limit);
+         return trace_fail(err, errlen, TRACE_EREF,
+                           "REUSE: %s record %u: %s %u out of range (%u)",
+                           what, i, what, id, limit);
       if (i > 0 && id <= prev)
-         return ctr_fail(err, errlen, CTR_EVALUE,
-                         "REUSE: %s record %u: %s %u not after %u", what, i,
-                         what, id, prev);
+         return trace_fail(err, errlen, TRACE_EVALUE,
+                           "REUSE: %s record %u: %s %u not after %u", what, i,
+                           what, id, prev);
       prev = id;
       if (mask == 0 || (mask >> CATS_REUSE_MASK_BITS) != 0)
-         return ctr_fail(err, errlen, CTR_EVALUE,
-                         "REUSE: %s record %u: bad bucket mask 0x%llx", what,
-                         i, (unsigned long long)mask);
+         return trace_fail(err, errlen, TRACE_EVALUE,
+                           "REUSE: %s record %u: bad bucket mask 0x%llx", what,
+                           i, (unsigned long long)mask);
       unsigned nv = (unsigned)__builtin_popcountll(mask);
       if ((uint64_t)nv * 8 > s->size - *pos)
-         return ctr_fail(err, errlen, CTR_ERECORD,
-                         "REUSE: %s record %u: %u counts run past the "
-                         "section", what, i, nv);
-      ctr_reuse_hist *h = &out[id];
+         return trace_fail(err, errlen, TRACE_ERECORD,
+                           "REUSE: %s record %u: %u counts run past the "
+                           "section", what, i, nv);
+      trace_reuse_hist *h = &out[id];
       for (unsigned bit = 0; bit < CATS_REUSE_MASK_BITS; bit++) {
          if (!(mask >> bit & 1))
             continue;
-         uint64_t v = cle_u64(s->data + *pos);
+         uint64_t v = le_u64(s->data + *pos);
          *pos += 8;
          if (v == 0)
-            return ctr_fail(err, errlen, CTR_EVALUE,
-                            "REUSE: %s record %u: a stored count is 0",
-                            what, i);
+            return trace_fail(err, errlen, TRACE_EVALUE,
+                              "REUSE: %s record %u: a stored count is 0",
+                              what, i);
          if (bit == 0)
             h->cold = v;
          else
             h->bucket[bit - 1] = v;
       }
    }
-   return CTR_OK;
+   return TRACE_OK;
 }
 
 /* The META value of `key` as a number: -1 when absent, -2 when not a
  * decimal number. The tool records there which optional sections it
  * wrote, so that one lost to a damaged table type is noticed. */
-static long long meta_number(const ctr_trace *t, const char *key)
+static long long meta_number(const trace_file *t, const char *key)
 {
-   const char *v = ctr_meta_get(t, key);
+   const char *v = trace_meta_get(t, key);
    if (!v)
       return -1;
    if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 18)
@@ -97,53 +98,53 @@ static long long meta_number(const ctr_trace *t, const char *key)
    return strtoll(v, NULL, 10);
 }
 
-ctr_status ctr_parse_reuse(ctr_trace *t, const ctr_section *s, char *err,
-                           size_t errlen)
+trace_status trace_decode_reuse(trace_file *t, const trace_section *s, char *err,
+                                size_t errlen)
 {
    long long meta = meta_number(t, "reuse_sampling");
    if (!s && meta != -1)
-      return ctr_fail(err, errlen, CTR_EMISSING,
-                      "META reuse_sampling is set but section 9 (REUSE) is "
-                      "missing");
+      return trace_fail(err, errlen, TRACE_EMISSING,
+                        "META reuse_sampling is set but section 9 (REUSE) is "
+                        "missing");
    if (!s)
-      return CTR_OK;
+      return TRACE_OK;
    if (s->size < CATS_REUSE_HEADER_SIZE)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "REUSE: %zu bytes, too short for its header", s->size);
-   ctr_reuse *r = &t->reuse;
-   uint32_t buckets = cle_u32(s->data + 8);
-   r->line_size = cle_u32(s->data);
-   r->sampling = cle_u32(s->data + 4);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "REUSE: %zu bytes, too short for its header", s->size);
+   trace_reuse *r = &t->reuse;
+   uint32_t buckets = le_u32(s->data + 8);
+   r->line_size = le_u32(s->data);
+   r->sampling = le_u32(s->data + 4);
    if (!is_pow2(r->line_size))
-      return ctr_fail(err, errlen, CTR_EVALUE,
-                      "REUSE: line size %u is not a power of two",
-                      r->line_size);
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "REUSE: line size %u is not a power of two",
+                        r->line_size);
    if (!is_pow2(r->sampling) || r->sampling > CATS_REUSE_MAX_SAMPLING)
-      return ctr_fail(err, errlen, CTR_EVALUE,
-                      "REUSE: sampling %u is not a power of two up to %d",
-                      r->sampling, CATS_REUSE_MAX_SAMPLING);
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "REUSE: sampling %u is not a power of two up to %d",
+                        r->sampling, CATS_REUSE_MAX_SAMPLING);
    if (buckets != CATS_REUSE_BUCKETS)
-      return ctr_fail(err, errlen, CTR_EVALUE,
-                      "REUSE: %u buckets, this reader knows %d", buckets,
-                      CATS_REUSE_BUCKETS);
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "REUSE: %u buckets, this reader knows %d", buckets,
+                        CATS_REUSE_BUCKETS);
    if (meta != -1 && meta != (long long)r->sampling)
-      return ctr_fail(err, errlen, CTR_EVALUE,
-                      "REUSE: sampling %u, but META reuse_sampling is %s",
-                      r->sampling, ctr_meta_get(t, "reuse_sampling"));
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "REUSE: sampling %u, but META reuse_sampling is %s",
+                        r->sampling, trace_meta_get(t, "reuse_sampling"));
    r->events = calloc(t->nevents ? t->nevents : 1, sizeof *r->events);
    r->allocs = calloc(t->nallocs ? t->nallocs : 1, sizeof *r->allocs);
    if (!r->events || !r->allocs)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (REUSE)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (REUSE)");
    size_t pos = CATS_REUSE_HEADER_SIZE;
-   ctr_status st = parse_hists(s, &pos, "event", t->nevents, r->events, err,
-                               errlen);
-   if (st == CTR_OK)
+   trace_status st = parse_hists(s, &pos, "event", t->nevents, r->events, err,
+                                 errlen);
+   if (st == TRACE_OK)
       st = parse_hists(s, &pos, "alloc", t->nallocs, r->allocs, err, errlen);
-   if (st == CTR_OK && pos != s->size)
-      st = ctr_fail(err, errlen, CTR_ERECORD,
-                    "REUSE: %zu trailing bytes after the records",
-                    s->size - pos);
-   if (st == CTR_OK)
+   if (st == TRACE_OK && pos != s->size)
+      st = trace_fail(err, errlen, TRACE_ERECORD,
+                      "REUSE: %zu trailing bytes after the records",
+                      s->size - pos);
+   if (st == TRACE_OK)
       t->has_reuse = 1;
    return st;
 }
@@ -166,19 +167,19 @@ static int cmp_idx_ev(const void *a, const void *b)
  * the locs marked in is_index; stack frames do not count (a value loaded
  * from the frame is a spilled or scalar local, not an index array).
  * Ties go to the smaller alloc id. */
-static ctr_status index_containers(const ctr_trace *t, const uint8_t *is_index,
-                                   uint32_t *best, char *err, size_t errlen)
+static trace_status index_containers(const trace_file *t, const uint8_t *is_index,
+                                     uint32_t *best, char *err, size_t errlen)
 {
    idx_ev *v = malloc(((size_t)t->nevents + 1) * sizeof *v);
    uint64_t *best_count = calloc((size_t)t->nlocs + 1, sizeof *best_count);
    if (!v || !best_count) {
       free(v);
       free(best_count);
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (INDEX)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (INDEX)");
    }
    size_t n = 0;
    for (uint32_t i = 0; i < t->nevents; i++) {
-      const ctr_event_key *e = &t->event_keys[i];
+      const trace_event_key *e = &t->event_keys[i];
       if (e->kind == CATS_READ && is_index[e->loc] &&
           t->allocs[e->alloc].kind != CATS_ALLOC_STACK_FRAME)
          v[n++] = (idx_ev){ e->loc, e->alloc, e->count };
@@ -198,68 +199,68 @@ static ctr_status index_containers(const ctr_trace *t, const uint8_t *is_index,
    }
    free(v);
    free(best_count);
-   return CTR_OK;
+   return TRACE_OK;
 }
 
-ctr_status ctr_parse_index(ctr_trace *t, const ctr_section *s, char *err,
-                           size_t errlen)
+trace_status trace_decode_index(trace_file *t, const trace_section *s, char *err,
+                                size_t errlen)
 {
    size_t ne = t->nevents ? t->nevents : 1;
    t->index_loc = malloc(ne * sizeof *t->index_loc);
    t->index_alloc = malloc(ne * sizeof *t->index_alloc);
    if (!t->index_loc || !t->index_alloc)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (INDEX)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (INDEX)");
    for (uint32_t i = 0; i < t->nevents; i++)
       t->index_loc[i] = t->index_alloc[i] = CATS_NONE;
    long long meta = meta_number(t, "index_pairs");
    if (!s && meta != -1)
-      return ctr_fail(err, errlen, CTR_EMISSING,
-                      "META index_pairs is set but section 10 (INDEX) is "
-                      "missing");
+      return trace_fail(err, errlen, TRACE_EMISSING,
+                        "META index_pairs is set but section 10 (INDEX) is "
+                        "missing");
    if (!s)
-      return CTR_OK;
+      return TRACE_OK;
    if (s->size < 4)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "INDEX: %zu bytes, too short for its count", s->size);
-   uint32_t n = cle_u32(s->data);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "INDEX: %zu bytes, too short for its count", s->size);
+   uint32_t n = le_u32(s->data);
    uint64_t need = 4 + (uint64_t)n * CATS_INDEX_PAIR_SIZE;
    if (need != s->size)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "INDEX: %u pairs of %d bytes need %llu bytes, the "
-                      "section has %zu", n, CATS_INDEX_PAIR_SIZE,
-                      (unsigned long long)need, s->size);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "INDEX: %u pairs of %d bytes need %llu bytes, the "
+                        "section has %zu", n, CATS_INDEX_PAIR_SIZE,
+                        (unsigned long long)need, s->size);
    if (meta != -1 && meta != (long long)n)
-      return ctr_fail(err, errlen, CTR_EVALUE,
-                      "INDEX: %u pairs, but META index_pairs is %s", n,
-                      ctr_meta_get(t, "index_pairs"));
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "INDEX: %u pairs, but META index_pairs is %s", n,
+                        trace_meta_get(t, "index_pairs"));
    /* by_loc[access loc]: its index loc. */
    uint32_t *by_loc = malloc(((size_t)t->nlocs + 1) * sizeof *by_loc);
    uint32_t *best = malloc(((size_t)t->nlocs + 1) * sizeof *best);
    uint8_t *is_index = calloc((size_t)t->nlocs + 1, 1);
-   ctr_status st = CTR_OK;
+   trace_status st = TRACE_OK;
    if (!by_loc || !best || !is_index)
-      st = ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (INDEX)");
-   for (uint32_t l = 0; st == CTR_OK && l < t->nlocs; l++)
+      st = trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (INDEX)");
+   for (uint32_t l = 0; st == TRACE_OK && l < t->nlocs; l++)
       by_loc[l] = best[l] = CATS_NONE;
-   for (uint32_t i = 0; st == CTR_OK && i < n; i++) {
+   for (uint32_t i = 0; st == TRACE_OK && i < n; i++) {
       const uint8_t *p = s->data + 4 + (size_t)i * CATS_INDEX_PAIR_SIZE;
-      uint32_t acc = cle_u32(p), idx = cle_u32(p + 4);
+      uint32_t acc = le_u32(p), idx = le_u32(p + 4);
       if (acc >= t->nlocs || idx >= t->nlocs)
-         st = ctr_fail(err, errlen, CTR_EREF,
-                       "INDEX: pair %u: loc %u out of range (%u)", i,
-                       acc >= t->nlocs ? acc : idx, t->nlocs);
-      else if (i > 0 && acc <= cle_u32(p - CATS_INDEX_PAIR_SIZE))
-         st = ctr_fail(err, errlen, CTR_EVALUE,
-                       "INDEX: pair %u: access loc %u not after the "
-                       "previous pair's", i, acc);
+         st = trace_fail(err, errlen, TRACE_EREF,
+                         "INDEX: pair %u: loc %u out of range (%u)", i,
+                         acc >= t->nlocs ? acc : idx, t->nlocs);
+      else if (i > 0 && acc <= le_u32(p - CATS_INDEX_PAIR_SIZE))
+         st = trace_fail(err, errlen, TRACE_EVALUE,
+                         "INDEX: pair %u: access loc %u not after the "
+                         "previous pair's", i, acc);
       else {
          by_loc[acc] = idx;
          is_index[idx] = 1;
       }
    }
-   if (st == CTR_OK)
+   if (st == TRACE_OK)
       st = index_containers(t, is_index, best, err, errlen);
-   if (st == CTR_OK) {
+   if (st == TRACE_OK) {
       for (uint32_t i = 0; i < t->nevents; i++) {
          uint32_t idx = by_loc[t->event_keys[i].loc];
          t->index_loc[i] = idx;
@@ -273,18 +274,18 @@ ctr_status ctr_parse_index(ctr_trace *t, const ctr_section *s, char *err,
    return st;
 }
 
-ctr_misses ctr_reuse_misses(const ctr_reuse_hist *h, uint64_t lines)
+trace_misses trace_reuse_misses(const trace_reuse_hist *h, uint64_t lines)
 {
-   ctr_misses m = { 0, (double)h->cold, 0 };
+   trace_misses m = { 0, (double)h->cold, 0 };
    m.accesses = (double)h->cold;
-   for (unsigned b = 0; b < CTR_REUSE_BUCKETS; b++) {
+   for (unsigned b = 0; b < TRACE_REUSE_BUCKETS; b++) {
       double c = (double)h->bucket[b];
       m.accesses += c;
       if (c == 0)
          continue;
       uint64_t lo = b == 0 ? 0 : 1ULL << (b - 1);   /* bucket [lo, hi) */
       uint64_t hi = 1ULL << b;
-      if (lo >= lines || b == CTR_REUSE_BUCKETS - 1)
+      if (lo >= lines || b == TRACE_REUSE_BUCKETS - 1)
          m.capacity += c;                 /* every distance >= lines */
       else if (hi > lines)                /* lo < lines < hi */
          m.capacity += c * (double)(hi - lines) / (double)(hi - lo);

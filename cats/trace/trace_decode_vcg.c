@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_decode_vcg.c: decode section 7, the value communication graph.
  *
  * Layout and meaning are in docs/VCG.md. Besides sizes and references
@@ -5,29 +6,29 @@
  * decoder checks what consumers rely on: known flags, versions >= 1, the
  * vertex order, edges sorted by (src, dst, ctx) without duplicates, and
  * 1 <= versions <= uses on every edge. */
-#include "trace_read_int.h"
+#include "trace_int.h"
 
 #include <stdlib.h>
 
 #include "le.h"
 
-_Static_assert(32 + 8 == CTR_VCG_VERTEX_RECORD, "VCG vertex size");
-_Static_assert(16 + 4 == CTR_VCG_EDGE_RECORD, "VCG edge size");
+_Static_assert(32 + 8 == TRACE_VCG_VERTEX_RECORD, "VCG vertex size");
+_Static_assert(16 + 4 == TRACE_VCG_EDGE_RECORD, "VCG edge size");
 
 /* id must be below limit (or NONE when none_ok). */
-static ctr_status check_ref(uint32_t id, uint32_t limit, int none_ok,
-                            const char *what, uint32_t i, const char *field,
-                            char *err, size_t errlen)
+static trace_status check_ref(uint32_t id, uint32_t limit, int none_ok,
+                              const char *what, uint32_t i, const char *field,
+                              char *err, size_t errlen)
 {
    if ((none_ok && id == CATS_NONE) || id < limit)
-      return CTR_OK;
-   return ctr_fail(err, errlen, CTR_EREF, "%s %u: %s %u out of range (%u)",
-                   what, i, field, id, limit);
+      return TRACE_OK;
+   return trace_fail(err, errlen, TRACE_EREF, "%s %u: %s %u out of range (%u)",
+                     what, i, field, id, limit);
 }
 
 /* Memory vertices by (alloc, offset), then register intermediates by
  * loc (their tool id, the last key, is not in the file). */
-static int vertex_before(const ctr_vcg_vertex *a, const ctr_vcg_vertex *b)
+static int vertex_before(const trace_vcg_vertex *a, const trace_vcg_vertex *b)
 {
    int ra = (a->flags & CATS_VCG_REGISTER) != 0;
    int rb = (b->flags & CATS_VCG_REGISTER) != 0;
@@ -40,131 +41,131 @@ static int vertex_before(const ctr_vcg_vertex *a, const ctr_vcg_vertex *b)
 }
 
 /* Vertex i into *v; q is vertex i - 1 (NULL for the first). */
-static ctr_status parse_vertex(ctr_trace *t, const uint8_t *p, uint32_t i,
-                               ctr_vcg_vertex *v, const ctr_vcg_vertex *q,
-                               char *err, size_t errlen)
+static trace_status parse_vertex(trace_file *t, const uint8_t *p, uint32_t i,
+                                 trace_vcg_vertex *v, const trace_vcg_vertex *q,
+                                 char *err, size_t errlen)
 {
-   v->alloc = cle_u32(p);
-   v->flags = cle_u32(p + 4);
-   v->offset = cle_u64(p + 8);
-   v->size = cle_u32(p + 16);
-   v->ctx = cle_u32(p + 20);
-   v->loc = cle_u32(p + 24);
-   v->versions = cle_u32(p + 28);
-   v->weight = cle_u64(p + 32);
-   ctr_status st;
+   v->alloc = le_u32(p);
+   v->flags = le_u32(p + 4);
+   v->offset = le_u64(p + 8);
+   v->size = le_u32(p + 16);
+   v->ctx = le_u32(p + 20);
+   v->loc = le_u32(p + 24);
+   v->versions = le_u32(p + 28);
+   v->weight = le_u64(p + 32);
+   trace_status st;
    if ((st = check_ref(v->alloc, t->nallocs, 1, "VCG vertex", i, "alloc",
-                       err, errlen)) != CTR_OK ||
+                       err, errlen)) != TRACE_OK ||
        (st = check_ref(v->ctx, t->ncontexts, 1, "VCG vertex", i, "ctx", err,
-                       errlen)) != CTR_OK ||
+                       errlen)) != TRACE_OK ||
        (st = check_ref(v->loc, t->nlocs, 1, "VCG vertex", i, "loc", err,
-                       errlen)) != CTR_OK)
+                       errlen)) != TRACE_OK)
       return st;
    if (v->flags & ~CATS_VCG_FLAGS)
-      return ctr_fail(err, errlen, CTR_EVALUE,
-                      "VCG vertex %u: unknown flags 0x%x", i, v->flags);
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "VCG vertex %u: unknown flags 0x%x", i, v->flags);
    if ((v->flags & CATS_VCG_REGISTER) &&
        ((v->flags & CATS_VCG_INPUT) || v->alloc != CATS_NONE))
-      return ctr_fail(err, errlen, CTR_EVALUE,
-                      "VCG vertex %u: a register intermediate that is an "
-                      "input or in an allocation", i);
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "VCG vertex %u: a register intermediate that is an "
+                        "input or in an allocation", i);
    if (v->versions == 0)
-      return ctr_fail(err, errlen, CTR_EVALUE, "VCG vertex %u: no versions",
-                      i);
+      return trace_fail(err, errlen, TRACE_EVALUE, "VCG vertex %u: no versions",
+                        i);
    if (q && !vertex_before(q, v))
-      return ctr_fail(err, errlen, CTR_EVALUE, "VCG vertex %u: out of order",
-                      i);
-   return CTR_OK;
+      return trace_fail(err, errlen, TRACE_EVALUE, "VCG vertex %u: out of order",
+                        i);
+   return TRACE_OK;
 }
 
 /* Edge i into *e; q is edge i - 1 (NULL for the first). */
-static ctr_status parse_edge(ctr_trace *t, const uint8_t *p, uint32_t i,
-                             ctr_vcg_edge *e, const ctr_vcg_edge *q,
-                             char *err, size_t errlen)
+static trace_status parse_edge(trace_file *t, const uint8_t *p, uint32_t i,
+                               trace_vcg_edge *e, const trace_vcg_edge *q,
+                               char *err, size_t errlen)
 {
-   const ctr_vcg *g = &t->vcg;
-   e->src = cle_u32(p);
-   e->dst = cle_u32(p + 4);
-   e->ctx = cle_u32(p + 8);
-   e->uses = cle_u32(p + 12);
-   e->versions = cle_u32(p + 16);
-   ctr_status st;
+   const trace_vcg *g = &t->vcg;
+   e->src = le_u32(p);
+   e->dst = le_u32(p + 4);
+   e->ctx = le_u32(p + 8);
+   e->uses = le_u32(p + 12);
+   e->versions = le_u32(p + 16);
+   trace_status st;
    if ((st = check_ref(e->src, g->nvertices, 0, "VCG edge", i, "src", err,
-                       errlen)) != CTR_OK ||
+                       errlen)) != TRACE_OK ||
        (st = check_ref(e->dst, g->nvertices, 0, "VCG edge", i, "dst", err,
-                       errlen)) != CTR_OK ||
+                       errlen)) != TRACE_OK ||
        (st = check_ref(e->ctx, t->ncontexts, 1, "VCG edge", i, "ctx", err,
-                       errlen)) != CTR_OK)
+                       errlen)) != TRACE_OK)
       return st;
    if (e->uses == 0 || e->versions == 0 || e->versions > e->uses)
-      return ctr_fail(err, errlen, CTR_EVALUE,
-                      "VCG edge %u: uses %llu, versions %llu (need 1 <= "
-                      "versions <= uses)", i, (unsigned long long)e->uses,
-                      (unsigned long long)e->versions);
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "VCG edge %u: uses %llu, versions %llu (need 1 <= "
+                        "versions <= uses)", i, (unsigned long long)e->uses,
+                        (unsigned long long)e->versions);
    if (q) {
       int after = q->src != e->src   ? q->src < e->src
                   : q->dst != e->dst ? q->dst < e->dst
                                      : q->ctx < e->ctx;
       if (!after)
-         return ctr_fail(err, errlen, CTR_EVALUE,
-                         "VCG edge %u: not after edge %u in (src, dst, ctx) "
-                         "order", i, i - 1);
+         return trace_fail(err, errlen, TRACE_EVALUE,
+                           "VCG edge %u: not after edge %u in (src, dst, ctx) "
+                           "order", i, i - 1);
    }
-   return CTR_OK;
+   return TRACE_OK;
 }
 
-ctr_status ctr_parse_vcg(ctr_trace *t, const ctr_section *s, int keep_graph,
-                         char *err, size_t errlen)
+trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_graph,
+                              char *err, size_t errlen)
 {
-   ctr_vcg *g = &t->vcg;
+   trace_vcg *g = &t->vcg;
    if (s->size < CATS_VCG_HEADER_SIZE)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "VCG: %zu bytes, too short for its header", s->size);
-   uint32_t word = cle_u32(s->data), nv = cle_u32(s->data + 4);
-   uint32_t ne = cle_u32(s->data + 8);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "VCG: %zu bytes, too short for its header", s->size);
+   uint32_t word = le_u32(s->data), nv = le_u32(s->data + 4);
+   uint32_t ne = le_u32(s->data + 8);
    /* s->data + 12: reserved */
    uint64_t need = CATS_VCG_HEADER_SIZE +
-                   (uint64_t)nv * CTR_VCG_VERTEX_RECORD +
-                   (uint64_t)ne * CTR_VCG_EDGE_RECORD;
+                   (uint64_t)nv * TRACE_VCG_VERTEX_RECORD +
+                   (uint64_t)ne * TRACE_VCG_EDGE_RECORD;
    if (need != s->size)
-      return ctr_fail(err, errlen, CTR_ERECORD,
-                      "VCG: %u vertices and %u edges need %llu bytes, the "
-                      "section has %zu", nv, ne, (unsigned long long)need,
-                      s->size);
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "VCG: %u vertices and %u edges need %llu bytes, the "
+                        "section has %zu", nv, ne, (unsigned long long)need,
+                        s->size);
    if (word == 0 || (word & (word - 1)) != 0)
-      return ctr_fail(err, errlen, CTR_EVALUE,
-                      "VCG: word size %u is not a power of two", word);
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "VCG: word size %u is not a power of two", word);
    /* Checking needs only the vertex or edge before. */
-   ctr_vcg_vertex vwindow[2];
-   ctr_vcg_edge window[2];
+   trace_vcg_vertex vwindow[2];
+   trace_vcg_edge window[2];
    if (keep_graph) {
       g->vertices = calloc(nv ? nv : 1, sizeof *g->vertices);
       g->edges = calloc(ne ? ne : 1, sizeof *g->edges);
       if (!g->vertices || !g->edges)
-         return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (VCG)");
+         return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (VCG)");
    }
    g->word_size = word;
    g->nvertices = nv;
    g->nedges = ne;
    t->has_vcg = 1;
    const uint8_t *p = s->data + CATS_VCG_HEADER_SIZE;
-   for (uint32_t i = 0; i < nv; i++, p += CTR_VCG_VERTEX_RECORD) {
-      ctr_vcg_vertex *v = keep_graph ? &g->vertices[i] : &vwindow[i & 1];
-      const ctr_vcg_vertex *q = i == 0       ? NULL
+   for (uint32_t i = 0; i < nv; i++, p += TRACE_VCG_VERTEX_RECORD) {
+      trace_vcg_vertex *v = keep_graph ? &g->vertices[i] : &vwindow[i & 1];
+      const trace_vcg_vertex *q = i == 0       ? NULL
                                 : keep_graph ? &g->vertices[i - 1]
                                              : &vwindow[(i - 1) & 1];
-      ctr_status st = parse_vertex(t, p, i, v, q, err, errlen);
-      if (st != CTR_OK)
+      trace_status st = parse_vertex(t, p, i, v, q, err, errlen);
+      if (st != TRACE_OK)
          return st;
    }
-   for (uint32_t i = 0; i < ne; i++, p += CTR_VCG_EDGE_RECORD) {
-      ctr_vcg_edge *e = keep_graph ? &g->edges[i] : &window[i & 1];
-      const ctr_vcg_edge *q = i == 0        ? NULL
+   for (uint32_t i = 0; i < ne; i++, p += TRACE_VCG_EDGE_RECORD) {
+      trace_vcg_edge *e = keep_graph ? &g->edges[i] : &window[i & 1];
+      const trace_vcg_edge *q = i == 0        ? NULL
                               : keep_graph ? &g->edges[i - 1]
                                            : &window[(i - 1) & 1];
-      ctr_status st = parse_edge(t, p, i, e, q, err, errlen);
-      if (st != CTR_OK)
+      trace_status st = parse_edge(t, p, i, e, q, err, errlen);
+      if (st != TRACE_OK)
          return st;
    }
-   return CTR_OK;
+   return TRACE_OK;
 }

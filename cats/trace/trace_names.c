@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_names.c: enumeration names (see trace_names.h). Values outside
  * the enumerations cannot reach here from a validated trace; "?" keeps the
  * functions total anyway. */
 #include "trace_names.h"
 
-#include "../format/cats_format.h"
+#include "cats/format/cats_format.h"
 
-const char *ctn_ctx_kind(uint8_t kind)
+const char *trace_names_ctx_kind(uint8_t kind)
 {
    static const char *const names[] = {
       "thread", "function", "loop", "conditional", "region", "signal"
@@ -13,7 +14,7 @@ const char *ctn_ctx_kind(uint8_t kind)
    return kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }
 
-const char *ctn_alloc_kind(uint8_t kind)
+const char *trace_names_alloc_kind(uint8_t kind)
 {
    static const char *const names[CATS_ALLOC_KIND_COUNT] = {
       "malloc", "calloc", "realloc", "memalign", "new", "new[]", "mmap",
@@ -22,7 +23,7 @@ const char *ctn_alloc_kind(uint8_t kind)
    return kind < CATS_ALLOC_KIND_COUNT ? names[kind] : "?";
 }
 
-const char *ctn_pattern(uint8_t pattern)
+const char *trace_names_pattern(uint8_t pattern)
 {
    static const char *const names[] = {
       "constant", "stride-1", "stride-k", "irregular"
@@ -30,7 +31,7 @@ const char *ctn_pattern(uint8_t pattern)
    return pattern < sizeof names / sizeof names[0] ? names[pattern] : "?";
 }
 
-const char *ctn_access(uint8_t kind)
+const char *trace_names_access(uint8_t kind)
 {
    return kind == CATS_READ ? "read" : kind == CATS_WRITE ? "write" : "?";
 }

@@ -1,14 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_read.c: the container layer of the trace reader.
  *
  * Reads the header and section table, checks every offset against the file
  * size before touching data, inflates the known sections and checks their
- * CRC-32, then hands the raw payloads to ctr_decode (trace_decode.c).
+ * CRC-32, then hands the raw payloads to trace_decode (trace_decode.c).
  * Sections are read with pread from a file (or copied from memory) one at a
  * time, so the compressed bytes of only one section are held at once. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "errmsg.h"
-#include "trace_read_int.h"
+#include "trace_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,60 +25,33 @@
 
 /* deflate cannot expand data by more than about 1032:1, so a larger claimed
  * raw size is corruption; checking it avoids a huge allocation. */
-#define CTR_MAX_RATIO 1032u
-#define CTR_INFLATE_CHUNK (1u << 30)
+#define TRACE_MAX_RATIO 1032u
+#define TRACE_INFLATE_CHUNK (1u << 30)
 
 /* Where the container bytes come from: a file or a memory buffer. */
-typedef struct ctr_src {
+typedef struct trace_src {
    int fd;                 /* -1 for memory */
    const uint8_t *mem;     /* memory buffer when fd < 0 */
    uint64_t size;          /* total bytes available */
-} ctr_src;
+} trace_src;
 
 /* One entry of the section table. */
-typedef struct ctr_entry {
+typedef struct trace_entry {
    uint32_t type;
    uint32_t flags;
    uint64_t offset;
    uint64_t stored;
    uint32_t raw;
    uint32_t crc;
-} ctr_entry;
-
-ctr_status ctr_fail(char *err, size_t errlen, ctr_status st,
-                    const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   cerr_vformat(err, errlen, fmt, ap);
-   va_end(ap);
-   return st;
-}
-
-const char *ctr_section_name(uint32_t type)
-{
-   switch (type) {
-   case CATS_SEC_STRINGS:  return "STRINGS";
-   case CATS_SEC_META:     return "META";
-   case CATS_SEC_LOCS:     return "LOCS";
-   case CATS_SEC_CONTEXTS: return "CONTEXTS";
-   case CATS_SEC_ALLOCS:   return "ALLOCS";
-   case CATS_SEC_EVENTS:   return "EVENTS";
-   case CATS_SEC_VCG:      return "VCG";
-   case CATS_SEC_PROJECT:  return "PROJECT";
-   case CATS_SEC_REUSE:    return "REUSE";
-   case CATS_SEC_INDEX:    return "INDEX";
-   default:                return "unknown";
-   }
-}
+} trace_entry;
 
 /* Read len bytes at off; the caller has checked off + len <= size. */
-static ctr_status src_read(const ctr_src *s, uint64_t off, void *dst,
-                           size_t len, char *err, size_t errlen)
+static trace_status src_read(const trace_src *s, uint64_t off, void *dst,
+                             size_t len, char *err, size_t errlen)
 {
    if (s->fd < 0) {
       memcpy(dst, s->mem + off, len);
-      return CTR_OK;
+      return TRACE_OK;
    }
    uint8_t *p = dst;
    while (len > 0) {
@@ -85,16 +59,16 @@ static ctr_status src_read(const ctr_src *s, uint64_t off, void *dst,
       if (r < 0 && errno == EINTR)
          continue;
       if (r < 0)
-         return ctr_fail(err, errlen, CTR_EIO, "read error: %s",
-                         strerror(errno));
+         return trace_fail(err, errlen, TRACE_EIO, "read error: %s",
+                           strerror(errno));
       if (r == 0) /* the file shrank after fstat */
-         return ctr_fail(err, errlen, CTR_ETRUNC,
-                         "truncated: file ended while reading");
+         return trace_fail(err, errlen, TRACE_ETRUNC,
+                           "truncated: file ended while reading");
       p += r;
       off += (uint64_t)r;
       len -= (size_t)r;
    }
-   return CTR_OK;
+   return TRACE_OK;
 }
 
 static int known_section(uint32_t type)
@@ -109,45 +83,45 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Check every table entry against the file before reading any data. */
-static ctr_status check_table(const ctr_entry *e, uint32_t n,
-                              uint64_t data_start, uint64_t size,
-                              char *err, size_t errlen)
+static trace_status check_table(const trace_entry *e, uint32_t n,
+                                uint64_t data_start, uint64_t size,
+                                char *err, size_t errlen)
 {
    for (uint32_t i = 0; i < n; i++) {
-      const char *nm = ctr_section_name(e[i].type);
+      const char *nm = trace_section_name(e[i].type);
       if (e[i].offset < data_start || e[i].offset > size ||
           e[i].stored > size - e[i].offset) {
          if (e[i].offset >= data_start && e[i].offset <= size)
-            return ctr_fail(err, errlen, CTR_ETRUNC,
-                            "truncated: section %u (%s) needs bytes up to "
-                            "%llu, file has %llu", e[i].type, nm,
-                            (unsigned long long)e[i].offset +
+            return trace_fail(err, errlen, TRACE_ETRUNC,
+                              "truncated: section %u (%s) needs bytes up to "
+                              "%llu, file has %llu", e[i].type, nm,
+                              (unsigned long long)e[i].offset +
                                (unsigned long long)e[i].stored,
-                            (unsigned long long)size);
-         return ctr_fail(err, errlen, CTR_ETABLE,
-                         "section %u (%s): offset %llu outside the data "
-                         "area [%llu, %llu]", e[i].type, nm,
-                         (unsigned long long)e[i].offset,
-                         (unsigned long long)data_start,
-                         (unsigned long long)size);
+                              (unsigned long long)size);
+         return trace_fail(err, errlen, TRACE_ETABLE,
+                           "section %u (%s): offset %llu outside the data "
+                           "area [%llu, %llu]", e[i].type, nm,
+                           (unsigned long long)e[i].offset,
+                           (unsigned long long)data_start,
+                           (unsigned long long)size);
       }
       if (e[i].flags & ~CATS_SECFLAG_ZLIB)
-         return ctr_fail(err, errlen, CTR_ETABLE,
-                         "section %u (%s): unsupported flags 0x%x",
-                         e[i].type, nm, e[i].flags);
+         return trace_fail(err, errlen, TRACE_ETABLE,
+                           "section %u (%s): unsupported flags 0x%x",
+                           e[i].type, nm, e[i].flags);
       if (!(e[i].flags & CATS_SECFLAG_ZLIB) && e[i].stored != e[i].raw)
-         return ctr_fail(err, errlen, CTR_ETABLE,
-                         "section %u (%s): stored size %llu differs from "
-                         "raw size %u in an uncompressed section",
-                         e[i].type, nm, (unsigned long long)e[i].stored,
-                         e[i].raw);
+         return trace_fail(err, errlen, TRACE_ETABLE,
+                           "section %u (%s): stored size %llu differs from "
+                           "raw size %u in an uncompressed section",
+                           e[i].type, nm, (unsigned long long)e[i].stored,
+                           e[i].raw);
    }
 
    /* Each type at most once; sorting keeps this O(n log n) even for a
     * corrupt table with many entries. */
    uint32_t *types = malloc((size_t)n * sizeof *types + 1);
    if (!types)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory");
    for (uint32_t i = 0; i < n; i++)
       types[i] = e[i].type;
    qsort(types, n, sizeof *types, cmp_u32);
@@ -155,24 +129,24 @@ static ctr_status check_table(const ctr_entry *e, uint32_t n,
       if (types[i] == types[i - 1]) {
          uint32_t t = types[i];
          free(types);
-         return ctr_fail(err, errlen, CTR_ETABLE,
-                         "section %u (%s) appears twice", t,
-                         ctr_section_name(t));
+         return trace_fail(err, errlen, TRACE_ETABLE,
+                           "section %u (%s) appears twice", t,
+                           trace_section_name(t));
       }
    }
    free(types);
-   return CTR_OK;
+   return TRACE_OK;
 }
 
 /* Inflate a zlib stream of `in_len` bytes into exactly `raw` bytes. */
-static ctr_status inflate_exact(const uint8_t *in, uint64_t in_len,
-                                uint8_t *out, uint32_t raw, const char *nm,
-                                uint32_t type, char *err, size_t errlen)
+static trace_status inflate_exact(const uint8_t *in, uint64_t in_len,
+                                  uint8_t *out, uint32_t raw, const char *nm,
+                                  uint32_t type, char *err, size_t errlen)
 {
    z_stream z;
    memset(&z, 0, sizeof z);
    if (inflateInit(&z) != Z_OK)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (zlib)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (zlib)");
    z.next_out = out;
    z.avail_out = raw;
    uint64_t left = in_len;
@@ -180,7 +154,7 @@ static ctr_status inflate_exact(const uint8_t *in, uint64_t in_len,
    int zr = Z_OK;
    for (;;) {
       if (z.avail_in == 0 && left > 0) {
-         uInt chunk = left > CTR_INFLATE_CHUNK ? CTR_INFLATE_CHUNK
+         uInt chunk = left > TRACE_INFLATE_CHUNK ? TRACE_INFLATE_CHUNK
                                                : (uInt)left;
          z.next_in = (Bytef *)(uintptr_t)p;
          z.avail_in = chunk;
@@ -206,50 +180,50 @@ static ctr_status inflate_exact(const uint8_t *in, uint64_t in_len,
 
    if (zr == Z_STREAM_END) {
       if (total != raw)
-         return ctr_fail(err, errlen, CTR_EZLIB,
-                         "section %u (%s): inflates to %lu bytes, table "
-                         "says %u", type, nm, (unsigned long)total, raw);
+         return trace_fail(err, errlen, TRACE_EZLIB,
+                           "section %u (%s): inflates to %lu bytes, table "
+                           "says %u", type, nm, (unsigned long)total, raw);
       if (unread != 0)
-         return ctr_fail(err, errlen, CTR_EZLIB,
-                         "section %u (%s): %llu bytes after the end of "
-                         "the zlib stream", type, nm,
-                         (unsigned long long)unread);
-      return CTR_OK;
+         return trace_fail(err, errlen, TRACE_EZLIB,
+                           "section %u (%s): %llu bytes after the end of "
+                           "the zlib stream", type, nm,
+                           (unsigned long long)unread);
+      return TRACE_OK;
    }
    if (zr == Z_MEM_ERROR)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory (zlib)");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (zlib)");
    if (zr == Z_BUF_ERROR && out_left == 0 && unread > 0)
-      return ctr_fail(err, errlen, CTR_EZLIB,
-                      "section %u (%s): inflates to more than the %u "
-                      "bytes the table says", type, nm, raw);
+      return trace_fail(err, errlen, TRACE_EZLIB,
+                        "section %u (%s): inflates to more than the %u "
+                        "bytes the table says", type, nm, raw);
    if (zr == Z_BUF_ERROR)
-      return ctr_fail(err, errlen, CTR_EZLIB,
-                      "section %u (%s): zlib stream ends early", type, nm);
-   return ctr_fail(err, errlen, CTR_EZLIB,
-                   "section %u (%s): corrupt zlib data (%s)", type, nm,
-                   zbuf[0] ? zbuf : "error");
+      return trace_fail(err, errlen, TRACE_EZLIB,
+                        "section %u (%s): zlib stream ends early", type, nm);
+   return trace_fail(err, errlen, TRACE_EZLIB,
+                     "section %u (%s): corrupt zlib data (%s)", type, nm,
+                     zbuf[0] ? zbuf : "error");
 }
 
 /* Read, inflate and CRC-check one section into a new buffer. */
-static ctr_status load_section(const ctr_src *s, const ctr_entry *e,
-                               uint8_t **out, char *err, size_t errlen)
+static trace_status load_section(const trace_src *s, const trace_entry *e,
+                                 uint8_t **out, char *err, size_t errlen)
 {
-   const char *nm = ctr_section_name(e->type);
+   const char *nm = trace_section_name(e->type);
    *out = NULL;
    int zipped = (e->flags & CATS_SECFLAG_ZLIB) != 0;
-   if (zipped && (uint64_t)e->raw > e->stored * CTR_MAX_RATIO + 64)
-      return ctr_fail(err, errlen, CTR_EZLIB,
-                      "section %u (%s): raw size %u is impossible for %llu "
-                      "compressed bytes", e->type, nm, e->raw,
-                      (unsigned long long)e->stored);
+   if (zipped && (uint64_t)e->raw > e->stored * TRACE_MAX_RATIO + 64)
+      return trace_fail(err, errlen, TRACE_EZLIB,
+                        "section %u (%s): raw size %u is impossible for %llu "
+                        "compressed bytes", e->type, nm, e->raw,
+                        (unsigned long long)e->stored);
    if (e->stored > SIZE_MAX - 1)
-      return ctr_fail(err, errlen, CTR_ENOMEM, "section too large");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "section too large");
 
    uint8_t *raw = malloc((size_t)e->raw + 1);
    if (!raw)
-      return ctr_fail(err, errlen, CTR_ENOMEM,
-                      "out of memory for section %s (%u bytes)", nm, e->raw);
-   ctr_status st;
+      return trace_fail(err, errlen, TRACE_ENOMEM,
+                        "out of memory for section %s (%u bytes)", nm, e->raw);
+   trace_status st;
    if (!zipped) {
       st = src_read(s, e->offset, raw, e->raw, err, errlen);
    } else {
@@ -261,11 +235,11 @@ static ctr_status load_section(const ctr_src *s, const ctr_entry *e,
          tmp = malloc((size_t)e->stored + 1);
          if (!tmp) {
             free(raw);
-            return ctr_fail(err, errlen, CTR_ENOMEM,
-                            "out of memory for section %s", nm);
+            return trace_fail(err, errlen, TRACE_ENOMEM,
+                              "out of memory for section %s", nm);
          }
          st = src_read(s, e->offset, tmp, (size_t)e->stored, err, errlen);
-         if (st != CTR_OK) {
+         if (st != TRACE_OK) {
             free(tmp);
             free(raw);
             return st;
@@ -276,108 +250,108 @@ static ctr_status load_section(const ctr_src *s, const ctr_entry *e,
                          errlen);
       free(tmp);
    }
-   if (st == CTR_OK) {
+   if (st == TRACE_OK) {
       uLong crc = crc32_z(0L, Z_NULL, 0);
       crc = crc32_z(crc, raw, e->raw);
       if ((uint32_t)crc != e->crc)
-         st = ctr_fail(err, errlen, CTR_ECRC,
-                       "section %u (%s): CRC mismatch (stored %08x, "
-                       "computed %08x)", e->type, nm, e->crc,
-                       (uint32_t)crc);
+         st = trace_fail(err, errlen, TRACE_ECRC,
+                         "section %u (%s): CRC mismatch (stored %08x, "
+                         "computed %08x)", e->type, nm, e->crc,
+                         (uint32_t)crc);
    }
-   if (st != CTR_OK) {
+   if (st != TRACE_OK) {
       free(raw);
       return st;
    }
    *out = raw;
-   return CTR_OK;
+   return TRACE_OK;
 }
 
-static ctr_status read_header(const ctr_src *s, uint32_t *count, char *err,
-                              size_t errlen)
+static trace_status read_header(const trace_src *s, uint32_t *count, char *err,
+                                size_t errlen)
 {
    uint8_t h[CATS_HEADER_SIZE];
    size_t have = s->size < sizeof h ? (size_t)s->size : sizeof h;
-   ctr_status st = src_read(s, 0, h, have, err, errlen);
-   if (st != CTR_OK)
+   trace_status st = src_read(s, 0, h, have, err, errlen);
+   if (st != TRACE_OK)
       return st;
    size_t mlen = have < CATS_MAGIC_LEN ? have : CATS_MAGIC_LEN;
    if (memcmp(h, CATS_MAGIC, mlen) != 0)
-      return ctr_fail(err, errlen, CTR_EMAGIC,
-                      "not a .cats trace (bad magic)");
+      return trace_fail(err, errlen, TRACE_EMAGIC,
+                        "not a .cats trace (bad magic)");
    if (have == 0)
-      return ctr_fail(err, errlen, CTR_ETRUNC, "truncated: empty file");
+      return trace_fail(err, errlen, TRACE_ETRUNC, "truncated: empty file");
    if (have < sizeof h)
-      return ctr_fail(err, errlen, CTR_ETRUNC,
-                      "truncated: %zu bytes, the header needs %d", have,
-                      CATS_HEADER_SIZE);
-   uint32_t version = cle_u32(h + 8);
+      return trace_fail(err, errlen, TRACE_ETRUNC,
+                        "truncated: %zu bytes, the header needs %d", have,
+                        CATS_HEADER_SIZE);
+   uint32_t version = le_u32(h + 8);
    if (version != CATS_VERSION)
-      return ctr_fail(err, errlen, CTR_EVERSION,
-                      "unsupported trace version %u (this reader knows %d)",
-                      version, CATS_VERSION);
-   *count = cle_u32(h + 12);
-   return CTR_OK;
+      return trace_fail(err, errlen, TRACE_EVERSION,
+                        "unsupported trace version %u (this reader knows %d)",
+                        version, CATS_VERSION);
+   *count = le_u32(h + 12);
+   return TRACE_OK;
 }
 
-static ctr_status read_container(const ctr_src *s, int keep_graph,
-                                 ctr_trace **out, char *err, size_t errlen)
+static trace_status read_container(const trace_src *s, int keep_graph,
+                                   trace_file **out, char *err, size_t errlen)
 {
    uint32_t n = 0;
-   ctr_status st = read_header(s, &n, err, errlen);
-   if (st != CTR_OK)
+   trace_status st = read_header(s, &n, err, errlen);
+   if (st != TRACE_OK)
       return st;
    uint64_t table_end = CATS_HEADER_SIZE +
                         (uint64_t)n * CATS_SECTION_ENTRY_SIZE;
    if (table_end > s->size)
-      return ctr_fail(err, errlen, CTR_ETRUNC,
-                      "truncated: the table of %u sections needs %llu "
-                      "bytes, file has %llu", n,
-                      (unsigned long long)table_end,
-                      (unsigned long long)s->size);
+      return trace_fail(err, errlen, TRACE_ETRUNC,
+                        "truncated: the table of %u sections needs %llu "
+                        "bytes, file has %llu", n,
+                        (unsigned long long)table_end,
+                        (unsigned long long)s->size);
 
    size_t tlen = (size_t)n * CATS_SECTION_ENTRY_SIZE;
    uint8_t *tab = malloc(tlen + 1);
-   ctr_entry *e = malloc((size_t)n * sizeof *e + 1);
-   ctr_section *secs = calloc((size_t)n + 1, sizeof *secs);
+   trace_entry *e = malloc((size_t)n * sizeof *e + 1);
+   trace_section *secs = calloc((size_t)n + 1, sizeof *secs);
    if (!tab || !e || !secs) {
       free(tab);
       free(e);
       free(secs);
-      return ctr_fail(err, errlen, CTR_ENOMEM, "out of memory");
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory");
    }
    st = src_read(s, CATS_HEADER_SIZE, tab, tlen, err, errlen);
-   for (uint32_t i = 0; st == CTR_OK && i < n; i++) {
+   for (uint32_t i = 0; st == TRACE_OK && i < n; i++) {
       const uint8_t *p = tab + (size_t)i * CATS_SECTION_ENTRY_SIZE;
-      e[i].type = cle_u32(p);
-      e[i].flags = cle_u32(p + 4);
-      e[i].offset = cle_u64(p + 8);
-      e[i].stored = cle_u64(p + 16);
-      e[i].raw = cle_u32(p + 24);
-      e[i].crc = cle_u32(p + 28);
+      e[i].type = le_u32(p);
+      e[i].flags = le_u32(p + 4);
+      e[i].offset = le_u64(p + 8);
+      e[i].stored = le_u64(p + 16);
+      e[i].raw = le_u32(p + 24);
+      e[i].crc = le_u32(p + 28);
    }
    free(tab);
-   if (st == CTR_OK)
+   if (st == TRACE_OK)
       st = check_table(e, n, table_end, s->size, err, errlen);
 
    /* Only the sections this version understands are inflated; unknown
     * ones were bounds-checked above and are otherwise skipped. */
    size_t nsec = 0;
-   for (uint32_t i = 0; st == CTR_OK && i < n; i++) {
+   for (uint32_t i = 0; st == TRACE_OK && i < n; i++) {
       if (!known_section(e[i].type))
          continue;
       uint8_t *raw;
       st = load_section(s, &e[i], &raw, err, errlen);
-      if (st == CTR_OK) {
+      if (st == TRACE_OK) {
          secs[nsec].type = e[i].type;
          secs[nsec].data = raw;
          secs[nsec].size = e[i].raw;
          nsec++;
       }
    }
-   if (st == CTR_OK)
-      st = keep_graph ? ctr_decode(secs, nsec, out, err, errlen)
-                      : ctr_decode_without_graph(secs, nsec, out, err, errlen);
+   if (st == TRACE_OK)
+      st = keep_graph ? trace_decode(secs, nsec, out, err, errlen)
+                      : trace_decode_without_graph(secs, nsec, out, err, errlen);
    for (size_t i = 0; i < nsec; i++)
       free((void *)(uintptr_t)secs[i].data);
    free(secs);
@@ -385,45 +359,45 @@ static ctr_status read_container(const ctr_src *s, int keep_graph,
    return st;
 }
 
-ctr_status ctr_open_mem(const void *buf, size_t len, ctr_trace **out,
-                        char *err, size_t errlen)
+trace_status trace_open_mem(const void *buf, size_t len, trace_file **out,
+                            char *err, size_t errlen)
 {
    *out = NULL;
-   ctr_src s = { -1, buf, len };
+   trace_src s = { -1, buf, len };
    return read_container(&s, 1, out, err, errlen);
 }
 
-static ctr_status open_file(const char *path, int keep_graph,
-                            ctr_trace **out, char *err, size_t errlen)
+static trace_status open_file(const char *path, int keep_graph,
+                              trace_file **out, char *err, size_t errlen)
 {
    *out = NULL;
    int fd = open(path, O_RDONLY | O_CLOEXEC);
    if (fd < 0)
-      return ctr_fail(err, errlen, CTR_EIO, "%s", strerror(errno));
+      return trace_fail(err, errlen, TRACE_EIO, "%s", strerror(errno));
    struct stat sb;
    if (fstat(fd, &sb) != 0) {
       int e = errno;
       close(fd);
-      return ctr_fail(err, errlen, CTR_EIO, "%s", strerror(e));
+      return trace_fail(err, errlen, TRACE_EIO, "%s", strerror(e));
    }
    if (!S_ISREG(sb.st_mode)) {
       close(fd);
-      return ctr_fail(err, errlen, CTR_EIO, "not a regular file");
+      return trace_fail(err, errlen, TRACE_EIO, "not a regular file");
    }
-   ctr_src s = { fd, NULL, (uint64_t)sb.st_size };
-   ctr_status st = read_container(&s, keep_graph, out, err, errlen);
+   trace_src s = { fd, NULL, (uint64_t)sb.st_size };
+   trace_status st = read_container(&s, keep_graph, out, err, errlen);
    close(fd);
    return st;
 }
 
-ctr_status ctr_open(const char *path, ctr_trace **out, char *err,
-                    size_t errlen)
+trace_status trace_open(const char *path, trace_file **out, char *err,
+                        size_t errlen)
 {
    return open_file(path, 1, out, err, errlen);
 }
 
-ctr_status ctr_open_without_graph(const char *path, ctr_trace **out,
-                                  char *err, size_t errlen)
+trace_status trace_open_without_graph(const char *path, trace_file **out,
+                                      char *err, size_t errlen)
 {
    return open_file(path, 0, out, err, errlen);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_write.c: atomic container writer (see trace_write.h).
  *
  * Sections are deflated in a streaming loop straight into the file, so a
@@ -20,73 +21,73 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../format/cats_format.h"
+#include "cats/format/cats_format.h"
 #include "le.h"
 
-#define CTW_OUT_CHUNK (256u * 1024u)
-#define CTW_IN_CHUNK (1u << 30)
+#define TRACE_WRITE_OUT_CHUNK (256u * 1024u)
+#define TRACE_WRITE_IN_CHUNK (1u << 30)
 
 /* State of one write: the temporary file and where we are in it. */
-typedef struct ctw_file {
+typedef struct trace_write_file {
    int fd;
    const char *tmp;        /* temporary path */
    uint64_t pos;           /* bytes written so far */
    uint8_t *out;           /* deflate output chunk */
    char *err;
    size_t errlen;
-} ctw_file;
+} trace_write_file;
 
-#define fail(err, errlen, st, ...) CERR_FAIL(err, errlen, st, __VA_ARGS__)
+#define fail(err, errlen, st, ...) ERRMSG_FAIL(err, errlen, st, __VA_ARGS__)
 
-static ctw_status write_all(ctw_file *f, const uint8_t *p, size_t n)
+static trace_write_status write_all(trace_write_file *f, const uint8_t *p, size_t n)
 {
    while (n > 0) {
       ssize_t r = write(f->fd, p, n);
       if (r < 0 && errno == EINTR)
          continue;
       if (r < 0)
-         return fail(f->err, f->errlen, CTW_EIO, "%s: write: %s", f->tmp,
+         return fail(f->err, f->errlen, TRACE_WRITE_EIO, "%s: write: %s", f->tmp,
                      strerror(errno));
       p += r;
       n -= (size_t)r;
       f->pos += (uint64_t)r;
    }
-   return CTW_OK;
+   return TRACE_WRITE_OK;
 }
 
-static ctw_status pwrite_all(ctw_file *f, const uint8_t *p, size_t n,
-                             uint64_t off)
+static trace_write_status pwrite_all(trace_write_file *f, const uint8_t *p, size_t n,
+                                     uint64_t off)
 {
    while (n > 0) {
       ssize_t r = pwrite(f->fd, p, n, (off_t)off);
       if (r < 0 && errno == EINTR)
          continue;
       if (r < 0)
-         return fail(f->err, f->errlen, CTW_EIO, "%s: write: %s", f->tmp,
+         return fail(f->err, f->errlen, TRACE_WRITE_EIO, "%s: write: %s", f->tmp,
                      strerror(errno));
       p += r;
       n -= (size_t)r;
       off += (uint64_t)r;
    }
-   return CTW_OK;
+   return TRACE_WRITE_OK;
 }
 
-typedef ctw_status (*ctw_sink)(void *to, const uint8_t *p, size_t n);
+typedef trace_write_status (*trace_write_sink)(void *to, const uint8_t *p, size_t n);
 
 /* Deflate `size` bytes into the open stream z (Z_NO_FLUSH until the
  * input ends, then `last`), each output chunk going to sink(). */
 
-static ctw_status deflate_into(z_stream *z, const uint8_t *data, size_t size,
-                               int last, uint8_t *out, ctw_sink sink,
-                               void *to)
+static trace_write_status deflate_into(z_stream *z, const uint8_t *data, size_t size,
+                                       int last, uint8_t *out, trace_write_sink sink,
+                                       void *to)
 {
    size_t left = size;
    const uint8_t *p = data;
-   ctw_status st = CTW_OK;
+   trace_write_status st = TRACE_WRITE_OK;
    int zr;
    do {
       if (z->avail_in == 0 && left > 0) {
-         uInt chunk = left > CTW_IN_CHUNK ? CTW_IN_CHUNK : (uInt)left;
+         uInt chunk = left > TRACE_WRITE_IN_CHUNK ? TRACE_WRITE_IN_CHUNK : (uInt)left;
          z->next_in = (Bytef *)(uintptr_t)p;
          z->avail_in = chunk;
          p += chunk;
@@ -94,60 +95,60 @@ static ctw_status deflate_into(z_stream *z, const uint8_t *data, size_t size,
       }
       int flush = left == 0 ? last : Z_NO_FLUSH;
       z->next_out = out;
-      z->avail_out = CTW_OUT_CHUNK;
+      z->avail_out = TRACE_WRITE_OUT_CHUNK;
       zr = deflate(z, flush);
       if (zr == Z_STREAM_ERROR)
-         return CTW_ENOMEM;
-      st = sink(to, out, CTW_OUT_CHUNK - z->avail_out);
+         return TRACE_WRITE_ENOMEM;
+      st = sink(to, out, TRACE_WRITE_OUT_CHUNK - z->avail_out);
       /* Done when the input is in and deflate had room to spare (a
        * flush's end) or said so (a finish's). */
       if (left == 0 && z->avail_in == 0 &&
           (zr == Z_STREAM_END || (last != Z_FINISH && z->avail_out != 0)))
          break;
-   } while (st == CTW_OK);
+   } while (st == TRACE_WRITE_OK);
    return st;
 }
 
-static ctw_status file_sink(void *to, const uint8_t *p, size_t n)
+static trace_write_status file_sink(void *to, const uint8_t *p, size_t n)
 {
    return write_all(to, p, n);
 }
 
 /* The second half of a split section, deflated into memory on a thread
  * of its own. */
-typedef struct ctw_tail {
+typedef struct trace_write_tail {
    const uint8_t *dict, *data;
    size_t dict_len, size;
    int level;
    uint8_t *buf, *out;        /* compressed so far; deflate's chunk */
    size_t len, cap;
    uLong adler, crc;
-   ctw_status st;
-} ctw_tail;
+   trace_write_status st;
+} trace_write_tail;
 
-static ctw_status mem_sink(void *to, const uint8_t *p, size_t n)
+static trace_write_status mem_sink(void *to, const uint8_t *p, size_t n)
 {
-   ctw_tail *t = to;
+   trace_write_tail *t = to;
    if (t->len + n > t->cap) {
       size_t cap = t->cap * 2 + n;
       uint8_t *b = realloc(t->buf, cap);
       if (!b)
-         return CTW_ENOMEM;
+         return TRACE_WRITE_ENOMEM;
       t->buf = b;
       t->cap = cap;
    }
    memcpy(t->buf + t->len, p, n);
    t->len += n;
-   return CTW_OK;
+   return TRACE_WRITE_OK;
 }
 
 static void *deflate_tail(void *arg)
 {
-   ctw_tail *t = arg;
+   trace_write_tail *t = arg;
    z_stream z;
    memset(&z, 0, sizeof z);
-   t->st = CTW_ENOMEM;
-   t->out = malloc(CTW_OUT_CHUNK);
+   t->st = TRACE_WRITE_ENOMEM;
+   t->out = malloc(TRACE_WRITE_OUT_CHUNK);
    /* Raw deflate (no header): it continues the first half's stream, whose
     * last 32 KiB it may refer back to, as the reader's window holds them. */
    if (!t->out || deflateInit2(&z, t->level, Z_DEFLATED, -15, 8,
@@ -168,18 +169,18 @@ static void *deflate_tail(void *arg)
  * on two threads, as pigz does: the first ends with a sync flush (byte
  * aligned, not final), the second is raw deflate primed with the first's
  * last 32 KiB, and the trailer's Adler-32 is combined from both. */
-#define CTW_DICT (32u * 1024u)
+#define TRACE_WRITE_DICT (32u * 1024u)
 
-static ctw_status deflate_section(ctw_file *f, const uint8_t *data,
-                                  size_t size, uint64_t *stored, uLong *crc)
+static trace_write_status deflate_section(trace_write_file *f, const uint8_t *data,
+                                          size_t size, uint64_t *stored, uLong *crc)
 {
-   int level = size > CTW_FAST_ABOVE ? CTW_FAST_LEVEL : CTW_LEVEL;
-   ctw_tail t = { 0 };
+   int level = size > TRACE_WRITE_FAST_ABOVE ? TRACE_WRITE_FAST_LEVEL : TRACE_WRITE_LEVEL;
+   trace_write_tail t = { 0 };
    pthread_t th;
-   int split = size > CTW_SPLIT_ABOVE;
+   int split = size > TRACE_WRITE_SPLIT_ABOVE;
    size_t head = split ? size / 2 : size;
    if (split) {
-      t = (ctw_tail){ .dict = data + head - CTW_DICT, .dict_len = CTW_DICT,
+      t = (trace_write_tail){ .dict = data + head - TRACE_WRITE_DICT, .dict_len = TRACE_WRITE_DICT,
                       .data = data + head, .size = size - head,
                       .level = level };
       split = pthread_create(&th, NULL, deflate_tail, &t) == 0;
@@ -189,8 +190,8 @@ static ctw_status deflate_section(ctw_file *f, const uint8_t *data,
    z_stream z;
    memset(&z, 0, sizeof z);
    uint64_t start = f->pos;
-   ctw_status st = deflateInit(&z, level) == Z_OK ? CTW_OK : CTW_ENOMEM;
-   if (st == CTW_OK)
+   trace_write_status st = deflateInit(&z, level) == Z_OK ? TRACE_WRITE_OK : TRACE_WRITE_ENOMEM;
+   if (st == TRACE_WRITE_OK)
       st = deflate_into(&z, data, head, split ? Z_SYNC_FLUSH : Z_FINISH,
                         f->out, file_sink, f);
    uLong adler = z.adler;
@@ -198,9 +199,9 @@ static ctw_status deflate_section(ctw_file *f, const uint8_t *data,
    *crc = crc32_z(crc32_z(0L, Z_NULL, 0), data, head);
    if (split) {
       pthread_join(th, NULL);
-      if (st == CTW_OK)
+      if (st == TRACE_WRITE_OK)
          st = t.st;
-      if (st == CTW_OK)
+      if (st == TRACE_WRITE_OK)
          st = write_all(f, t.buf, t.len);
       uint8_t trailer[4];
       adler = adler32_combine(adler, t.adler, (z_off_t)t.size);
@@ -208,14 +209,14 @@ static ctw_status deflate_section(ctw_file *f, const uint8_t *data,
       trailer[1] = (uint8_t)(adler >> 16);
       trailer[2] = (uint8_t)(adler >> 8);
       trailer[3] = (uint8_t)adler;
-      if (st == CTW_OK)
+      if (st == TRACE_WRITE_OK)
          st = write_all(f, trailer, sizeof trailer);
       *crc = crc32_combine(*crc, t.crc, (z_off_t)t.size);
       free(t.buf);
       free(t.out);
    }
-   if (st == CTW_ENOMEM)
-      return fail(f->err, f->errlen, CTW_ENOMEM,
+   if (st == TRACE_WRITE_ENOMEM)
+      return fail(f->err, f->errlen, TRACE_WRITE_ENOMEM,
                   "out of memory compressing a section (zlib)");
    *stored = f->pos - start;
    return st;
@@ -244,44 +245,44 @@ static void sync_dir(const char *path)
    free(dir);
 }
 
-static ctw_status write_body(ctw_file *f, const ctw_section *secs, size_t n)
+static trace_write_status write_body(trace_write_file *f, const trace_write_section *secs, size_t n)
 {
    size_t hlen = CATS_HEADER_SIZE + n * CATS_SECTION_ENTRY_SIZE;
    uint8_t *head = calloc(1, hlen);
    if (!head)
-      return fail(f->err, f->errlen, CTW_ENOMEM, "out of memory");
-   ctw_status st = write_all(f, head, hlen);
-   for (size_t i = 0; st == CTW_OK && i < n; i++) {
+      return fail(f->err, f->errlen, TRACE_WRITE_ENOMEM, "out of memory");
+   trace_write_status st = write_all(f, head, hlen);
+   for (size_t i = 0; st == TRACE_WRITE_OK && i < n; i++) {
       uint64_t off = f->pos, stored = 0;
       uLong crc = 0;
       st = deflate_section(f, secs[i].data, secs[i].size, &stored, &crc);
       uint8_t *e = head + CATS_HEADER_SIZE + i * CATS_SECTION_ENTRY_SIZE;
-      cle_put32(e, secs[i].type);
-      cle_put32(e + 4, CATS_SECFLAG_ZLIB);
-      cle_put64(e + 8, off);
-      cle_put64(e + 16, stored);
-      cle_put32(e + 24, (uint32_t)secs[i].size);
-      cle_put32(e + 28, (uint32_t)crc);
+      le_put32(e, secs[i].type);
+      le_put32(e + 4, CATS_SECFLAG_ZLIB);
+      le_put64(e + 8, off);
+      le_put64(e + 16, stored);
+      le_put32(e + 24, (uint32_t)secs[i].size);
+      le_put32(e + 28, (uint32_t)crc);
    }
-   if (st == CTW_OK) {
+   if (st == TRACE_WRITE_OK) {
       memcpy(head, CATS_MAGIC, CATS_MAGIC_LEN);
-      cle_put32(head + 8, CATS_VERSION);
-      cle_put32(head + 12, (uint32_t)n);
+      le_put32(head + 8, CATS_VERSION);
+      le_put32(head + 12, (uint32_t)n);
       st = pwrite_all(f, head, hlen, 0);
    }
    free(head);
-   if (st == CTW_OK && fsync(f->fd) != 0)
-      st = fail(f->err, f->errlen, CTW_EIO, "%s: fsync: %s", f->tmp,
+   if (st == TRACE_WRITE_OK && fsync(f->fd) != 0)
+      st = fail(f->err, f->errlen, TRACE_WRITE_EIO, "%s: fsync: %s", f->tmp,
                 strerror(errno));
    return st;
 }
 
 /* The gate on its thread. */
 typedef struct gate_run {
-   ctw_gate gate;
+   trace_write_gate gate;
    void *arg;
    int rc;
-   char msg[CTW_ERRLEN];
+   char msg[TRACE_WRITE_ERRLEN];
 } gate_run;
 
 static void *run_gate(void *p)
@@ -291,19 +292,19 @@ static void *run_gate(void *p)
    return NULL;
 }
 
-static ctw_status write_file(const char *path, const ctw_section *secs,
-                             size_t n, gate_run *g, char *err,
-                             size_t errlen);
+static trace_write_status write_file(const char *path, const trace_write_section *secs,
+                                     size_t n, gate_run *g, char *err,
+                                     size_t errlen);
 
-ctw_status ctw_write(const char *path, const ctw_section *secs, size_t n,
-                     char *err, size_t errlen)
+trace_write_status trace_write_write(const char *path, const trace_write_section *secs, size_t n,
+                                     char *err, size_t errlen)
 {
    return write_file(path, secs, n, NULL, err, errlen);
 }
 
-ctw_status ctw_write_gated(const char *path, const ctw_section *secs,
-                           size_t n, ctw_gate gate, void *arg, char *err,
-                           size_t errlen)
+trace_write_status trace_write_gated(const char *path, const trace_write_section *secs,
+                                     size_t n, trace_write_gate gate, void *arg, char *err,
+                                     size_t errlen)
 {
    gate_run g = { gate, arg, 0, "" };
    return write_file(path, secs, n, &g, err, errlen);
@@ -312,29 +313,29 @@ ctw_status ctw_write_gated(const char *path, const ctw_section *secs,
 /* Writes the temporary file while the gate (if any) runs beside it, and
  * renames it into place only if both succeeded. Without a second thread
  * the gate runs first. */
-static ctw_status write_file(const char *path, const ctw_section *secs,
-                             size_t n, gate_run *g, char *err,
-                             size_t errlen)
+static trace_write_status write_file(const char *path, const trace_write_section *secs,
+                                     size_t n, gate_run *g, char *err,
+                                     size_t errlen)
 {
    if (n > UINT32_MAX / CATS_SECTION_ENTRY_SIZE)
-      return fail(err, errlen, CTW_EARG, "too many sections (%zu)", n);
+      return fail(err, errlen, TRACE_WRITE_EARG, "too many sections (%zu)", n);
    for (size_t i = 0; i < n; i++) {
       if ((uint64_t)secs[i].size > UINT32_MAX)
-         return fail(err, errlen, CTW_EARG,
+         return fail(err, errlen, TRACE_WRITE_EARG,
                      "section %u: %zu bytes exceed the 4 GiB limit",
                      secs[i].type, secs[i].size);
       if (secs[i].size > 0 && !secs[i].data)
-         return fail(err, errlen, CTW_EARG, "section %u: no data",
+         return fail(err, errlen, TRACE_WRITE_EARG, "section %u: no data",
                      secs[i].type);
    }
 
    size_t plen = strlen(path);
    char *tmp = malloc(plen + 32);
-   uint8_t *out = malloc(CTW_OUT_CHUNK);
+   uint8_t *out = malloc(TRACE_WRITE_OUT_CHUNK);
    if (!tmp || !out) {
       free(tmp);
       free(out);
-      return fail(err, errlen, CTW_ENOMEM, "out of memory");
+      return fail(err, errlen, TRACE_WRITE_ENOMEM, "out of memory");
    }
    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
 
@@ -344,8 +345,8 @@ static ctw_status write_file(const char *path, const ctw_section *secs,
    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
       fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
    if (fd < 0) {
-      ctw_status st = fail(err, errlen, CTW_EIO, "%s: %s", tmp,
-                           strerror(errno));
+      trace_write_status st = fail(err, errlen, TRACE_WRITE_EIO, "%s: %s", tmp,
+                                   strerror(errno));
       free(tmp);
       free(out);
       return st;
@@ -355,19 +356,19 @@ static ctw_status write_file(const char *path, const ctw_section *secs,
    int threaded = g && pthread_create(&th, NULL, run_gate, g) == 0;
    if (g && !threaded)
       run_gate(g);
-   ctw_file f = { fd, tmp, 0, out, err, errlen };
-   ctw_status st = g && !threaded && g->rc ? CTW_EGATE
+   trace_write_file f = { fd, tmp, 0, out, err, errlen };
+   trace_write_status st = g && !threaded && g->rc ? TRACE_WRITE_EGATE
                                            : write_body(&f, secs, n);
    if (threaded)
       pthread_join(th, NULL);
-   if (close(fd) != 0 && st == CTW_OK)
-      st = fail(err, errlen, CTW_EIO, "%s: close: %s", tmp, strerror(errno));
-   if (g && g->rc && (st == CTW_OK || st == CTW_EGATE))
-      st = fail(err, errlen, CTW_EGATE, "%s", g->msg);
-   if (st == CTW_OK && rename(tmp, path) != 0)
-      st = fail(err, errlen, CTW_EIO, "%s: rename to %s: %s", tmp, path,
+   if (close(fd) != 0 && st == TRACE_WRITE_OK)
+      st = fail(err, errlen, TRACE_WRITE_EIO, "%s: close: %s", tmp, strerror(errno));
+   if (g && g->rc && (st == TRACE_WRITE_OK || st == TRACE_WRITE_EGATE))
+      st = fail(err, errlen, TRACE_WRITE_EGATE, "%s", g->msg);
+   if (st == TRACE_WRITE_OK && rename(tmp, path) != 0)
+      st = fail(err, errlen, TRACE_WRITE_EIO, "%s: rename to %s: %s", tmp, path,
                 strerror(errno));
-   if (st != CTW_OK)
+   if (st != TRACE_WRITE_OK)
       unlink(tmp);
    else
       sync_dir(path);

@@ -43,3 +43,4 @@ int main(int argc, char **argv)
    std::printf("%g\n", ps[100].x);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

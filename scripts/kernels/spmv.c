@@ -31,3 +31,4 @@ int main(int argc, char **argv)
    free(rowptr); free(col); free(val); free(x); free(y);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -19,3 +19,4 @@ int main(int argc, char **argv)
    free(u); free(v);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

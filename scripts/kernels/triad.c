@@ -15,3 +15,4 @@ int main(int argc, char **argv)
    free(a); free(b); free(c);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

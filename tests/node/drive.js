@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 // drive.js: runs one page in headless Chromium for tests/test_view.py.
 //
 // usage: node drive.js < plan.json > result.json

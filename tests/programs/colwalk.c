@@ -17,3 +17,4 @@ int main(void)
    free(m);
    return s < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

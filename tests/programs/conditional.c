@@ -29,3 +29,4 @@ int main(void)
    free(neg);
    return npos == 12345;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

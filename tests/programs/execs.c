@@ -11,3 +11,4 @@ int main(void)
    execl("/bin/true", "true", (char *)NULL);
    return 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -17,3 +17,4 @@ program axpy
   print *, y(n)
   deallocate(x, y)
 end program axpy
+! SPDX-License-Identifier: GPL-2.0-or-later

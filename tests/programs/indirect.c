@@ -20,3 +20,4 @@ int main(void)
    free(x);
    return s < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

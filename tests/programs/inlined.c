@@ -19,3 +19,4 @@ int main(int argc, char **argv)
    free(v);
    return r < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -31,3 +31,4 @@ int main(void)
    free(data);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

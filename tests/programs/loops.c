@@ -21,3 +21,4 @@ int main(int argc, char **argv)
    free(c);
    return s < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -14,3 +14,4 @@ int main(void)
    }
    return sum > 1e9;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

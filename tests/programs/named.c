@@ -33,3 +33,4 @@ int main(void)
    free(field);
    return r < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -30,3 +30,4 @@ int main()
    }
    return s < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -23,3 +23,4 @@ int main(void)
    printf("%g\n", a[N / 2]);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -21,3 +21,4 @@ int main(void)
    free(buf);
    return s == 42;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

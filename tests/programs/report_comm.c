@@ -25,3 +25,4 @@ int main(void)
    add(N);
    return c[3] == 9 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

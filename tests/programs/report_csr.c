@@ -35,3 +35,4 @@ int main(void)
    free(rowptr);
    return s < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

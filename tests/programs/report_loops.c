@@ -27,3 +27,4 @@ int main(void)
    free(once);
    return sum == 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -29,3 +29,4 @@ int main(void)
    free(a);
    return r;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

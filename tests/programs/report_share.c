@@ -47,3 +47,4 @@ int main(void)
    free(e);
    return s < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

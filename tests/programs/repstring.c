@@ -15,3 +15,4 @@ int main(void)
    free(buf);
    return r != 7;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

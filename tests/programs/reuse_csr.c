@@ -36,3 +36,4 @@ int main(void)
    printf("%g\n", y[N / 2]);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

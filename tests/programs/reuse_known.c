@@ -56,3 +56,4 @@ int main(void)
    printf("%g\n", s);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

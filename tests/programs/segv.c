@@ -10,3 +10,4 @@ int main(void)
    *bad = 1;
    return (int)a[5];
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -23,3 +23,4 @@ int main(void)
    free(hits);
    return r < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -18,3 +18,4 @@ int main(void)
    free(a);
    return r < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -12,3 +12,4 @@ int main(void)
    free(a);
    return s < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -25,3 +25,4 @@ int main(void)
    free(data);
    return s < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

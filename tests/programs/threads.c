@@ -24,3 +24,4 @@ int main(void)
    free(shared);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -29,3 +29,4 @@ int main(void)
    printf("%g\n", grid[N - 1]);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -24,3 +24,4 @@ int main(int argc, char **argv)
    free(b);
    return r < 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

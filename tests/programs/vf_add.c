@@ -23,3 +23,4 @@ int main(void)
    add(N);
    return c[3] == 9 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -31,3 +31,4 @@ int main(int argc, char **argv)
       multiply();
    return c[1][2] != 0 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

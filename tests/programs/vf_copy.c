@@ -32,3 +32,4 @@ int main(void)
    kernels(N);
    return c[1] == 4 && e[2] == 6 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

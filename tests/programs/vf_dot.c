@@ -55,3 +55,4 @@ int main(void)
    }
    return c[N + 1] >= 0 && down_sum > 0 && gather_sum > 0 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

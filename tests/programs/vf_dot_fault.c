@@ -44,3 +44,4 @@ int main(void)
    after = dot(p, q, 64);
    return after > 0 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -36,3 +36,4 @@ int main(void)
       pthread_join(th[t], NULL);
    return c[0] == c[1] ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -27,3 +27,4 @@ int main(void)
    spmv(ROWS);
    return y[2] == 3 + 4 + 8 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

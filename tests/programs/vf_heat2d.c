@@ -35,3 +35,4 @@ int main(void)
    }
    return u[N + 1] > -1 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -20,3 +20,4 @@ int main(void)
    triple(N);
    return ib[2] == 9 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

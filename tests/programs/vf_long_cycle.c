@@ -28,3 +28,4 @@ int main(int argc, char **argv)
       accumulate();
    return s[1] > 0 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

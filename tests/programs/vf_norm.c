@@ -38,3 +38,4 @@ int main(int argc, char **argv)
    steps(N, T);
    return x[3] > 0 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

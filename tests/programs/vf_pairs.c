@@ -45,3 +45,4 @@ int main(void)
    printf("%g\n", p[N / 2].x);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -23,3 +23,4 @@ int main(void)
    reduce(N);
    return s == 499500.0 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

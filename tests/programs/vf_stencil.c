@@ -26,3 +26,4 @@ int main(void)
    steps(N, T);
    return v[5] > 0 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -33,3 +33,4 @@ int main(void)
       s += c[i];
    return s == N * (N - 1) / 2 + N ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

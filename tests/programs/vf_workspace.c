@@ -29,3 +29,4 @@ int main(void)
       element(e);
    return elem[1] == 4.5 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -19,3 +19,4 @@ int main(void)
    free(p);
    return s == 7 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -94,3 +94,4 @@ int main(void)
    free(a);
    return s > 0 && y[2] == 3 + 4 + 8 && v[5] > 0 ? 0 : 1;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

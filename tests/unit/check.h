@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* check.h: minimal assertions for the unit tests.
  *
  * CHECK records a failure with its location and lets the test go on, so
  * one run reports every broken expectation; each test prints "ok NAME" or
  * "FAIL NAME" and the program exits non-zero if any failed. */
-#ifndef CATS_TEST_CHECK_H
-#define CATS_TEST_CHECK_H
+#ifndef CATS_TESTS_UNIT_CHECK_H
+#define CATS_TESTS_UNIT_CHECK_H
 
 #include <stdio.h>
 
@@ -44,4 +45,4 @@ extern int chk_failed;     /* tests that failed in this program */
 
 #define CHECK_DEFINE_GLOBALS int chk_failures, chk_failed
 
-#endif /* CATS_TEST_CHECK_H */
+#endif /* CATS_TESTS_UNIT_CHECK_H */

@@ -1,10 +1,12 @@
 #!/bin/sh
-# run.sh BUILD_DIR: build and run the host-side unit tests.
+# SPDX-License-Identifier: GPL-2.0-or-later
+# run.sh BUILD_DIR: run the host-side unit tests.
 #
-# BUILD_DIR holds the built `cats` and `cats-helper`. The test programs are
-# compiled here from the sources (CC, default gcc), run in a temporary
-# directory, and the CLI is checked on the trace they write. Prints
-# "ok NAME" / "FAIL NAME" per test; exits non-zero if anything failed.
+# BUILD_DIR is the automake build folder: it holds bin/cats,
+# cats-helper-amd64-linux and the C tests tests/unit/test_* (built by
+# `make check`). The tests run in a temporary directory, and the CLI is
+# checked on the trace they write. Prints "ok NAME" / "FAIL NAME" per test;
+# exits non-zero if anything failed.
 set -u
 
 if [ $# -ne 1 ]; then
@@ -12,17 +14,17 @@ if [ $# -ne 1 ]; then
    exit 2
 fi
 build=$(cd "$1" && pwd) || exit 2
-here=$(cd "$(dirname "$0")" && pwd)
-host="$here/../../cats/host"
-vcg="$here/../../vcg"
-part="$here/../../partition"
+bin="$build/tests/unit"
 cc=${CC:-gcc}
-cflags="-std=c11 -Wall -Wextra -O2 -g"
 work=$(mktemp -d "${TMPDIR:-/tmp}/cats-unit.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT INT TERM
 failed=0
 
-for b in cats cats-helper; do
+for b in bin/cats cats-helper-amd64-linux tests/unit/test_trace \
+         tests/unit/test_reuse tests/unit/test_helper \
+         tests/unit/test_helper_input tests/unit/test_vcg \
+         tests/unit/test_partition tests/unit/test_loops \
+         tests/unit/test_stackvars; do
    if [ ! -x "$build/$b" ]; then
       echo "FAIL missing $build/$b"
       exit 1
@@ -30,63 +32,18 @@ for b in cats cats-helper; do
 done
 
 # --- the C tests -----------------------------------------------------------
-build_test() {   # name sources... -- libs...
-   name=$1
-   shift
-   if ! $cc $cflags -o "$work/$name" "$@"; then
-      echo "FAIL build $name"
-      failed=1
-      return 1
-   fi
-}
-
-build_test test_trace "$here/test_trace.c" "$here/synth.c" "$host/buf.c" "$host/errmsg.c" \
-   "$host/trace_read.c" "$host/trace_decode.c" "$host/trace_decode_vcg.c" \
-   "$host/trace_decode_reuse.c" "$host/trace_write.c" -lz -lpthread &&
-   { "$work/test_trace" "$work" || failed=1; }
-
-build_test test_reuse "$here/test_reuse.c" "$here/synth.c" "$host/buf.c" "$host/errmsg.c" \
-   "$host/trace_read.c" "$host/trace_decode.c" "$host/trace_decode_vcg.c" \
-   "$host/trace_decode_reuse.c" "$host/trace_write.c" -lz -lpthread &&
-   { "$work/test_reuse" "$work" || failed=1; }
-
-build_test test_helper "$here/test_helper.c" "$here/synth.c" "$here/vfsynth.c" \
-   "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" \
-   "$host/trace_decode_vcg.c" "$host/trace_decode_reuse.c" -lz &&
-   { "$work/test_helper" "$build/cats-helper" "$work" 2>"$work/helper.err" ||
-     { failed=1; cat "$work/helper.err" >&2; }; }
-
-build_test test_helper_input "$here/test_helper_input.c" "$host/helper_input.c" \
-   "$host/frame.c" -lpthread &&
-   { "$work/test_helper_input" || failed=1; }
-
-build_test test_vcg "$here/test_vcg.c" "$here/synth.c" "$here/vfsynth.c" \
-   "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" \
-   "$host/trace_decode_vcg.c" "$host/trace_decode_reuse.c" \
-   "$host/trace_write.c" "$vcg/vcg_build.c" \
-   "$vcg/vcg_idmap.c" "$vcg/vcg_index.c" "$vcg/vcg_records.c" "$vcg/vcg_sort.c" \
-   "$vcg/vcg_edge_sort.c" \
-   "$vcg/vcg_section.c" -lz -lpthread &&
-   { "$work/test_vcg" "$work" || failed=1; }
-
-build_test test_partition "$here/test_partition.c" "$part/part_graph.c" "$part/part_layout.c" \
-   "$part/part_singleton.c" "$part/part_metis.c" "$part/part_comm.c" \
-   "$part/part_region.c" "$part/part_project.c" "$part/part_section.c" \
-   "$host/buf.c" "$host/errmsg.c" "$host/trace_read.c" "$host/trace_decode.c" \
-   "$host/trace_decode_vcg.c" "$host/trace_decode_reuse.c" -lmetis -lz -lm &&
-   { "$work/test_partition" || failed=1; }
-
-build_test test_loops "$here/test_loops.c" "$host/loops.c" "$host/errmsg.c" \
-   -lelf -lcapstone &&
-   { CC=$cc "$work/test_loops" "$work" || failed=1; }
-
-build_test test_stackvars "$here/test_stackvars.c" "$host/stackvars.c" "$host/errmsg.c" \
-   "$host/frame.c" -lelf -ldwarf &&
-   { CC=$cc "$work/test_stackvars" "$work" "$build/cats-helper" ||
-     failed=1; }
+"$bin/test_trace" "$work" || failed=1
+"$bin/test_reuse" "$work" || failed=1
+"$bin/test_helper" "$build/cats-helper-amd64-linux" "$work" 2>"$work/helper.err" ||
+   { failed=1; cat "$work/helper.err" >&2; }
+"$bin/test_helper_input" || failed=1
+"$bin/test_vcg" "$work" || failed=1
+"$bin/test_partition" || failed=1
+CC=$cc "$bin/test_loops" "$work" || failed=1
+CC=$cc "$bin/test_stackvars" "$work" "$build/cats-helper-amd64-linux" || failed=1
 
 # --- the CLI on the trace written by test_trace ---------------------------
-cats="$build/cats"
+cats="$build/bin/cats"
 trace="$work/synth.cats"
 
 check() {   # name expected-status command...

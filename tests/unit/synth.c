@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* synth.c: the synthetic trace of synth.h. */
 #include "synth.h"
 
 #include <string.h>
 
-#include "../../cats/format/cats_format.h"
+#include "cats/format/cats_format.h"
 
 static const char *const strings[] = {
    "",                       /* 0 */
@@ -30,61 +31,61 @@ void syn_default_opts(syn_opts *o)
    o->loc_file = 3;
 }
 
-static int put_loc(cbuf *b, uint64_t addr, uint32_t fn, uint32_t file,
+static int put_loc(trace_buf *b, uint64_t addr, uint32_t fn, uint32_t file,
                    uint32_t line, uint32_t obj, uint32_t parent)
 {
-   return cbuf_put64(b, addr) | cbuf_put32(b, fn) | cbuf_put32(b, file) |
-          cbuf_put32(b, line) | cbuf_put32(b, obj) | cbuf_put32(b, parent);
+   return trace_buf_put64(b, addr) | trace_buf_put32(b, fn) | trace_buf_put32(b, file) |
+          trace_buf_put32(b, line) | trace_buf_put32(b, obj) | trace_buf_put32(b, parent);
 }
 
-static int put_ctx(cbuf *b, uint32_t parent, uint8_t kind, uint8_t flags,
+static int put_ctx(trace_buf *b, uint32_t parent, uint8_t kind, uint8_t flags,
                    uint32_t loc, uint32_t name, uint64_t entries,
                    uint64_t iters, uint64_t max_iters, uint64_t first,
                    uint64_t last)
 {
-   return cbuf_put32(b, parent) | cbuf_put8(b, kind) | cbuf_put8(b, flags) |
-          cbuf_put16(b, 0) | cbuf_put32(b, loc) | cbuf_put32(b, name) |
-          cbuf_put64(b, entries) | cbuf_put64(b, iters) |
-          cbuf_put64(b, max_iters) | cbuf_put64(b, first) |
-          cbuf_put64(b, last);
+   return trace_buf_put32(b, parent) | trace_buf_put8(b, kind) | trace_buf_put8(b, flags) |
+          trace_buf_put16(b, 0) | trace_buf_put32(b, loc) | trace_buf_put32(b, name) |
+          trace_buf_put64(b, entries) | trace_buf_put64(b, iters) |
+          trace_buf_put64(b, max_iters) | trace_buf_put64(b, first) |
+          trace_buf_put64(b, last);
 }
 
 /* ALLOCS record: the u32 block then the u64 block, as in FORMAT.md. */
-static int put_alloc(cbuf *b, uint8_t kind, uint8_t flags,
+static int put_alloc(trace_buf *b, uint8_t kind, uint8_t flags,
                      const uint32_t u32s[6], const uint64_t u64s[9])
 {
-   int r = cbuf_put8(b, kind) | cbuf_put8(b, flags) | cbuf_put16(b, 0);
+   int r = trace_buf_put8(b, kind) | trace_buf_put8(b, flags) | trace_buf_put16(b, 0);
    for (int i = 0; i < 6; i++)
-      r |= cbuf_put32(b, u32s[i]);
-   r |= cbuf_put32(b, 0);   /* reserved2 */
+      r |= trace_buf_put32(b, u32s[i]);
+   r |= trace_buf_put32(b, 0);   /* reserved2 */
    for (int i = 0; i < 8; i++)
-      r |= cbuf_put64(b, u64s[i]);
-   r |= cbuf_put64(b, 0);   /* reserved3 */
-   return r | cbuf_put64(b, u64s[8]);   /* total_bytes */
+      r |= trace_buf_put64(b, u64s[i]);
+   r |= trace_buf_put64(b, 0);   /* reserved3 */
+   return r | trace_buf_put64(b, u64s[8]);   /* total_bytes */
 }
 
 
 /* The EVENTS encoding (docs/FORMAT.md), written here without the
  * tool's code so that the reader is tested against a second writer. */
-int syn_put_uvar(cbuf *b, uint64_t v)
+int syn_put_uvar(trace_buf *b, uint64_t v)
 {
    int r = 0;
    for (; v >= 0x80; v >>= 7)
-      r |= cbuf_put8(b, (uint8_t)(v | 0x80));
-   return r | cbuf_put8(b, (uint8_t)v);
+      r |= trace_buf_put8(b, (uint8_t)(v | 0x80));
+   return r | trace_buf_put8(b, (uint8_t)v);
 }
 
-static int put_svar(cbuf *b, int64_t v)
+static int put_svar(trace_buf *b, int64_t v)
 {
    return syn_put_uvar(b, v < 0 ? 2 * (~(uint64_t)v) + 1 : 2 * (uint64_t)v);
 }
 
-int syn_put_event(cbuf *b, const syn_event *e)
+int syn_put_event(trace_buf *b, const syn_event *e)
 {
    int r = syn_put_uvar(b, e->ctx) | syn_put_uvar(b, e->loc) |
-           syn_put_uvar(b, e->alloc) | cbuf_put8(b, e->kind) |
-           cbuf_put8(b, e->pattern) | cbuf_put8(b, e->ndims) |
-           cbuf_put8(b, e->flags) | syn_put_uvar(b, e->size) |
+           syn_put_uvar(b, e->alloc) | trace_buf_put8(b, e->kind) |
+           trace_buf_put8(b, e->pattern) | trace_buf_put8(b, e->ndims) |
+           trace_buf_put8(b, e->flags) | syn_put_uvar(b, e->size) |
            syn_put_uvar(b, e->ndistinct) | syn_put_uvar(b, e->count) |
            syn_put_uvar(b, e->first) | syn_put_uvar(b, e->last - e->first) |
            put_svar(b, e->base);
@@ -113,20 +114,20 @@ int syn_build(syn_trace *s, const syn_opts *o)
    memcpy(s->type, types, sizeof types);
    int r = 0;
 
-   cbuf *b = &s->sec[0];
-   r |= cbuf_put32(b, (uint32_t)NSTRINGS);
+   trace_buf *b = &s->sec[0];
+   r |= trace_buf_put32(b, (uint32_t)NSTRINGS);
    for (size_t i = 0; i < NSTRINGS; i++) {
-      r |= cbuf_put32(b, (uint32_t)strlen(strings[i]));
-      r |= cbuf_append(b, strings[i], strlen(strings[i]));
+      r |= trace_buf_put32(b, (uint32_t)strlen(strings[i]));
+      r |= trace_buf_append(b, strings[i], strlen(strings[i]));
    }
 
    b = &s->sec[1];
-   r |= cbuf_put32(b, 3) | cbuf_put32(b, 7) | cbuf_put32(b, 8) |
-        cbuf_put32(b, 9) | cbuf_put32(b, 10) | cbuf_put32(b, 11) |
-        cbuf_put32(b, 12);
+   r |= trace_buf_put32(b, 3) | trace_buf_put32(b, 7) | trace_buf_put32(b, 8) |
+        trace_buf_put32(b, 9) | trace_buf_put32(b, 10) | trace_buf_put32(b, 11) |
+        trace_buf_put32(b, 12);
 
    b = &s->sec[2];
-   r |= cbuf_put32(b, 6);
+   r |= trace_buf_put32(b, 6);
    r |= put_loc(b, 0x401000, 2, o->loc_file, 3, 4, CATS_NONE); /* entry */
    r |= put_loc(b, 0x401010, 2, 3, 5, 4, CATS_NONE);      /* malloc site */
    r |= put_loc(b, 0x401020, 2, 3, 6, 4, CATS_NONE);      /* loop header */
@@ -135,14 +136,14 @@ int syn_build(syn_trace *s, const syn_opts *o)
    r |= put_loc(b, 0x401050, 2, 0, 0, 4, 3);              /* inlined */
 
    b = &s->sec[3];
-   r |= cbuf_put32(b, 3);
+   r |= trace_buf_put32(b, 3);
    r |= put_ctx(b, CATS_NONE, CATS_CTX_THREAD, 0, CATS_NONE, 1, 1, 0, 0, 0,
                 100);
    r |= put_ctx(b, 0, CATS_CTX_FUNCTION, 0, 0, 2, 1, 0, 0, 0, 99);
    r |= put_ctx(b, o->loop_parent, CATS_CTX_LOOP, 0, 2, 5, 1, 10, 10, 2, 40);
 
    b = &s->sec[4];
-   r |= cbuf_put32(b, 2);
+   r |= trace_buf_put32(b, 2);
    {
       const uint32_t u[6] = { 6, 1, 1, 1, 4, CATS_NONE };
       const uint64_t v[9] = { 80, 1, 1, 1, 1, 50, 50, 0x5000, 80 };
@@ -157,7 +158,7 @@ int syn_build(syn_trace *s, const syn_opts *o)
    }
 
    b = &s->sec[5];
-   r |= cbuf_put32(b, 3);
+   r |= trace_buf_put32(b, 3);
    syn_event e;
    memset(&e, 0, sizeof e);
    e = (syn_event){ .ctx = 2, .loc = 3, .alloc = 0, .kind = CATS_WRITE,
@@ -187,7 +188,7 @@ int syn_build(syn_trace *s, const syn_opts *o)
 void syn_free(syn_trace *s)
 {
    for (int i = 0; i < SYN_NSEC; i++)
-      cbuf_free(&s->sec[i]);
+      trace_buf_free(&s->sec[i]);
 }
 
 int syn_find(const syn_trace *s, unsigned type)

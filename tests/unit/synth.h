@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* synth.h: a tiny known trace as raw section payloads.
  *
  * The payloads are serialised here field by field from docs/FORMAT.md,
@@ -5,18 +6,18 @@
  * Contents: 1 thread root, function main, one loop; 2 allocs (a malloc'd
  * buffer and a leaked global); 3 events (stride-1 write, constant read,
  * irregular read). */
-#ifndef CATS_TEST_SYNTH_H
-#define CATS_TEST_SYNTH_H
+#ifndef CATS_TESTS_UNIT_SYNTH_H
+#define CATS_TESTS_UNIT_SYNTH_H
 
 #include <stdint.h>
 
-#include "../../cats/host/buf.h"
+#include "cats/trace/trace_buf.h"
 
 #define SYN_NSEC 6
 
 typedef struct syn_trace {
    unsigned type[SYN_NSEC];   /* section types in file order */
-   cbuf sec[SYN_NSEC];        /* raw payloads */
+   trace_buf sec[SYN_NSEC];        /* raw payloads */
 } syn_trace;
 
 /* Knobs to produce specific corruptions. */
@@ -38,8 +39,8 @@ typedef struct syn_event {
    uint32_t hist[16];
 } syn_event;
 
-int syn_put_event(cbuf *b, const syn_event *e);
-int syn_put_uvar(cbuf *b, uint64_t v);
+int syn_put_event(trace_buf *b, const syn_event *e);
+int syn_put_uvar(trace_buf *b, uint64_t v);
 
 void syn_default_opts(syn_opts *o);
 int syn_build(syn_trace *s, const syn_opts *o);
@@ -48,4 +49,4 @@ void syn_free(syn_trace *s);
 /* Index of a section type in s, or -1. */
 int syn_find(const syn_trace *s, unsigned type);
 
-#endif /* CATS_TEST_SYNTH_H */
+#endif /* CATS_TESTS_UNIT_SYNTH_H */

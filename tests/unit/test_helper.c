@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_helper.c: drive cats-helper through pipes like the tool does.
  *
  * usage: test_helper PATH/TO/cats-helper WORKDIR */
@@ -12,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../cats/format/cats_format.h"
-#include "../../cats/host/le.h"
-#include "../../cats/host/trace_read.h"
+#include "cats/format/cats_format.h"
+#include "cats/trace/le.h"
+#include "cats/trace/trace.h"
 #include "check.h"
 #include "synth.h"
 #include "vfsynth.h"
@@ -93,9 +94,9 @@ static int read_all(int fd, void *p, size_t n)
 static int send_frame(int fd, uint32_t type, const void *data, uint64_t len)
 {
    uint8_t h[CATS_FRAME_HEADER_SIZE];
-   cle_put32(h, type);
-   cle_put32(h + 4, 0);
-   cle_put64(h + 8, len);
+   le_put32(h, type);
+   le_put32(h + 4, 0);
+   le_put64(h + 8, len);
    if (write_all(fd, h, sizeof h) != 0)
       return -1;
    return len ? write_all(fd, data, (size_t)len) : 0;
@@ -107,8 +108,8 @@ static int recv_frame(int fd, uint32_t *type, uint8_t **data, uint64_t *len)
    uint8_t h[CATS_FRAME_HEADER_SIZE];
    if (read_all(fd, h, sizeof h) != 0)
       return -1;
-   *type = cle_u32(h);
-   *len = cle_u64(h + 8);
+   *type = le_u32(h);
+   *len = le_u64(h + 8);
    if (*len > (1u << 24))
       return -1;
    *data = malloc((size_t)*len + 1);
@@ -209,8 +210,8 @@ static long loops_query(child *c, const char *path, uint64_t avma)
 {
    size_t plen = strlen(path);
    uint8_t *q = malloc(16 + plen);
-   cle_put64(q, avma);
-   cle_put64(q + 8, 0x1000);
+   le_put64(q, avma);
+   le_put64(q + 8, 0x1000);
    memcpy(q + 16, path, plen);
    int r = send_frame(c->to, CATS_FRAME_LOOPS_QUERY, q, 16 + plen);
    free(q);
@@ -224,25 +225,25 @@ static long loops_query(child *c, const char *path, uint64_t avma)
    /* u32 nregions, 16-byte regions, u32 nranges, 24-byte ranges. */
    long n = -1;
    if (type == CATS_FRAME_LOOPS_ANSWER && len >= 8) {
-      uint32_t ng = cle_u32(a);
+      uint32_t ng = le_u32(a);
       uint64_t rpos = 4 + (uint64_t)ng * CATS_REGION_ENTRY_SIZE;
-      uint32_t nr = rpos + 4 <= len ? cle_u32(a + rpos) : 0;
+      uint32_t nr = rpos + 4 <= len ? le_u32(a + rpos) : 0;
       if (rpos + 4 <= len &&
           len == rpos + 4 + (uint64_t)nr * CATS_RANGE_ENTRY_SIZE) {
          n = nr;
          for (uint32_t i = 0; i < ng; i++) {
             const uint8_t *e = a + 4 + (size_t)i * CATS_REGION_ENTRY_SIZE;
-            uint32_t parent = cle_u32(e + 8);
+            uint32_t parent = le_u32(e + 8);
             CHECK(parent == 0xFFFFFFFFu || parent < i);
             CHECK(e[12] == 2 || e[12] == 3);
          }
          for (uint32_t i = 0; i < nr; i++) {
             const uint8_t *e = a + rpos + 4 + (size_t)i * CATS_RANGE_ENTRY_SIZE;
-            uint64_t s = cle_u64(e), en = cle_u64(e + 8);
+            uint64_t s = le_u64(e), en = le_u64(e + 8);
             CHECK(s < en);
-            CHECK(cle_u32(e + 16) < ng);
+            CHECK(le_u32(e + 16) < ng);
             if (i > 0)
-               CHECK(cle_u64(e - CATS_RANGE_ENTRY_SIZE + 8) <= s);
+               CHECK(le_u64(e - CATS_RANGE_ENTRY_SIZE + 8) <= s);
          }
       }
    }
@@ -262,7 +263,7 @@ static long commit(child *c, char *msg, size_t msglen)
       return -1;
    long st = -1;
    if (type == CATS_FRAME_COMMITTED && len >= 4) {
-      st = cle_u32(a);
+      st = le_u32(a);
       snprintf(msg, msglen, "%s", (const char *)a + 4);
    }
    free(a);
@@ -287,16 +288,16 @@ static void test_commit(void)
    char msg[512] = "";
    CHECK_EQ(commit(&c, msg, sizeof msg), 0);
    CHECK_EQ(finish(&c), 0);
-   ctr_trace *t = NULL;
-   char err[CTR_ERRLEN];
-   CHECK_EQ(ctr_open(out, &t, err, sizeof err), CTR_OK);
+   trace_file *t = NULL;
+   char err[TRACE_ERRLEN];
+   CHECK_EQ(trace_open(out, &t, err, sizeof err), TRACE_OK);
    if (t) {
       CHECK_EQ(t->nevents, 3);
       CHECK_EQ(t->nallocs, 2);
       CHECK_EQ(t->ncontexts, 3);
       CHECK_EQ(t->events[2].ndistinct, 3);
    }
-   ctr_free(t);
+   trace_free(t);
    CHECK(temp_files_left() == 0);
    unlink(out);
 }
@@ -317,9 +318,9 @@ static void test_eof_before_commit(void)
    /* Also mid-frame: a header announcing more than is sent. */
    CHECK(spawn(out, &c) == 0);
    uint8_t h[CATS_FRAME_HEADER_SIZE];
-   cle_put32(h, CATS_SEC_STRINGS);
-   cle_put32(h + 4, 0);
-   cle_put64(h + 8, 100);
+   le_put32(h, CATS_SEC_STRINGS);
+   le_put32(h + 4, 0);
+   le_put64(h + 8, 100);
    CHECK(write_all(c.to, h, sizeof h) == 0);
    CHECK(write_all(c.to, "abc", 3) == 0);
    CHECK(finish(&c) != 0);
@@ -402,7 +403,7 @@ static void test_unwritable_output(void)
  * VF_END unless `end` is 0. */
 static int send_vf(int fd, int end)
 {
-   cbuf vf = CBUF_INIT, fin = CBUF_INIT, big = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, fin = TRACE_BUF_INIT, big = TRACE_BUF_INIT;
    int r = vfs_example(&vf, &fin) |
            vfs_vertex(&vf, 104, CATS_VF_MEMORY, 10, 24, 8, 2, 3);
    for (uint32_t v = 1; v <= VF_BIG; v++)
@@ -413,9 +414,9 @@ static int send_vf(int fd, int end)
        send_frame(fd, CATS_FRAME_VF, vf.data + cut, vf.len - cut) != 0 ||
        send_frame(fd, CATS_FRAME_VF, big.data, big.len) != 0 ||
        (end && send_frame(fd, CATS_FRAME_VF_END, fin.data, fin.len) != 0);
-   cbuf_free(&vf);
-   cbuf_free(&fin);
-   cbuf_free(&big);
+   trace_buf_free(&vf);
+   trace_buf_free(&fin);
+   trace_buf_free(&big);
    return r ? -1 : 0;
 }
 
@@ -432,11 +433,11 @@ static void test_vf_commit(void)
    char msg[512] = "";
    CHECK_EQ(commit(&c, msg, sizeof msg), 0);
    CHECK_EQ(finish(&c), 0);
-   ctr_trace *t = NULL;
-   char err[CTR_ERRLEN];
-   CHECK_EQ(ctr_open(out, &t, err, sizeof err), CTR_OK);
+   trace_file *t = NULL;
+   char err[TRACE_ERRLEN];
+   CHECK_EQ(trace_open(out, &t, err, sizeof err), TRACE_OK);
    if (t) {
-      const ctr_vcg *g = &t->vcg;
+      const trace_vcg *g = &t->vcg;
       CHECK(t->has_vcg);
       CHECK_EQ(g->nvertices, 6);
       CHECK_EQ(g->nedges, 10);
@@ -451,14 +452,14 @@ static void test_vf_commit(void)
          CHECK_EQ(g->edges[1].versions, 1);
       }
    }
-   ctr_free(t);
+   trace_free(t);
    CHECK(temp_files_left() == 0);
    unlink(out);
 }
 
 /* Start a helper, send the sections and `vf` frames (type, payload), and
  * expect the trace without a graph and a warning with `want`. */
-static void expect_graph_left_out(const uint32_t *types, const cbuf *frames, int n,
+static void expect_graph_left_out(const uint32_t *types, const trace_buf *frames, int n,
                             const char *want)
 {
    const char *out = path_in("vfbad.cats");
@@ -474,14 +475,14 @@ static void expect_graph_left_out(const uint32_t *types, const cbuf *frames, int
    CHECK_EQ(commit(&c, msg, sizeof msg), 0);
    CHECK_EQ(finish(&c), 0);
    CHECK(warned_no_graph(want));
-   ctr_trace *t = NULL;
-   char err[CTR_ERRLEN];
-   CHECK_EQ(ctr_open(out, &t, err, sizeof err), CTR_OK);
+   trace_file *t = NULL;
+   char err[TRACE_ERRLEN];
+   CHECK_EQ(trace_open(out, &t, err, sizeof err), TRACE_OK);
    if (t) {
       CHECK(!t->has_vcg);
       CHECK_EQ(t->nevents, 3);
    }
-   ctr_free(t);
+   trace_free(t);
    CHECK(temp_files_left() == 0);
    unlink(out);
 }
@@ -492,19 +493,19 @@ static void test_bad_graph_left_out(void)
 {
    uint8_t vcg[CATS_VCG_HEADER_SIZE + 2 * CATS_VCG_VERTEX_SIZE];
    memset(vcg, 0, sizeof vcg);
-   cle_put32(vcg, 8);
-   cle_put32(vcg + 4, 2);
+   le_put32(vcg, 8);
+   le_put32(vcg + 4, 2);
    for (int i = 0; i < 2; i++) {
       uint8_t *v = vcg + CATS_VCG_HEADER_SIZE + i * CATS_VCG_VERTEX_SIZE;
-      cle_put32(v, CATS_NONE);
-      cle_put32(v + 4, CATS_VCG_INPUT);
-      cle_put64(v + 8, 16 - 8 * (uint64_t)i);   /* 16, then 8 */
-      cle_put32(v + 16, 8);
-      cle_put32(v + 20, CATS_NONE);
-      cle_put32(v + 24, CATS_NONE);
-      cle_put32(v + 28, 1);
+      le_put32(v, CATS_NONE);
+      le_put32(v + 4, CATS_VCG_INPUT);
+      le_put64(v + 8, 16 - 8 * (uint64_t)i);   /* 16, then 8 */
+      le_put32(v + 16, 8);
+      le_put32(v + 20, CATS_NONE);
+      le_put32(v + 24, CATS_NONE);
+      le_put32(v + 28, 1);
    }
-   cbuf raw = { vcg, sizeof vcg, sizeof vcg };
+   trace_buf raw = { vcg, sizeof vcg, sizeof vcg };
    uint32_t type = CATS_SEC_VCG;
    expect_graph_left_out(&type, &raw, 1, "VCG vertex 1: out of order");
 
@@ -527,27 +528,27 @@ static void test_bad_graph_left_out(void)
 
 static void test_vf_errors(void)
 {
-   cbuf f[3] = { CBUF_INIT, CBUF_INIT, CBUF_INIT };
+   trace_buf f[3] = { TRACE_BUF_INIT, TRACE_BUF_INIT, TRACE_BUF_INIT };
    CHECK(vfs_example(&f[0], &f[1]) == 0);
    uint32_t vf_end[2] = { CATS_FRAME_VF, CATS_FRAME_VF_END };
    expect_graph_left_out(vf_end, f, 1, "without VF_END");
    /* VF after VF_END (an empty graph so far) */
-   cbuf empty = CBUF_INIT;
+   trace_buf empty = TRACE_BUF_INIT;
    vfs_end(&empty, 8, 0, NULL, 0, NULL, NULL, NULL);
    uint32_t end_vf[2] = { CATS_FRAME_VF_END, CATS_FRAME_VF };
-   cbuf swapped[2] = { empty, f[0] };
+   trace_buf swapped[2] = { empty, f[0] };
    expect_graph_left_out(end_vf, swapped, 2, "VF frame after VF_END");
-   cbuf_free(&empty);
+   trace_buf_free(&empty);
    uint32_t twice[3] = { CATS_FRAME_VF, CATS_FRAME_VF_END,
                          CATS_FRAME_VF_END };
-   cbuf again[3] = { f[0], f[1], f[1] };
+   trace_buf again[3] = { f[0], f[1], f[1] };
    expect_graph_left_out(twice, again, 3, "VF_END sent twice");
    /* A malformed record. */
-   cbuf_put8(&f[2], 7);
-   cbuf bad[2] = { f[2], f[1] };
+   trace_buf_put8(&f[2], 7);
+   trace_buf bad[2] = { f[2], f[1] };
    expect_graph_left_out(vf_end, bad, 2, "unknown tag 7");
    /* Tool allocation 10 mapped to alloc 9 of a trace that has 2. */
-   cbuf_free(&f[1]);
+   trace_buf_free(&f[1]);
    uint32_t table[12];
    for (int i = 0; i < 12; i++)
       table[i] = 0xFFFFFFFFu;
@@ -555,7 +556,7 @@ static void test_vf_errors(void)
    vfs_end(&f[1], 8, 12, table, 0, NULL, NULL, NULL);
    expect_graph_left_out(vf_end, f, 2, "alloc 9 out of range");
    for (int i = 0; i < 3; i++)
-      cbuf_free(&f[i]);
+      trace_buf_free(&f[i]);
 }
 
 int main(int argc, char **argv)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_helper_input.c: the helper's reading thread (helper_input.h).
  *
  * A writer thread sends a known byte pattern through a pipe in writes of
@@ -15,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cats/host/helper_input.h"
+#include "cats/helper/helper_input.h"
 #include "check.h"
 
 CHECK_DEFINE_GLOBALS;
@@ -59,7 +60,7 @@ static void *writer(void *arg)
 /* Reads n bytes at stream position *k and checks them. */
 static void take_and_check(uint8_t *buf, size_t n, uint64_t *k)
 {
-   CHECK_EQ(hin_read_full(buf, n), CFR_OK);
+   CHECK_EQ(helper_input_read_full(buf, n), FRAME_OK);
    size_t bad = 0;
    for (size_t j = 0; j < n; j++)
       bad += buf[j] != pattern(*k + j);
@@ -70,7 +71,7 @@ static void take_and_check(uint8_t *buf, size_t n, uint64_t *k)
 static void test_stream(void)
 {
    CHECK_EQ(pipe(pipe_fd), 0);
-   CHECK_EQ(hin_start(pipe_fd[0]), 0);
+   CHECK_EQ(helper_input_start(pipe_fd[0]), 0);
    pthread_t th;
    CHECK_EQ(pthread_create(&th, NULL, writer, NULL), 0);
    /* Let the backlog fill up to its bound before anything is taken. */
@@ -83,13 +84,13 @@ static void test_stream(void)
    for (unsigned i = 0; buf && k + ((size_t)8 << 20) < TOTAL; i++) {
       unsigned m = i % (sizeof reads / sizeof reads[0]);
       take_and_check(buf, reads[m], &k);
-      CHECK_EQ(hin_skip(skips[m]), CFR_OK);
+      CHECK_EQ(helper_input_skip(skips[m]), FRAME_OK);
       k += skips[m];
    }
    /* The last bytes: a header's worth first. */
    uint32_t type;
    uint64_t len;
-   CHECK_EQ(hin_read_header(&type, &len), CFR_OK);
+   CHECK_EQ(helper_input_read_header(&type, &len), FRAME_OK);
    uint8_t h[16];
    for (int j = 0; j < 16; j++)
       h[j] = pattern(k + (uint64_t)j);
@@ -97,13 +98,13 @@ static void test_stream(void)
                   (uint32_t)h[3] << 24);
    k += 16;
    uint64_t left = TOTAL - k;
-   CHECK_EQ(hin_skip(left - 4), CFR_OK);
+   CHECK_EQ(helper_input_skip(left - 4), FRAME_OK);
    /* Four bytes remain: a read of ten ends inside, then the input is
     * over, and a skip past the end is short. */
-   CHECK_EQ(hin_read_full(buf, 10), CFR_ESHORT);
-   CHECK_EQ(hin_read_full(buf, 1), CFR_EOF);
-   CHECK_EQ(hin_skip(1), CFR_ESHORT);
-   CHECK_EQ(hin_read_full(buf, 0), CFR_OK);
+   CHECK_EQ(helper_input_read_full(buf, 10), FRAME_ESHORT);
+   CHECK_EQ(helper_input_read_full(buf, 1), FRAME_EOF);
+   CHECK_EQ(helper_input_skip(1), FRAME_ESHORT);
+   CHECK_EQ(helper_input_read_full(buf, 0), FRAME_OK);
    pthread_join(th, NULL);
    free(buf);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_loops.c: the static loop finder on code compiled at test time.
  *
  * usage: test_loops WORKDIR      (compilers: $CC, default gcc; $CXX,
@@ -27,7 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cats/host/loops.h"
+#include "cats/binary/loops.h"
 #include "check.h"
 
 CHECK_DEFINE_GLOBALS;
@@ -321,7 +322,7 @@ static uint64_t call_site(const tl_obj *o, const char *caller,
 /* ---- the finder's answer ---------------------------------------------- */
 
 /* Ranges sorted and disjoint, indices in bounds, parents first. */
-static void check_shape(const clp_result *r)
+static void check_shape(const loops_result *r)
 {
    for (size_t i = 0; i < r->nranges; i++) {
       CHECK(r->ranges[i].start < r->ranges[i].end);
@@ -330,38 +331,38 @@ static void check_shape(const clp_result *r)
          CHECK(r->ranges[i - 1].end <= r->ranges[i].start);
    }
    for (size_t i = 0; i < r->nregions; i++) {
-      CHECK(r->regions[i].kind == CLP_LOOP ||
-            r->regions[i].kind == CLP_CONDITIONAL);
-      CHECK(r->regions[i].parent == CLP_NONE || r->regions[i].parent < i);
+      CHECK(r->regions[i].kind == LOOPS_LOOP ||
+            r->regions[i].kind == LOOPS_CONDITIONAL);
+      CHECK(r->regions[i].parent == LOOPS_NONE || r->regions[i].parent < i);
       CHECK(r->regions[i].name < r->names_len);
    }
 }
 
-/* The innermost region at addr, or CLP_NONE. */
-static uint32_t region_at(const clp_result *r, uint64_t addr)
+/* The innermost region at addr, or LOOPS_NONE. */
+static uint32_t region_at(const loops_result *r, uint64_t addr)
 {
-   long i = clp_range_at(r, addr);
-   return i < 0 ? CLP_NONE : r->ranges[i].region;
+   long i = loops_range_at(r, addr);
+   return i < 0 ? LOOPS_NONE : r->ranges[i].region;
 }
 
 /* Loops in the chain of region g (g included). */
-static int loop_depth(const clp_result *r, uint32_t g)
+static int loop_depth(const loops_result *r, uint32_t g)
 {
    int d = 0;
-   for (; g != CLP_NONE; g = r->regions[g].parent)
-      d += r->regions[g].kind == CLP_LOOP;
+   for (; g != LOOPS_NONE; g = r->regions[g].parent)
+      d += r->regions[g].kind == LOOPS_LOOP;
    return d;
 }
 
-/* The innermost loop in the chain of g, or CLP_NONE. */
-static uint32_t loop_of(const clp_result *r, uint32_t g)
+/* The innermost loop in the chain of g, or LOOPS_NONE. */
+static uint32_t loop_of(const loops_result *r, uint32_t g)
 {
-   while (g != CLP_NONE && r->regions[g].kind != CLP_LOOP)
+   while (g != LOOPS_NONE && r->regions[g].kind != LOOPS_LOOP)
       g = r->regions[g].parent;
    return g;
 }
 
-static void dump(const char *bin, const clp_result *r, uint64_t func)
+static void dump(const char *bin, const loops_result *r, uint64_t func)
 {
    for (size_t i = 0; i < r->nregions; i++)
       if (r->regions[i].func == func)
@@ -377,17 +378,17 @@ static void dump(const char *bin, const clp_result *r, uint64_t func)
 }
 
 /* Find the regions of bin (bias 0), load its symbols. */
-static int analyse(const char *bin, tl_obj *o, clp_result *r)
+static int analyse(const char *bin, tl_obj *o, loops_result *r)
 {
-   char err[CLP_ERRLEN];
+   char err[LOOPS_ERRLEN];
    int ok = obj_load(bin, o) == 0;
    CHECK(ok);
-   clp_status st = clp_find(bin, 0, CLP_NO_BIAS, r, err, sizeof err);
-   CHECK_EQ(st, CLP_OK);
-   if (st != CLP_OK)
+   loops_status st = loops_find(bin, 0, LOOPS_NO_BIAS, r, err, sizeof err);
+   CHECK_EQ(st, LOOPS_OK);
+   if (st != LOOPS_OK)
       fprintf(stderr, "  %s: %s\n", bin, err);
    check_shape(r);
-   return ok && st == CLP_OK ? 0 : -1;
+   return ok && st == LOOPS_OK ? 0 : -1;
 }
 
 /* ---- the tests -------------------------------------------------------- */
@@ -397,10 +398,10 @@ static void check_nested(const char *opt)
    char bin[4200];
    CHECK(compile(nested_src, 0, "nested", opt, bin, sizeof bin) == 0);
    tl_obj o;
-   clp_result r;
+   loops_result r;
    if (analyse(bin, &o, &r) != 0) {
       obj_free(&o);
-      clp_result_free(&r);
+      loops_result_free(&r);
       return;
    }
    const tl_sym *k = obj_sym(&o, "kernel");
@@ -413,21 +414,21 @@ static void check_nested(const char *opt)
    int nl = 0, nc = 0;
    for (size_t i = 0; i < r.nregions; i++)
       if (r.regions[i].func == fn)
-         r.regions[i].kind == CLP_LOOP ? nl++ : nc++;
+         r.regions[i].kind == LOOPS_LOOP ? nl++ : nc++;
    if (strcmp(opt, "-O3") != 0) {
       CHECK_EQ(nl, 2);
       CHECK_EQ(nc, 1);
       /* Both arms are the one conditional, inside the inner loop. */
-      CHECK(gt != CLP_NONE && gt == ge);
-      if (gt != CLP_NONE) {
-         CHECK_EQ(r.regions[gt].kind, CLP_CONDITIONAL);
+      CHECK(gt != LOOPS_NONE && gt == ge);
+      if (gt != LOOPS_NONE) {
+         CHECK_EQ(r.regions[gt].kind, LOOPS_CONDITIONAL);
          CHECK_EQ(loop_depth(&r, gt), 2);
          CHECK_EQ(r.regions[gt].parent, loop_of(&r, r.regions[gt].parent));
       }
    } else {
       CHECK(nl >= 2);
-      CHECK(gt != CLP_NONE && ge != CLP_NONE);
-      if (gt != CLP_NONE && ge != CLP_NONE) {
+      CHECK(gt != LOOPS_NONE && ge != LOOPS_NONE);
+      if (gt != LOOPS_NONE && ge != LOOPS_NONE) {
          CHECK_EQ(loop_depth(&r, gt), 2);
          CHECK_EQ(loop_depth(&r, ge), 2);
          CHECK_EQ(loop_of(&r, gt), loop_of(&r, ge));
@@ -437,10 +438,10 @@ static void check_nested(const char *opt)
       dump(bin, &r, fn);
 
    /* With a load address the same answer comes out shifted by the bias. */
-   clp_result b;
-   char err[CLP_ERRLEN];
+   loops_result b;
+   char err[LOOPS_ERRLEN];
    uint64_t bias = 0x7f0000000000ull;
-   CHECK_EQ(clp_find(bin, o.text + bias, 0, &b, err, sizeof err), CLP_OK);
+   CHECK_EQ(loops_find(bin, o.text + bias, 0, &b, err, sizeof err), LOOPS_OK);
    CHECK_EQ(b.nregions, r.nregions);
    CHECK_EQ(b.nranges, r.nranges);
    for (size_t i = 0; i < r.nregions && i < b.nregions; i++) {
@@ -453,8 +454,8 @@ static void check_nested(const char *opt)
       CHECK_EQ(b.ranges[i].end, r.ranges[i].end + bias);
       CHECK_EQ(b.ranges[i].region, r.ranges[i].region);
    }
-   clp_result_free(&b);
-   clp_result_free(&r);
+   loops_result_free(&b);
+   loops_result_free(&r);
    obj_free(&o);
 }
 
@@ -470,19 +471,19 @@ static void check_marker_in_loop(const char *src, int cxx, const char *name,
    char bin[4200];
    CHECK(compile(src, cxx, name, opt, bin, sizeof bin) == 0);
    tl_obj o;
-   clp_result r;
+   loops_result r;
    if (analyse(bin, &o, &r) == 0) {
       const tl_sym *f = obj_sym(&o, fn);
       uint64_t site = call_site(&o, fn, marker);
       CHECK(f != NULL && site != 0);
       uint32_t l = loop_of(&r, region_at(&r, site));
-      CHECK(l != CLP_NONE);
-      if (l != CLP_NONE && f)
+      CHECK(l != LOOPS_NONE);
+      if (l != LOOPS_NONE && f)
          CHECK_EQ(r.regions[l].func, f->addr);
       if (chk_failures && f)
          dump(bin, &r, f->addr);
    }
-   clp_result_free(&r);
+   loops_result_free(&r);
    obj_free(&o);
 }
 
@@ -531,16 +532,16 @@ static void test_bottom_O0(void)
    char bin[4200];
    CHECK(compile(bottom_src, 0, "bottom", "-O0", bin, sizeof bin) == 0);
    tl_obj o;
-   clp_result r;
+   loops_result r;
    if (analyse(bin, &o, &r) == 0) {
       const tl_sym *f = obj_sym(&o, "sumfn");
       tl_insn jmp, jcc;
       uint64_t ja = find_insn(f, is_forward_jmp, 0, &jmp);
       uint64_t ca = find_insn(f, is_backward_jcc, 0, &jcc);
       CHECK(f && ja && ca);
-      uint32_t l = ca ? region_at(&r, ca) : CLP_NONE;
-      CHECK(l != CLP_NONE && r.regions[l].kind == CLP_LOOP);
-      if (f && ja && ca && l != CLP_NONE) {
+      uint32_t l = ca ? region_at(&r, ca) : LOOPS_NONE;
+      CHECK(l != LOOPS_NONE && r.regions[l].kind == LOOPS_LOOP);
+      if (f && ja && ca && l != LOOPS_NONE) {
          /* The header is the test the first jmp goes to. */
          uint64_t test_at = jmp.target;
          CHECK_EQ(r.regions[l].header, test_at);
@@ -556,21 +557,21 @@ static void test_bottom_O0(void)
       if (chk_failures && f)
          dump(bin, &r, f->addr);
    }
-   clp_result_free(&r);
+   loops_result_free(&r);
    obj_free(&o);
 }
 
 static void test_not_elf(void)
 {
-   clp_result r;
+   loops_result r;
    r.nregions = 5;
-   char err[CLP_ERRLEN];
-   CHECK(clp_find("/etc/passwd", 0, 0, &r, err, sizeof err) ==
-         CLP_ENOTELF);
+   char err[LOOPS_ERRLEN];
+   CHECK(loops_find("/etc/passwd", 0, 0, &r, err, sizeof err) ==
+         LOOPS_ENOTELF);
    CHECK(r.regions == NULL && r.nregions == 0 && r.ranges == NULL &&
          r.nranges == 0);
-   CHECK(clp_find("/nonexistent", 0, 0, &r, err, sizeof err) ==
-         CLP_EOPEN);
+   CHECK(loops_find("/nonexistent", 0, 0, &r, err, sizeof err) ==
+         LOOPS_EOPEN);
 }
 
 /* A large object: the answer keeps its shape. */
@@ -579,12 +580,12 @@ static void test_libc(void)
    const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
    if (access(libc, R_OK) != 0)
       return;
-   clp_result r;
-   char err[CLP_ERRLEN];
-   CHECK_EQ(clp_find(libc, 0x400000, 0, &r, err, sizeof err), CLP_OK);
+   loops_result r;
+   char err[LOOPS_ERRLEN];
+   CHECK_EQ(loops_find(libc, 0x400000, 0, &r, err, sizeof err), LOOPS_OK);
    CHECK(r.nregions > 100);
    check_shape(&r);
-   clp_result_free(&r);
+   loops_result_free(&r);
 }
 
 /* The "is the loop entered at all?" guard of a rotated loop is not a
@@ -594,18 +595,18 @@ static void check_guard(const char *opt)
    char bin[4200];
    CHECK(compile(guard_src, 0, "guard", opt, bin, sizeof bin) == 0);
    tl_obj o;
-   clp_result r;
+   loops_result r;
    if (analyse(bin, &o, &r) == 0) {
       const tl_sym *k = obj_sym(&o, "csr");
       CHECK(k != NULL);
       int nl = 0, nc = 0;
       for (size_t i = 0; k && i < r.nregions; i++)
          if (r.regions[i].func == k->addr)
-            r.regions[i].kind == CLP_LOOP ? nl++ : nc++;
+            r.regions[i].kind == LOOPS_LOOP ? nl++ : nc++;
       CHECK_EQ(nl, 2);
       CHECK_EQ(nc, 0);
    }
-   clp_result_free(&r);
+   loops_result_free(&r);
    obj_free(&o);
 }
 

@@ -1,15 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_partition.c: the projection's algorithms on graphs with known
  * answers (partition/): singleton detection, METIS cuts, communication
  * with redundancy pruning, collective costs, section 8 round trips. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../partition/part_comm.h"
-#include "../../partition/part_graph.h"
-#include "../../partition/part_metis.h"
-#include "../../partition/part_project.h"
-#include "../../partition/part_section.h"
-#include "../../partition/part_singleton.h"
+#include "partition/part_comm.h"
+#include "partition/part_graph.h"
+#include "partition/part_metis.h"
+#include "partition/part_project.h"
+#include "partition/part_section.h"
+#include "partition/part_singleton.h"
 #include "check.h"
 
 CHECK_DEFINE_GLOBALS;
@@ -19,28 +20,28 @@ CHECK_DEFINE_GLOBALS;
 
 /* A hand-made VCG: memory vertices of 8 bytes. */
 typedef struct tgraph {
-   ctr_vcg_vertex v[MAXV];
-   ctr_vcg_edge e[MAXE];
-   ctr_vcg vcg;
+   trace_vcg_vertex v[MAXV];
+   trace_vcg_edge e[MAXE];
+   trace_vcg vcg;
 } tgraph;
 
 static void tg_init(tgraph *t, uint32_t nv)
 {
    memset(t, 0, sizeof *t);
    for (uint32_t i = 0; i < nv; i++)
-      t->v[i] = (ctr_vcg_vertex){ 1, 0, 8 * i, 8, CATS_NONE, CATS_NONE, 1, 1 };
-   t->vcg = (ctr_vcg){ 8, nv, t->v, 0, t->e };
+      t->v[i] = (trace_vcg_vertex){ 1, 0, 8 * i, 8, CATS_NONE, CATS_NONE, 1, 1 };
+   t->vcg = (trace_vcg){ 8, nv, t->v, 0, t->e };
 }
 
 static void tg_edge(tgraph *t, uint32_t s, uint32_t d, uint64_t uses,
                     uint64_t versions)
 {
-   t->e[t->vcg.nedges++] = (ctr_vcg_edge){ s, d, CATS_NONE, uses, versions };
+   t->e[t->vcg.nedges++] = (trace_vcg_edge){ s, d, CATS_NONE, uses, versions };
 }
 
 static int cmp_edge(const void *a, const void *b)
 {
-   const ctr_vcg_edge *x = a, *y = b;
+   const trace_vcg_edge *x = a, *y = b;
    if (x->src != y->src)
       return x->src < y->src ? -1 : 1;
    return (x->dst > y->dst) - (x->dst < y->dst);
@@ -52,12 +53,12 @@ static void tg_done(tgraph *t)
    qsort(t->e, t->vcg.nedges, sizeof t->e[0], cmp_edge);
 }
 
-static void detect(tgraph *t, uint8_t *kind, ps_summary *s)
+static void detect(tgraph *t, uint8_t *kind, part_singleton_summary *s)
 {
-   pg_graph g;
-   CHECK(pg_build(&t->vcg, NULL, &g) == 0);
-   CHECK(ps_detect(&g, &t->vcg, 0.9, kind, s) == 0);
-   pg_free(&g);
+   part_graph g;
+   CHECK(part_graph_build(&t->vcg, NULL, &g) == 0);
+   CHECK(part_singleton_detect(&g, &t->vcg, 0.9, kind, s) == 0);
+   part_graph_free(&g);
 }
 
 /* The centre of a star is a singleton whose kind follows its edges. */
@@ -74,12 +75,12 @@ static void star_centre_is_singleton(void)
       }
       tg_done(&t);
       uint8_t kind[21];
-      ps_summary s;
+      part_singleton_summary s;
       detect(&t, kind, &s);
-      int want = dir == 0 ? PS_BROADCAST : dir == 1 ? PS_REDUCE : PS_ALLREDUCE;
+      int want = dir == 0 ? PART_SINGLETON_BROADCAST : dir == 1 ? PART_SINGLETON_REDUCE : PART_SINGLETON_ALLREDUCE;
       CHECK_EQ(kind[0], want);
       for (int i = 1; i <= 20; i++)
-         CHECK_EQ(kind[i], PS_NONE);
+         CHECK_EQ(kind[i], PART_SINGLETON_NONE);
       CHECK_EQ(s.count[want], 1);
       CHECK(s.centroid == 1.0);   /* median degree 1 < mean 40/21 */
    }
@@ -98,11 +99,11 @@ static void singleton_of_singleton_is_replicated(void)
    tg_edge(&t, 0, 1, 1, 1);
    tg_done(&t);
    uint8_t kind[42];
-   ps_summary s;
+   part_singleton_summary s;
    detect(&t, kind, &s);
-   CHECK_EQ(kind[0], PS_ALLREDUCE);
-   CHECK_EQ(kind[1], PS_REPLICATED);
-   CHECK_EQ(s.count[PS_NONE], 40);
+   CHECK_EQ(kind[0], PART_SINGLETON_ALLREDUCE);
+   CHECK_EQ(kind[1], PART_SINGLETON_REPLICATED);
+   CHECK_EQ(s.count[PART_SINGLETON_NONE], 40);
 }
 
 static void path_has_no_singleton(void)
@@ -113,19 +114,19 @@ static void path_has_no_singleton(void)
       tg_edge(&t, i, i + 1, 3, 3);
    tg_done(&t);
    uint8_t kind[30];
-   ps_summary s;
+   part_singleton_summary s;
    detect(&t, kind, &s);
    for (int i = 0; i < 30; i++)
-      CHECK_EQ(kind[i], PS_NONE);
+      CHECK_EQ(kind[i], PART_SINGLETON_NONE);
    CHECK_EQ(s.connected, 30);
 }
 
 static void scores(void)
 {
-   CHECK(ps_score(0, 2.0, 100) == 0.0);
-   CHECK(ps_score(2, 2.0, 100) == 2.0 / 99);          /* density only */
-   CHECK(ps_score(40, 4.0, 1000) == 1.0 - 4.0 / 40);  /* distance */
-   CHECK(ps_score(9, 1.0, 10) == 1.0);                /* adjacent to all */
+   CHECK(part_singleton_score(0, 2.0, 100) == 0.0);
+   CHECK(part_singleton_score(2, 2.0, 100) == 2.0 / 99);          /* density only */
+   CHECK(part_singleton_score(40, 4.0, 1000) == 1.0 - 4.0 / 40);  /* distance */
+   CHECK(part_singleton_score(9, 1.0, 10) == 1.0);                /* adjacent to all */
 }
 
 /* A chain of register intermediates made at one location is one group. */
@@ -142,14 +143,14 @@ static void intermediate_chain_is_one_group(void)
    for (uint32_t i = 8; i < 11; i++)
       tg_edge(&t, i, i + 1, 1, 1);
    tg_done(&t);
-   pg_graph g;
-   CHECK(pg_build(&t.vcg, NULL, &g) == 0);
+   part_graph g;
+   CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
    CHECK_EQ(g.ng, 9);
    CHECK_EQ(g.group[8], g.group[11]);
    CHECK_EQ(g.members[g.group[8]], 4);
    CHECK_EQ(g.xadj[g.group[8] + 1] - g.xadj[g.group[8]], 8);
-   CHECK_EQ(g.dir[g.group[8]], PG_IN);
-   pg_free(&g);
+   CHECK_EQ(g.dir[g.group[8]], PART_GRAPH_IN);
+   part_graph_free(&g);
 }
 
 static void grid(tgraph *t, uint32_t side)
@@ -176,36 +177,36 @@ static void grid_in_four(void)
 {
    static tgraph t;
    grid(&t, 8);
-   pg_graph g;
-   CHECK(pg_build(&t.vcg, NULL, &g) == 0);
+   part_graph g;
+   CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
    uint8_t none[64] = { 0 };
-   pm_graph *m = pm_graph_build(&g, none, NULL);
+   part_metis_graph *m = part_metis_graph_build(&g, none, NULL);
    CHECK(m != NULL);
-   CHECK(pm_graph_connected(m));
-   pm_options o = { PM_KWAY, 1, 30, 1, 0 };
+   CHECK(part_metis_graph_connected(m));
+   part_metis_options o = { PART_METIS_KWAY, 1, 30, 1, 0 };
    uint32_t part[64];
-   pm_result r;
+   part_metis_result r;
    char err[256];
-   CHECK(pm_partition(m, 4, &o, part, &r, err, sizeof err) == 0);
+   CHECK(part_metis_partition(m, 4, &o, part, &r, err, sizeof err) == 0);
    CHECK_EQ(r.cut, 2 * 16);   /* 16 grid edges, uses 1 each way */
    uint32_t count[4] = { 0 };
    for (int v = 0; v < 64; v++)
       count[part[v] < 4 ? part[v] : 0]++;
    for (int p = 0; p < 4; p++)
       CHECK_EQ(count[p], 16);
-   pc_cost cost = { 1e-6, 1e-9 };
-   pc_result res;
-   CHECK(pc_compute(&t.vcg, &g, none, part, 4, NULL, 0, &cost, &res) == 0);
+   part_comm_cost cost = { 1e-6, 1e-9 };
+   part_comm_result res;
+   CHECK(part_comm_compute(&t.vcg, &g, none, part, 4, NULL, 0, &cost, &res) == 0);
    CHECK_EQ(res.p2p_bytes, 32 * 8);
    CHECK_EQ(res.max_neighbours, 2);
    CHECK_EQ(res.coll_total, 0);
-   pc_result_free(&res);
+   part_comm_result_free(&res);
    /* The same seed gives the same parts. */
    uint32_t again[64];
-   CHECK(pm_partition(m, 4, &o, again, &r, err, sizeof err) == 0);
+   CHECK(part_metis_partition(m, 4, &o, again, &r, err, sizeof err) == 0);
    CHECK(memcmp(part, again, sizeof part) == 0);
-   pm_graph_free(m);
-   pg_free(&g);
+   part_metis_graph_free(m);
+   part_graph_free(&g);
 }
 
 /* Contiguity is asked for (auto) on a sparse connected graph, and best
@@ -216,50 +217,50 @@ static void dense_graph_skips_contig(void)
 {
    static tgraph t;
    grid(&t, 8);
-   pg_graph g;
-   CHECK(pg_build(&t.vcg, NULL, &g) == 0);
+   part_graph g;
+   CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
    uint8_t none[700] = { 0 };
-   pm_graph *m = pm_graph_build(&g, none, NULL);
-   CHECK(m != NULL && !pm_graph_dense(m));
+   part_metis_graph *m = part_metis_graph_build(&g, none, NULL);
+   CHECK(m != NULL && !part_metis_graph_dense(m));
    int methods[3];
-   CHECK_EQ(pm_best_methods(m, methods), 3);
-   CHECK_EQ(methods[1], PM_VOLUME);
-   pm_options o = { PM_KWAY, 1, 30, PM_CONTIG_AUTO, 0 };
+   CHECK_EQ(part_metis_best_methods(m, methods), 3);
+   CHECK_EQ(methods[1], PART_METIS_VOLUME);
+   part_metis_options o = { PART_METIS_KWAY, 1, 30, PART_METIS_CONTIG_AUTO, 0 };
    uint32_t part[700];
-   pm_result r;
+   part_metis_result r;
    char err[256];
-   CHECK(pm_partition(m, 4, &o, part, &r, err, sizeof err) == 0);
+   CHECK(part_metis_partition(m, 4, &o, part, &r, err, sizeof err) == 0);
    CHECK_EQ(r.contiguous, 1);
-   pm_graph_free(m);
-   pg_free(&g);
+   part_metis_graph_free(m);
+   part_graph_free(&g);
 
    const uint32_t nv = 700;
-   ctr_vcg_vertex *v = calloc(nv, sizeof *v);
-   ctr_vcg_edge *e = calloc((size_t)nv * (nv - 1), sizeof *e);
+   trace_vcg_vertex *v = calloc(nv, sizeof *v);
+   trace_vcg_edge *e = calloc((size_t)nv * (nv - 1), sizeof *e);
    CHECK(v != NULL && e != NULL);
    uint64_t ne = 0;
    for (uint32_t i = 0; i < nv; i++) {
-      v[i] = (ctr_vcg_vertex){ 1, 0, 8 * i, 8, CATS_NONE, CATS_NONE, 1, 1 };
+      v[i] = (trace_vcg_vertex){ 1, 0, 8 * i, 8, CATS_NONE, CATS_NONE, 1, 1 };
       for (uint32_t j = 0; j < nv; j++)
          if (j != i)
-            e[ne++] = (ctr_vcg_edge){ i, j, CATS_NONE, 1, 1 };
+            e[ne++] = (trace_vcg_edge){ i, j, CATS_NONE, 1, 1 };
    }
-   ctr_vcg dense = { 8, nv, v, ne, e };
-   CHECK(pg_build(&dense, NULL, &g) == 0);
-   m = pm_graph_build(&g, none, NULL);
-   CHECK(m != NULL && pm_graph_connected(m) && pm_graph_dense(m));
-   CHECK_EQ(pm_best_methods(m, methods), 2);
-   CHECK_EQ(methods[0], PM_KWAY);
-   CHECK_EQ(methods[1], PM_RB);
-   CHECK(pm_partition(m, 4, &o, part, &r, err, sizeof err) == 0);
+   trace_vcg dense = { 8, nv, v, ne, e };
+   CHECK(part_graph_build(&dense, NULL, &g) == 0);
+   m = part_metis_graph_build(&g, none, NULL);
+   CHECK(m != NULL && part_metis_graph_connected(m) && part_metis_graph_dense(m));
+   CHECK_EQ(part_metis_best_methods(m, methods), 2);
+   CHECK_EQ(methods[0], PART_METIS_KWAY);
+   CHECK_EQ(methods[1], PART_METIS_RB);
+   CHECK(part_metis_partition(m, 4, &o, part, &r, err, sizeof err) == 0);
    CHECK_EQ(r.contiguous, 0);
    uint32_t count[4] = { 0 };
    for (uint32_t i = 0; i < nv; i++)
       count[part[i] < 4 ? part[i] : 0]++;
    for (int p = 0; p < 4; p++)
       CHECK(count[p] > 0 && count[p] <= 181);   /* 175 + 3% */
-   pm_graph_free(m);
-   pg_free(&g);
+   part_metis_graph_free(m);
+   part_graph_free(&g);
    free(v);
    free(e);
 }
@@ -275,21 +276,21 @@ static void redundancy_pruned(void)
    tg_edge(&t, 0, 3, 2, 2);   /* rank 0 -> rank 2 */
    tg_edge(&t, 1, 0, 1, 1);   /* rank 1 -> rank 0, one version */
    tg_done(&t);
-   pg_graph g;
-   CHECK(pg_build(&t.vcg, NULL, &g) == 0);
+   part_graph g;
+   CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
    uint8_t none[4] = { 0 };
    uint32_t part[4] = { 0, 1, 1, 2 };
-   pc_cost cost = { 1e-6, 1e-9 };
-   pc_result r;
-   CHECK(pc_compute(&t.vcg, &g, none, part, 3, NULL, 0, &cost, &r) == 0);
+   part_comm_cost cost = { 1e-6, 1e-9 };
+   part_comm_result r;
+   CHECK(part_comm_compute(&t.vcg, &g, none, part, 3, NULL, 0, &cost, &r) == 0);
    CHECK_EQ(r.matrix[0 * 3 + 1], 5 * 8);
    CHECK_EQ(r.matrix[0 * 3 + 2], 2 * 8);
    CHECK_EQ(r.matrix[1 * 3 + 0], 1 * 8);
    CHECK_EQ(r.p2p_bytes, 8 * 8);
    CHECK_EQ(r.rounds[0 * 3 + 1], 5);
    CHECK_EQ(r.max_rank_bytes, 7 * 8);
-   pc_result_free(&r);
-   pg_free(&g);
+   part_comm_result_free(&r);
+   part_graph_free(&g);
 }
 
 /* A broadcast-only singleton costs one broadcast per version; its edges
@@ -304,54 +305,54 @@ static void broadcast_singleton_costed(void)
    for (uint32_t i = 1; i < 40; i++)
       tg_edge(&t, i, i + 1, 1, 1);
    tg_done(&t);
-   pg_graph g;
-   CHECK(pg_build(&t.vcg, NULL, &g) == 0);
+   part_graph g;
+   CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
    uint8_t kind[41];
-   ps_summary s;
-   CHECK(ps_detect(&g, &t.vcg, 0.9, kind, &s) == 0);
-   CHECK_EQ(kind[0], PS_BROADCAST);
-   CHECK_EQ(s.count[PS_BROADCAST], 1);
+   part_singleton_summary s;
+   CHECK(part_singleton_detect(&g, &t.vcg, 0.9, kind, &s) == 0);
+   CHECK_EQ(kind[0], PART_SINGLETON_BROADCAST);
+   CHECK_EQ(s.count[PART_SINGLETON_BROADCAST], 1);
    uint32_t part[41];
    part[0] = UINT32_MAX;
    for (int i = 1; i <= 40; i++)
       part[i] = (i - 1) / 10;   /* four blocks of the path */
-   pc_cost cost = { 1e-6, 1e-9 };
-   pc_result r;
-   CHECK(pc_compute(&t.vcg, &g, kind, part, 4, NULL, 0, &cost, &r) == 0);
-   CHECK_EQ(r.coll_calls[PC_BROADCAST], 3);
-   CHECK_EQ(r.coll_bytes[PC_BROADCAST], 3 * 8 * 3);   /* S (N-1) per call */
-   CHECK_EQ(r.coll_calls[PC_ALLREDUCE] + r.coll_calls[PC_REDUCE], 0);
+   part_comm_cost cost = { 1e-6, 1e-9 };
+   part_comm_result r;
+   CHECK(part_comm_compute(&t.vcg, &g, kind, part, 4, NULL, 0, &cost, &r) == 0);
+   CHECK_EQ(r.coll_calls[PART_COMM_BROADCAST], 3);
+   CHECK_EQ(r.coll_bytes[PART_COMM_BROADCAST], 3 * 8 * 3);   /* S (N-1) per call */
+   CHECK_EQ(r.coll_calls[PART_COMM_ALLREDUCE] + r.coll_calls[PART_COMM_REDUCE], 0);
    CHECK_EQ(r.p2p_bytes, 3 * 8);                     /* the path's cuts */
-   pc_result_free(&r);
-   CHECK_EQ(pc_coll_bytes(PC_ALLREDUCE, 8, 4), 48);
-   pg_free(&g);
+   part_comm_result_free(&r);
+   CHECK_EQ(part_comm_coll_bytes(PART_COMM_ALLREDUCE, 8, 4), 48);
+   part_graph_free(&g);
 }
 
 /* Section 8 reads back what was written; damaged copies are refused. */
 static void section_round_trip(void)
 {
-   pp_projection p;
+   part_projection p;
    memset(&p, 0, sizeof p);
-   pp_defaults(&p.opts);
+   part_project_defaults(&p.opts);
    p.region.found = 1;
    p.region.ctx = 3;
    p.region.iterations = 100;
    snprintf(p.region.name, sizeof p.region.name, "loop heat.c:29");
    snprintf(p.per_spec, sizeof p.per_spec, "heat.c:29");
    p.nresults = 1;
-   pc_result *r = &p.results[0];
+   part_comm_result *r = &p.results[0];
    r->nranks = 2;
    uint64_t m[4] = { 0, 80, 96, 0 }, rd[4] = { 0, 10, 12, 0 };
    r->matrix = m;
    r->rounds = rd;
-   r->coll_calls[PC_ALLREDUCE] = 100;
-   r->coll_bytes[PC_ALLREDUCE] = 1600;
+   r->coll_calls[PART_COMM_ALLREDUCE] = 100;
+   r->coll_bytes[PART_COMM_ALLREDUCE] = 1600;
    r->imbalance = 1.25;
-   cbuf b = CBUF_INIT;
-   CHECK(psec_write(&p, &b) == 0);
-   pp_projection q;
+   trace_buf b = TRACE_BUF_INIT;
+   CHECK(part_section_write(&p, &b) == 0);
+   part_projection q;
    char err[256];
-   CHECK(psec_read(b.data, b.len, &q, err, sizeof err) == 0);
+   CHECK(part_section_read(b.data, b.len, &q, err, sizeof err) == 0);
    CHECK_EQ(q.nresults, 1);
    CHECK_EQ(q.results[0].matrix[1], 80);
    CHECK_EQ(q.results[0].matrix[2], 96);
@@ -362,40 +363,40 @@ static void section_round_trip(void)
    CHECK(strcmp(q.region.name, "loop heat.c:29") == 0);
    CHECK(q.opts.per && strcmp(q.opts.per, "heat.c:29") == 0);
    CHECK(q.results[0].imbalance == 1.25);
-   pp_free(&q);
+   part_project_free(&q);
    for (size_t cut = 0; cut < b.len; cut++) {
-      if (psec_read(b.data, cut, &q, err, sizeof err) == 0) {
+      if (part_section_read(b.data, cut, &q, err, sizeof err) == 0) {
          CHECK(!"a truncated section 8 was accepted");
-         pp_free(&q);
+         part_project_free(&q);
       }
    }
    b.data[1 * 8 * 0 + 4] = 99;   /* 99 results */
-   CHECK(psec_read(b.data, b.len, &q, err, sizeof err) != 0);
-   cbuf_free(&b);
+   CHECK(part_section_read(b.data, b.len, &q, err, sizeof err) != 0);
+   trace_buf_free(&b);
 }
 
 static void options(void)
 {
-   pp_options o;
-   pp_defaults(&o);
+   part_project_options o;
+   part_project_defaults(&o);
    char err[256];
-   CHECK(pp_set_option(&o, "ranks", "2,4,8", err, sizeof err) == 0);
+   CHECK(part_project_set_option(&o, "ranks", "2,4,8", err, sizeof err) == 0);
    CHECK_EQ(o.nranks, 3);
    CHECK_EQ(o.ranks[2], 8);
-   CHECK(pp_set_option(&o, "ranks", "2,,4", err, sizeof err) == -1);
-   CHECK(pp_set_option(&o, "ranks", "2,", err, sizeof err) == -1);
-   CHECK(pp_set_option(&o, "ranks", "0", err, sizeof err) == -1);
-   CHECK(pp_set_option(&o, "ranks", "-2", err, sizeof err) == -1);
-   CHECK(pp_set_option(&o, "imbalance", "1.05", err, sizeof err) == 0);
+   CHECK(part_project_set_option(&o, "ranks", "2,,4", err, sizeof err) == -1);
+   CHECK(part_project_set_option(&o, "ranks", "2,", err, sizeof err) == -1);
+   CHECK(part_project_set_option(&o, "ranks", "0", err, sizeof err) == -1);
+   CHECK(part_project_set_option(&o, "ranks", "-2", err, sizeof err) == -1);
+   CHECK(part_project_set_option(&o, "imbalance", "1.05", err, sizeof err) == 0);
    CHECK_EQ(o.metis.ufactor, 50);
-   CHECK(pp_set_option(&o, "singleton-threshold", "1.5", err, sizeof err) == -1);
-   CHECK(pp_set_option(&o, "partitioner", "best", err, sizeof err) == 0);
-   CHECK_EQ(o.metis.method, PM_BEST);
-   CHECK_EQ(o.metis.contig, PM_CONTIG_AUTO);
-   CHECK(pp_set_option(&o, "contig", "no", err, sizeof err) == 0);
-   CHECK_EQ(o.metis.contig, PM_CONTIG_NO);
-   CHECK(pp_set_option(&o, "contig", "maybe", err, sizeof err) == -1);
-   CHECK(pp_set_option(&o, "bogus", "1", err, sizeof err) == 1);
+   CHECK(part_project_set_option(&o, "singleton-threshold", "1.5", err, sizeof err) == -1);
+   CHECK(part_project_set_option(&o, "partitioner", "best", err, sizeof err) == 0);
+   CHECK_EQ(o.metis.method, PART_METIS_BEST);
+   CHECK_EQ(o.metis.contig, PART_METIS_CONTIG_AUTO);
+   CHECK(part_project_set_option(&o, "contig", "no", err, sizeof err) == 0);
+   CHECK_EQ(o.metis.contig, PART_METIS_CONTIG_NO);
+   CHECK(part_project_set_option(&o, "contig", "maybe", err, sizeof err) == -1);
+   CHECK(part_project_set_option(&o, "bogus", "1", err, sizeof err) == 1);
 }
 
 int main(void)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_stackvars.c: stack arrays from DWARF, on code compiled at test time.
  *
  * usage: test_stackvars WORKDIR [HELPER]   (compilers: $CC, default gcc;
@@ -22,9 +23,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../cats/format/cats_format.h"
-#include "../../cats/host/frame.h"
-#include "../../cats/host/stackvars.h"
+#include "cats/format/cats_format.h"
+#include "cats/trace/frame.h"
+#include "cats/binary/stackvars.h"
 #include "check.h"
 
 CHECK_DEFINE_GLOBALS;
@@ -145,8 +146,8 @@ static int compile(const char *tag, const char *flags, char *bin,
    return system(cmd) == 0 ? 0 : -1;
 }
 
-static const csv_var *find_var(const csv_var *v, size_t n, uint64_t entry,
-                               const char *name)
+static const stackvars_var *find_var(const stackvars_var *v, size_t n, uint64_t entry,
+                                     const char *name)
 {
    for (size_t i = 0; i < n; i++)
       if (v[i].fn_entry == entry && strcmp(v[i].name, name) == 0)
@@ -154,7 +155,7 @@ static const csv_var *find_var(const csv_var *v, size_t n, uint64_t entry,
    return NULL;
 }
 
-static void check_sorted(const csv_var *v, size_t n)
+static void check_sorted(const stackvars_var *v, size_t n)
 {
    for (size_t i = 1; i < n; i++)
       CHECK(v[i - 1].fn_entry < v[i].fn_entry ||
@@ -164,14 +165,14 @@ static void check_sorted(const csv_var *v, size_t n)
 
 /* buf[64], idx[10] and name[32] of work(), nothing else; negative,
  * distinct, non-overlapping, below the CFA. */
-static void check_work(const csv_var *v, size_t n, uint64_t entry)
+static void check_work(const stackvars_var *v, size_t n, uint64_t entry)
 {
    static const struct { const char *name; uint64_t size; } want[] = {
       { "buf", 64 * sizeof(double) },
       { "idx", 10 * sizeof(int) },
       { "name", 32 },
    };
-   const csv_var *got[3];
+   const stackvars_var *got[3];
    size_t in_work = 0;
    for (size_t i = 0; i < n; i++)
       if (v[i].fn_entry == entry)
@@ -212,7 +213,7 @@ static int run_offset(const char *bin, long *off)
 /* ---- the helper, through the protocol ----------------------------------- */
 
 /* Ask HELPER for the arrays of `path` at `avma`, like the tool does. */
-static int helper_query(const char *path, uint64_t avma, csv_var **out,
+static int helper_query(const char *path, uint64_t avma, stackvars_var **out,
                         size_t *n)
 {
    int in[2], outp[2];
@@ -250,12 +251,12 @@ static int helper_query(const char *path, uint64_t avma, csv_var **out,
          q[8 + i] = 0;   /* text_size: unused */
       }
       memcpy(q + 16, path, plen);
-      if (cfr_write_frame(in[1], CATS_FRAME_STACKVARS_QUERY, q, 16 + plen) ==
-             CFR_OK &&
-          cfr_read_header(outp[0], &type, &len) == CFR_OK &&
+      if (frame_write(in[1], CATS_FRAME_STACKVARS_QUERY, q, 16 + plen) ==
+             FRAME_OK &&
+          frame_read_header(outp[0], &type, &len) == FRAME_OK &&
           type == CATS_FRAME_STACKVARS_ANSWER && len >= 4 &&
           len < (1u << 30) && (a = malloc(len)) != NULL &&
-          cfr_read_full(outp[0], a, len) == CFR_OK)
+          frame_read_full(outp[0], a, len) == FRAME_OK)
          rc = 0;
    }
    free(q);
@@ -271,7 +272,7 @@ static int helper_query(const char *path, uint64_t avma, csv_var **out,
    uint64_t want = 0;
    for (int i = 3; i >= 0; i--)
       want = want << 8 | a[i];
-   csv_var *v = calloc(want ? want : 1, sizeof *v);
+   stackvars_var *v = calloc(want ? want : 1, sizeof *v);
    for (; v && cnt < want && pos + 28 <= len; cnt++) {
       uint64_t f[3] = { 0, 0, 0 };
       uint32_t nl = 0;
@@ -296,10 +297,10 @@ static int helper_query(const char *path, uint64_t avma, csv_var **out,
    return v && cnt == want && pos == len ? 0 : -1;
 }
 
-static void check_helper(const char *bin, uint64_t avma, const csv_var *v,
+static void check_helper(const char *bin, uint64_t avma, const stackvars_var *v,
                          size_t n)
 {
-   csv_var *h;
+   stackvars_var *h;
    size_t hn;
    CHECK(helper_query(bin, avma, &h, &hn) == 0);
    CHECK_EQ(hn, n);
@@ -309,7 +310,7 @@ static void check_helper(const char *bin, uint64_t avma, const csv_var *v,
       CHECK_EQ(h[i].size, v[i].size);
       CHECK(strcmp(h[i].name, v[i].name) == 0);
    }
-   csv_free(h, hn);
+   stackvars_free(h, hn);
 }
 
 /* ---- the tests ----------------------------------------------------------- */
@@ -320,25 +321,25 @@ static void check_binary(const char *tag, const char *flags, int at_O0)
    CHECK(compile(tag, flags, bin, sizeof bin) == 0);
    uint64_t entry = 0, text = 0;
    CHECK(symbol_value(bin, "work", &entry, &text) == 0);
-   csv_var *v = NULL;
+   stackvars_var *v = NULL;
    size_t n = 0;
-   char err[CSV_ERRLEN];
-   CHECK_EQ(csv_find(bin, 0, CSV_NO_BIAS, NULL, &v, &n, err, sizeof err),
-            CSV_OK);
+   char err[STACKVARS_ERRLEN];
+   CHECK_EQ(stackvars_find(bin, 0, STACKVARS_NO_BIAS, NULL, &v, &n, err, sizeof err),
+            STACKVARS_OK);
    check_sorted(v, n);
    check_work(v, n, entry);
-   const csv_var *buf = find_var(v, n, entry, "buf");
+   const stackvars_var *buf = find_var(v, n, entry, "buf");
    long off;
    CHECK(run_offset(bin, &off) == 0);
    if (at_O0 && buf)
       CHECK_EQ(off, buf->cfa_offset);
 
    /* With a load address the entries come out shifted by the bias. */
-   csv_var *b = NULL;
+   stackvars_var *b = NULL;
    size_t nb = 0;
    uint64_t bias = 0x7f0000000000ull;
-   CHECK_EQ(csv_find(bin, text + bias, 0, NULL, &b, &nb, err, sizeof err),
-            CSV_OK);
+   CHECK_EQ(stackvars_find(bin, text + bias, 0, NULL, &b, &nb, err, sizeof err),
+            STACKVARS_OK);
    CHECK_EQ(nb, n);
    for (size_t i = 0; i < n && i < nb; i++) {
       CHECK_EQ(b[i].fn_entry, v[i].fn_entry + bias);
@@ -354,8 +355,8 @@ static void check_binary(const char *tag, const char *flags, int at_O0)
                  v[i].fn_name ? v[i].fn_name : "?",
                  (long long)v[i].cfa_offset, (unsigned long long)v[i].size,
                  v[i].name);
-   csv_free(b, nb);
-   csv_free(v, n);
+   stackvars_free(b, nb);
+   stackvars_free(v, n);
 }
 
 static void test_O0_dwarf4(void) { check_binary("O0_d4", "-O0 -gdwarf-4", 1); }
@@ -379,28 +380,28 @@ static void test_build_id(void)
    char stripped[4300], dbg[4300];
    snprintf(stripped, sizeof stripped, "%s/sv_bid_stripped", workdir);
    snprintf(dbg, sizeof dbg, "%s/dbg", workdir);
-   csv_var *v = NULL, *s = NULL;
+   stackvars_var *v = NULL, *s = NULL;
    size_t n = 0, ns = 0;
-   char err[CSV_ERRLEN];
-   CHECK_EQ(csv_find(bin, 0, CSV_NO_BIAS, dbg, &v, &n, err, sizeof err),
-            CSV_OK);
-   CHECK_EQ(csv_find(stripped, 0, CSV_NO_BIAS, dbg, &s, &ns, err,
-                     sizeof err),
-            CSV_OK);
+   char err[STACKVARS_ERRLEN];
+   CHECK_EQ(stackvars_find(bin, 0, STACKVARS_NO_BIAS, dbg, &v, &n, err, sizeof err),
+            STACKVARS_OK);
+   CHECK_EQ(stackvars_find(stripped, 0, STACKVARS_NO_BIAS, dbg, &s, &ns, err,
+                           sizeof err),
+            STACKVARS_OK);
    CHECK(n == 3 && ns == n);
    for (size_t i = 0; i < n && i < ns; i++) {
       CHECK_EQ(s[i].fn_entry, v[i].fn_entry);
       CHECK_EQ(s[i].cfa_offset, v[i].cfa_offset);
       CHECK_EQ(s[i].size, v[i].size);
    }
-   csv_free(v, n);
-   csv_free(s, ns);
+   stackvars_free(v, n);
+   stackvars_free(s, ns);
    /* Elsewhere there is no debug file: an empty answer. */
    snprintf(dbg, sizeof dbg, "%s/no-such-dir", workdir);
-   s = (csv_var *)1;
-   CHECK_EQ(csv_find(stripped, 0, CSV_NO_BIAS, dbg, &s, &ns, err,
-                     sizeof err),
-            CSV_ENODEBUG);
+   s = (stackvars_var *)1;
+   CHECK_EQ(stackvars_find(stripped, 0, STACKVARS_NO_BIAS, dbg, &s, &ns, err,
+                           sizeof err),
+            STACKVARS_ENODEBUG);
    CHECK(s == NULL && ns == 0);
 }
 
@@ -408,12 +409,12 @@ static void test_no_debug_info(void)
 {
    char bin[4200];
    CHECK(compile("nodebug", "-O0", bin, sizeof bin) == 0);
-   csv_var *v = (csv_var *)1;
+   stackvars_var *v = (stackvars_var *)1;
    size_t n = 5;
-   char err[CSV_ERRLEN], dbg[4300];
+   char err[STACKVARS_ERRLEN], dbg[4300];
    snprintf(dbg, sizeof dbg, "%s/no-such-dir", workdir);
-   CHECK_EQ(csv_find(bin, 0, CSV_NO_BIAS, dbg, &v, &n, err, sizeof err),
-            CSV_ENODEBUG);
+   CHECK_EQ(stackvars_find(bin, 0, STACKVARS_NO_BIAS, dbg, &v, &n, err, sizeof err),
+            STACKVARS_ENODEBUG);
    CHECK(v == NULL && n == 0);
    if (helper) {
       uint64_t entry, text = 0;
@@ -424,14 +425,14 @@ static void test_no_debug_info(void)
 
 static void test_not_elf(void)
 {
-   csv_var *v = (csv_var *)1;
+   stackvars_var *v = (stackvars_var *)1;
    size_t n = 5;
-   char err[CSV_ERRLEN];
-   CHECK_EQ(csv_find("/etc/passwd", 0, 0, NULL, &v, &n, err, sizeof err),
-            CSV_ENOTELF);
+   char err[STACKVARS_ERRLEN];
+   CHECK_EQ(stackvars_find("/etc/passwd", 0, 0, NULL, &v, &n, err, sizeof err),
+            STACKVARS_ENOTELF);
    CHECK(v == NULL && n == 0);
-   CHECK_EQ(csv_find("/nonexistent", 0, 0, NULL, &v, &n, err, sizeof err),
-            CSV_EOPEN);
+   CHECK_EQ(stackvars_find("/nonexistent", 0, 0, NULL, &v, &n, err, sizeof err),
+            STACKVARS_EOPEN);
    CHECK(v == NULL && n == 0);
    if (helper)
       check_helper("/etc/passwd", 0, NULL, 0);
@@ -452,22 +453,22 @@ static void test_fortran(void)
       snprintf(cmd, sizeof cmd, "gfortran -O%d -g -c -o '%s' '%s'", opt,
                obj, src);
       CHECK(system(cmd) == 0);
-      csv_var *v = NULL;
+      stackvars_var *v = NULL;
       size_t n = 0;
-      char err[CSV_ERRLEN];
-      CHECK_EQ(csv_find(obj, 0, CSV_NO_BIAS, NULL, &v, &n, err, sizeof err),
-               CSV_OK);
+      char err[STACKVARS_ERRLEN];
+      CHECK_EQ(stackvars_find(obj, 0, STACKVARS_NO_BIAS, NULL, &v, &n, err, sizeof err),
+               STACKVARS_OK);
       CHECK_EQ(n, 4);
       static const struct { const char *name; uint64_t size; } want[] = {
          { "a", 800 }, { "b", 96 }, { "k", 40 }, { "names", 40 },
       };
       for (int i = 0; i < 4 && n > 0; i++) {
-         const csv_var *x = find_var(v, n, v[0].fn_entry, want[i].name);
+         const stackvars_var *x = find_var(v, n, v[0].fn_entry, want[i].name);
          CHECK(x != NULL);
          if (x)
             CHECK_EQ(x->size, want[i].size);
       }
-      csv_free(v, n);
+      stackvars_free(v, n);
    }
 }
 

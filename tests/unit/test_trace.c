@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_trace.c: writer and reader of the .cats container.
  *
  * usage: test_trace WORKDIR
@@ -11,10 +12,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../../cats/format/cats_format.h"
-#include "../../cats/host/le.h"
-#include "../../cats/host/trace_read.h"
-#include "../../cats/host/trace_write.h"
+#include "cats/format/cats_format.h"
+#include "cats/trace/le.h"
+#include "cats/trace/trace.h"
+#include "cats/trace/trace_write.h"
 #include "check.h"
 #include "synth.h"
 
@@ -35,20 +36,20 @@ static int write_synth(const char *path, const syn_opts *o, int extra)
    syn_trace s;
    if (syn_build(&s, o) != 0)
       return -1;
-   ctw_section w[SYN_NSEC + 1];
+   trace_write_section w[SYN_NSEC + 1];
    size_t n = 0;
    static const uint8_t junk[] = "future section payload";
    for (int i = 0; i < SYN_NSEC; i++) {
-      w[n++] = (ctw_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+      w[n++] = (trace_write_section){ s.type[i], s.sec[i].data, s.sec[i].len };
       if (extra && i == 2)
-         w[n++] = (ctw_section){ 42, junk, sizeof junk };
+         w[n++] = (trace_write_section){ 42, junk, sizeof junk };
    }
-   char err[CTW_ERRLEN];
-   ctw_status st = ctw_write(path, w, n, err, sizeof err);
+   char err[TRACE_WRITE_ERRLEN];
+   trace_write_status st = trace_write_write(path, w, n, err, sizeof err);
    syn_free(&s);
-   if (st != CTW_OK && err[0] == '\0')
+   if (st != TRACE_WRITE_OK && err[0] == '\0')
       fprintf(stderr, "  write failed without a message\n");
-   return st == CTW_OK ? 0 : -1;
+   return st == TRACE_WRITE_OK ? 0 : -1;
 }
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -83,18 +84,18 @@ static int temp_files_left(void)
    return n;
 }
 
-static void check_synth(const ctr_trace *t)
+static void check_synth(const trace_file *t)
 {
    CHECK_EQ(t->nstrings, 14);
-   CHECK(strcmp(ctr_str(t, 0), "") == 0);
-   CHECK(strcmp(ctr_str(t, 13), "glob \"q\"\n\x01") == 0);
-   CHECK(strcmp(ctr_str(t, CATS_NONE), "") == 0);
+   CHECK(strcmp(trace_str(t, 0), "") == 0);
+   CHECK(strcmp(trace_str(t, 13), "glob \"q\"\n\x01") == 0);
+   CHECK(strcmp(trace_str(t, CATS_NONE), "") == 0);
    CHECK_EQ(t->nmeta, 3);
-   CHECK(ctr_meta_get(t, "tool") && strcmp(ctr_meta_get(t, "tool"), "cats")
+   CHECK(trace_meta_get(t, "tool") && strcmp(trace_meta_get(t, "tool"), "cats")
          == 0);
-   CHECK(ctr_meta_get(t, "peak_footprint") &&
-         strcmp(ctr_meta_get(t, "peak_footprint"), "4096") == 0);
-   CHECK(ctr_meta_get(t, "missing") == NULL);
+   CHECK(trace_meta_get(t, "peak_footprint") &&
+         strcmp(trace_meta_get(t, "peak_footprint"), "4096") == 0);
+   CHECK(trace_meta_get(t, "missing") == NULL);
 
    CHECK_EQ(t->nlocs, 6);
    if (t->nlocs == 6) {
@@ -112,7 +113,7 @@ static void check_synth(const ctr_trace *t)
 
    CHECK_EQ(t->ncontexts, 3);
    if (t->ncontexts == 3) {
-      const ctr_context *c = t->contexts;
+      const trace_context *c = t->contexts;
       CHECK_EQ(c[0].parent, CATS_NONE);
       CHECK_EQ(c[0].kind, CATS_CTX_THREAD);
       CHECK_EQ(c[0].loc, CATS_NONE);
@@ -141,7 +142,7 @@ static void check_synth(const ctr_trace *t)
 
    CHECK_EQ(t->nallocs, 2);
    if (t->nallocs == 2) {
-      const ctr_alloc *a = t->allocs;
+      const trace_alloc *a = t->allocs;
       CHECK_EQ(a[0].kind, CATS_ALLOC_MALLOC);
       CHECK_EQ(a[0].flags, 0);
       CHECK_EQ(a[0].name, 6);
@@ -173,7 +174,7 @@ static void check_synth(const ctr_trace *t)
 
    CHECK_EQ(t->nevents, 3);
    if (t->nevents == 3) {
-      const ctr_event *e = t->events;
+      const trace_event *e = t->events;
       CHECK_EQ(e[0].ctx, 2);
       CHECK_EQ(e[0].loc, 3);
       CHECK_EQ(e[0].alloc, 0);
@@ -221,15 +222,15 @@ static void test_roundtrip(void)
    const char *p = path_in("synth.cats");
    CHECK(write_synth(p, &o, 0) == 0);
    CHECK(temp_files_left() == 0);
-   ctr_trace *t = NULL;
-   char err[CTR_ERRLEN];
-   ctr_status st = ctr_open(p, &t, err, sizeof err);
-   if (st != CTR_OK)
+   trace_file *t = NULL;
+   char err[TRACE_ERRLEN];
+   trace_status st = trace_open(p, &t, err, sizeof err);
+   if (st != TRACE_OK)
       fprintf(stderr, "  read: %s\n", err);
-   CHECK_EQ(st, CTR_OK);
+   CHECK_EQ(st, TRACE_OK);
    if (t)
       check_synth(t);
-   ctr_free(t);
+   trace_free(t);
 }
 
 static void test_unknown_section_skipped(void)
@@ -238,12 +239,12 @@ static void test_unknown_section_skipped(void)
    syn_default_opts(&o);
    const char *p = path_in("extra.cats");
    CHECK(write_synth(p, &o, 1) == 0);
-   ctr_trace *t = NULL;
-   char err[CTR_ERRLEN];
-   CHECK_EQ(ctr_open(p, &t, err, sizeof err), CTR_OK);
+   trace_file *t = NULL;
+   char err[TRACE_ERRLEN];
+   CHECK_EQ(trace_open(p, &t, err, sizeof err), TRACE_OK);
    if (t)
       check_synth(t);
-   ctr_free(t);
+   trace_free(t);
    unlink(p);
 }
 
@@ -259,20 +260,20 @@ static void test_truncation(void)
       /* An exact-size copy lets memcheck/ASan catch any overread. */
       uint8_t *c = malloc(n ? n : 1);
       memcpy(c, b, n);
-      ctr_trace *t = NULL;
-      char err[CTR_ERRLEN] = "";
-      ctr_status st = ctr_open_mem(c, n, &t, err, sizeof err);
-      if (st == CTR_OK || t != NULL || err[0] == '\0') {
+      trace_file *t = NULL;
+      char err[TRACE_ERRLEN] = "";
+      trace_status st = trace_open_mem(c, n, &t, err, sizeof err);
+      if (st == TRACE_OK || t != NULL || err[0] == '\0') {
          fprintf(stderr, "  prefix %zu accepted or no message\n", n);
          chk_failures++;
       }
-      ctr_free(t);
+      trace_free(t);
       free(c);
    }
    /* And the whole file reads. */
-   ctr_trace *t = NULL;
-   CHECK_EQ(ctr_open_mem(b, len, &t, NULL, 0), CTR_OK);
-   ctr_free(t);
+   trace_file *t = NULL;
+   CHECK_EQ(trace_open_mem(b, len, &t, NULL, 0), TRACE_OK);
+   trace_free(t);
    free(b);
 }
 
@@ -289,18 +290,18 @@ static void test_byte_flips(void)
    size_t body = CATS_HEADER_SIZE + SYN_NSEC * CATS_SECTION_ENTRY_SIZE;
    for (size_t i = 0; i < len; i++) {
       b[i] ^= 0xFF;
-      ctr_trace *t = NULL;
-      char err[CTR_ERRLEN] = "";
-      ctr_status st = ctr_open_mem(b, len, &t, err, sizeof err);
+      trace_file *t = NULL;
+      char err[TRACE_ERRLEN] = "";
+      trace_status st = trace_open_mem(b, len, &t, err, sizeof err);
       b[i] ^= 0xFF;
-      if (st == CTR_OK || err[0] == '\0') {
+      if (st == TRACE_OK || err[0] == '\0') {
          fprintf(stderr, "  flip at %zu accepted\n", i);
          chk_failures++;
-      } else if (i >= body && st != CTR_ECRC && st != CTR_EZLIB) {
+      } else if (i >= body && st != TRACE_ECRC && st != TRACE_EZLIB) {
          fprintf(stderr, "  flip at %zu: status %d (%s)\n", i, st, err);
          chk_failures++;
       }
-      ctr_free(t);
+      trace_free(t);
    }
    free(b);
 }
@@ -314,7 +315,7 @@ static void test_crc_mismatch(void)
    if (!b)
       return;
    /* Rewrite the container with every section stored raw. */
-   ctr_trace *t = NULL;
+   trace_file *t = NULL;
    syn_opts o;
    syn_default_opts(&o);
    syn_trace s;
@@ -329,27 +330,27 @@ static void test_crc_mismatch(void)
    for (int i = 0; i < SYN_NSEC; i++) {
       uint8_t *e = raw + CATS_HEADER_SIZE + i * CATS_SECTION_ENTRY_SIZE;
       const uint8_t *old = b + CATS_HEADER_SIZE + i * CATS_SECTION_ENTRY_SIZE;
-      cle_put32(e, s.type[i]);
-      cle_put32(e + 4, 0);
-      cle_put64(e + 8, off);
-      cle_put64(e + 16, s.sec[i].len);
-      cle_put32(e + 24, (uint32_t)s.sec[i].len);
-      cle_put32(e + 28, cle_u32(old + 28));   /* same CRC as compressed */
+      le_put32(e, s.type[i]);
+      le_put32(e + 4, 0);
+      le_put64(e + 8, off);
+      le_put64(e + 16, s.sec[i].len);
+      le_put32(e + 24, (uint32_t)s.sec[i].len);
+      le_put32(e + 28, le_u32(old + 28));   /* same CRC as compressed */
       memcpy(raw + off, s.sec[i].data, s.sec[i].len);
       off += s.sec[i].len;
    }
-   CHECK_EQ(ctr_open_mem(raw, total, &t, NULL, 0), CTR_OK);
-   ctr_free(t);
+   CHECK_EQ(trace_open_mem(raw, total, &t, NULL, 0), TRACE_OK);
+   trace_free(t);
    t = NULL;
    for (size_t i = hlen; i < total; i++) {
       raw[i] ^= 0x01;
-      CHECK_EQ(ctr_open_mem(raw, total, &t, NULL, 0), CTR_ECRC);
+      CHECK_EQ(trace_open_mem(raw, total, &t, NULL, 0), TRACE_ECRC);
       raw[i] ^= 0x01;
    }
    /* A wrong CRC in the table of a compressed file, too. */
    b[CATS_HEADER_SIZE + 28] ^= 0x10;
-   char err[CTR_ERRLEN] = "";
-   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_ECRC);
+   char err[TRACE_ERRLEN] = "";
+   CHECK_EQ(trace_open_mem(b, len, &t, err, sizeof err), TRACE_ECRC);
    CHECK(strstr(err, "CRC") != NULL);
    syn_free(&s);
    free(raw);
@@ -363,130 +364,130 @@ static void test_header_errors(void)
    CHECK(b != NULL);
    if (!b)
       return;
-   ctr_trace *t = NULL;
-   char err[CTR_ERRLEN];
-   cle_put32(b + 8, CATS_VERSION + 1);
-   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_EVERSION);
-   cle_put32(b + 8, CATS_VERSION - 1);
-   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_EVERSION);
-   cle_put32(b + 8, CATS_VERSION);
+   trace_file *t = NULL;
+   char err[TRACE_ERRLEN];
+   le_put32(b + 8, CATS_VERSION + 1);
+   CHECK_EQ(trace_open_mem(b, len, &t, err, sizeof err), TRACE_EVERSION);
+   le_put32(b + 8, CATS_VERSION - 1);
+   CHECK_EQ(trace_open_mem(b, len, &t, err, sizeof err), TRACE_EVERSION);
+   le_put32(b + 8, CATS_VERSION);
    /* Section 1's offset inside the header. */
    uint8_t save[8];
    memcpy(save, b + CATS_HEADER_SIZE + 8, 8);
-   cle_put64(b + CATS_HEADER_SIZE + 8, 4);
-   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_ETABLE);
-   cle_put64(b + CATS_HEADER_SIZE + 8, UINT64_MAX - 2);
-   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_ETABLE);
+   le_put64(b + CATS_HEADER_SIZE + 8, 4);
+   CHECK_EQ(trace_open_mem(b, len, &t, err, sizeof err), TRACE_ETABLE);
+   le_put64(b + CATS_HEADER_SIZE + 8, UINT64_MAX - 2);
+   CHECK_EQ(trace_open_mem(b, len, &t, err, sizeof err), TRACE_ETABLE);
    memcpy(b + CATS_HEADER_SIZE + 8, save, 8);
    /* Duplicate section type. */
-   cle_put32(b + CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE, CATS_SEC_STRINGS);
-   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_ETABLE);
+   le_put32(b + CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE, CATS_SEC_STRINGS);
+   CHECK_EQ(trace_open_mem(b, len, &t, err, sizeof err), TRACE_ETABLE);
    /* Unknown type instead: META is then missing. */
-   cle_put32(b + CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE, 77);
-   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_EMISSING);
+   le_put32(b + CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE, 77);
+   CHECK_EQ(trace_open_mem(b, len, &t, err, sizeof err), TRACE_EMISSING);
    CHECK(strstr(err, "META") != NULL);
-   cle_put32(b + CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE, CATS_SEC_META);
+   le_put32(b + CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE, CATS_SEC_META);
    /* Huge section count. */
-   cle_put32(b + 12, 0xFFFFFFFF);
-   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_ETRUNC);
-   cle_put32(b + 12, SYN_NSEC);
-   CHECK_EQ(ctr_open_mem(b, len, &t, err, sizeof err), CTR_OK);
-   ctr_free(t);
+   le_put32(b + 12, 0xFFFFFFFF);
+   CHECK_EQ(trace_open_mem(b, len, &t, err, sizeof err), TRACE_ETRUNC);
+   le_put32(b + 12, SYN_NSEC);
+   CHECK_EQ(trace_open_mem(b, len, &t, err, sizeof err), TRACE_OK);
+   trace_free(t);
    free(b);
 }
 
 static void test_foreign_files(void)
 {
-   ctr_trace *t = NULL;
-   char err[CTR_ERRLEN];
-   CHECK_EQ(ctr_open("/bin/sh", &t, err, sizeof err), CTR_EMAGIC);
+   trace_file *t = NULL;
+   char err[TRACE_ERRLEN];
+   CHECK_EQ(trace_open("/bin/sh", &t, err, sizeof err), TRACE_EMAGIC);
    CHECK(t == NULL);
-   CHECK_EQ(ctr_open(path_in("does-not-exist"), &t, err, sizeof err),
-            CTR_EIO);
-   CHECK_EQ(ctr_open(workdir, &t, err, sizeof err), CTR_EIO);
-   CHECK_EQ(ctr_open_mem("", 0, &t, err, sizeof err), CTR_ETRUNC);
-   CHECK_EQ(ctr_open_mem("CATS", 4, &t, err, sizeof err), CTR_ETRUNC);
-   CHECK_EQ(ctr_open_mem("{\"events\":[]}", 13, &t, err, sizeof err),
-            CTR_EMAGIC);
+   CHECK_EQ(trace_open(path_in("does-not-exist"), &t, err, sizeof err),
+            TRACE_EIO);
+   CHECK_EQ(trace_open(workdir, &t, err, sizeof err), TRACE_EIO);
+   CHECK_EQ(trace_open_mem("", 0, &t, err, sizeof err), TRACE_ETRUNC);
+   CHECK_EQ(trace_open_mem("CATS", 4, &t, err, sizeof err), TRACE_ETRUNC);
+   CHECK_EQ(trace_open_mem("{\"events\":[]}", 13, &t, err, sizeof err),
+            TRACE_EMAGIC);
 }
 
 /* Decode-level validation of references and counts. */
-static ctr_status decode_with(const syn_opts *o, char *err)
+static trace_status decode_with(const syn_opts *o, char *err)
 {
    syn_trace s;
    if (syn_build(&s, o) != 0)
-      return CTR_ENOMEM;
-   ctr_section r[SYN_NSEC];
+      return TRACE_ENOMEM;
+   trace_section r[SYN_NSEC];
    for (int i = 0; i < SYN_NSEC; i++)
-      r[i] = (ctr_section){ s.type[i], s.sec[i].data, s.sec[i].len };
-   ctr_trace *t = NULL;
-   ctr_status st = ctr_decode(r, SYN_NSEC, &t, err, CTR_ERRLEN);
-   ctr_free(t);
+      r[i] = (trace_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   trace_file *t = NULL;
+   trace_status st = trace_decode(r, SYN_NSEC, &t, err, TRACE_ERRLEN);
+   trace_free(t);
    syn_free(&s);
    return st;
 }
 
 static void test_references(void)
 {
-   char err[CTR_ERRLEN];
+   char err[TRACE_ERRLEN];
    syn_opts o;
    syn_default_opts(&o);
-   CHECK_EQ(decode_with(&o, err), CTR_OK);
+   CHECK_EQ(decode_with(&o, err), TRACE_OK);
    o.event_alloc = 2;
-   CHECK_EQ(decode_with(&o, err), CTR_EREF);
+   CHECK_EQ(decode_with(&o, err), TRACE_EREF);
    CHECK(strstr(err, "event 1") != NULL);
    syn_default_opts(&o);
    o.loop_parent = 2;   /* its own id */
-   CHECK_EQ(decode_with(&o, err), CTR_EREF);
+   CHECK_EQ(decode_with(&o, err), TRACE_EREF);
    o.loop_parent = 7;
-   CHECK_EQ(decode_with(&o, err), CTR_EREF);
+   CHECK_EQ(decode_with(&o, err), TRACE_EREF);
    syn_default_opts(&o);
    o.loc_file = 14;
-   CHECK_EQ(decode_with(&o, err), CTR_EREF);
+   CHECK_EQ(decode_with(&o, err), TRACE_EREF);
 
    /* Counts that do not fit the section size. */
    syn_default_opts(&o);
    syn_trace s;
    CHECK(syn_build(&s, &o) == 0);
-   ctr_section r[SYN_NSEC];
+   trace_section r[SYN_NSEC];
    for (int i = 0; i < SYN_NSEC; i++)
-      r[i] = (ctr_section){ s.type[i], s.sec[i].data, s.sec[i].len };
-   ctr_trace *t = NULL;
+      r[i] = (trace_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   trace_file *t = NULL;
    int ev = syn_find(&s, CATS_SEC_EVENTS);
    r[ev].size -= 1;
-   CHECK_EQ(ctr_decode(r, SYN_NSEC, &t, err, sizeof err), CTR_ERECORD);
+   CHECK_EQ(trace_decode(r, SYN_NSEC, &t, err, sizeof err), TRACE_ERECORD);
    r[ev].size += 1;
-   cle_put32(s.sec[ev].data, 0x40000000);
-   CHECK_EQ(ctr_decode(r, SYN_NSEC, &t, err, sizeof err), CTR_ERECORD);
-   cle_put32(s.sec[ev].data, 3);
+   le_put32(s.sec[ev].data, 0x40000000);
+   CHECK_EQ(trace_decode(r, SYN_NSEC, &t, err, sizeof err), TRACE_ERECORD);
+   le_put32(s.sec[ev].data, 3);
    int st = syn_find(&s, CATS_SEC_STRINGS);
-   cle_put32(s.sec[st].data, 15);   /* one string more than present */
-   CHECK_EQ(ctr_decode(r, SYN_NSEC, &t, err, sizeof err), CTR_ERECORD);
-   cle_put32(s.sec[st].data, 14);
-   CHECK_EQ(ctr_decode(r, SYN_NSEC, &t, err, sizeof err), CTR_OK);
-   ctr_free(t);
+   le_put32(s.sec[st].data, 15);   /* one string more than present */
+   CHECK_EQ(trace_decode(r, SYN_NSEC, &t, err, sizeof err), TRACE_ERECORD);
+   le_put32(s.sec[st].data, 14);
+   CHECK_EQ(trace_decode(r, SYN_NSEC, &t, err, sizeof err), TRACE_OK);
+   trace_free(t);
    /* Missing and duplicated sections. */
-   CHECK_EQ(ctr_decode(r, SYN_NSEC - 1, &t, err, sizeof err), CTR_EMISSING);
+   CHECK_EQ(trace_decode(r, SYN_NSEC - 1, &t, err, sizeof err), TRACE_EMISSING);
    r[1] = r[0];
-   CHECK_EQ(ctr_decode(r, SYN_NSEC, &t, err, sizeof err), CTR_ETABLE);
+   CHECK_EQ(trace_decode(r, SYN_NSEC, &t, err, sizeof err), TRACE_ETABLE);
    syn_free(&s);
 }
 
 /* The synthetic trace with its EVENTS replaced by ev. */
-static ctr_status decode_events(const cbuf *ev, ctr_trace **t, char *err)
+static trace_status decode_events(const trace_buf *ev, trace_file **t, char *err)
 {
    syn_opts o;
    syn_default_opts(&o);
    syn_trace s;
    if (syn_build(&s, &o) != 0)
-      return CTR_ENOMEM;
-   ctr_section r[SYN_NSEC];
+      return TRACE_ENOMEM;
+   trace_section r[SYN_NSEC];
    for (int i = 0; i < SYN_NSEC; i++)
-      r[i] = (ctr_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+      r[i] = (trace_section){ s.type[i], s.sec[i].data, s.sec[i].len };
    r[syn_find(&s, CATS_SEC_EVENTS)] =
-      (ctr_section){ CATS_SEC_EVENTS, ev->data, ev->len };
+      (trace_section){ CATS_SEC_EVENTS, ev->data, ev->len };
    *t = NULL;
-   ctr_status st = ctr_decode(r, SYN_NSEC, t, err, CTR_ERRLEN);
+   trace_status st = trace_decode(r, SYN_NSEC, t, err, TRACE_ERRLEN);
    syn_free(&s);
    return st;
 }
@@ -496,8 +497,8 @@ static ctr_status decode_events(const cbuf *ev, ctr_trace **t, char *err)
  * its number. */
 static void test_event_encoding(void)
 {
-   char err[CTR_ERRLEN];
-   ctr_trace *t;
+   char err[TRACE_ERRLEN];
+   trace_file *t;
    syn_event e = { .ctx = 2, .loc = 3, .alloc = 1, .kind = CATS_READ,
                    .pattern = CATS_PAT_STRIDEK, .ndims = 2, .size = 8,
                    .ndistinct = 1, .count = UINT64_MAX, .first = 7,
@@ -505,11 +506,11 @@ static void test_event_encoding(void)
                    .stride = { -24, 800 }, .extent = { 3, 5 },
                    .min = INT64_MIN, .max = INT64_MAX, .distinct = { -64 },
                    .hist = { [0] = UINT32_MAX, [15] = 2 } };
-   cbuf b = CBUF_INIT;
-   CHECK(cbuf_put32(&b, 1) == 0 && syn_put_event(&b, &e) == 0);
-   CHECK_EQ(decode_events(&b, &t, err), CTR_OK);
+   trace_buf b = TRACE_BUF_INIT;
+   CHECK(trace_buf_put32(&b, 1) == 0 && syn_put_event(&b, &e) == 0);
+   CHECK_EQ(decode_events(&b, &t, err), TRACE_OK);
    if (t && t->nevents == 1) {
-      const ctr_event *d = t->events;
+      const trace_event *d = t->events;
       CHECK_EQ(d->pattern, CATS_PAT_STRIDEK);
       CHECK_EQ(d->count, UINT64_MAX);
       CHECK_EQ(d->last_time, 7 + (1ULL << 40));
@@ -526,41 +527,41 @@ static void test_event_encoding(void)
       CHECK_EQ(d->hist[1], 0);
       CHECK_EQ(d->hist[15], 2);
    }
-   ctr_free(t);
+   trace_free(t);
    /* A byte short, a byte over. */
    b.len--;
-   CHECK_EQ(decode_events(&b, &t, err), CTR_ERECORD);
+   CHECK_EQ(decode_events(&b, &t, err), TRACE_ERECORD);
    CHECK(strstr(err, "event 0") != NULL);
    b.len++;
-   CHECK(cbuf_put8(&b, 0) == 0);
-   CHECK_EQ(decode_events(&b, &t, err), CTR_ERECORD);
+   CHECK(trace_buf_put8(&b, 0) == 0);
+   CHECK_EQ(decode_events(&b, &t, err), TRACE_ERECORD);
    CHECK(strstr(err, "after the last") != NULL);
    b.len--;
    /* A bucket marked as not empty that holds 0. */
    b.data[b.len - 1] = 0;
-   CHECK_EQ(decode_events(&b, &t, err), CTR_EVALUE);
+   CHECK_EQ(decode_events(&b, &t, err), TRACE_EVALUE);
    b.data[b.len - 1] = 2;
    /* ndims past CATS_MAX_DIMS: after three one-byte ids, kind, pattern. */
    CHECK_EQ(b.data[4 + 5], 2);
    b.data[4 + 5] = 4;
-   CHECK_EQ(decode_events(&b, &t, err), CTR_EVALUE);
+   CHECK_EQ(decode_events(&b, &t, err), TRACE_EVALUE);
    CHECK(strstr(err, "ndims 4") != NULL);
    /* A number of more than 64 bits, and an id of more than 32. */
    b.len = 0;
-   CHECK(cbuf_put32(&b, 1) == 0);
+   CHECK(trace_buf_put32(&b, 1) == 0);
    for (int i = 0; i < 10; i++)
-      CHECK(cbuf_put8(&b, 0xFF) == 0);
-   CHECK(cbuf_put8(&b, 1) == 0);
+      CHECK(trace_buf_put8(&b, 0xFF) == 0);
+   CHECK(trace_buf_put8(&b, 1) == 0);
    for (int i = 0; i < 30; i++)
-      CHECK(cbuf_put8(&b, 0) == 0);
-   CHECK_EQ(decode_events(&b, &t, err), CTR_EVALUE);
+      CHECK(trace_buf_put8(&b, 0) == 0);
+   CHECK_EQ(decode_events(&b, &t, err), TRACE_EVALUE);
    CHECK(strstr(err, "event 0") != NULL);
    b.len = 4;
    CHECK(syn_put_uvar(&b, 1ULL << 32) == 0);
    for (int i = 0; i < 30; i++)
-      CHECK(cbuf_put8(&b, 0) == 0);
-   CHECK_EQ(decode_events(&b, &t, err), CTR_EVALUE);
-   cbuf_free(&b);
+      CHECK(trace_buf_put8(&b, 0) == 0);
+   CHECK_EQ(decode_events(&b, &t, err), TRACE_EVALUE);
+   trace_buf_free(&b);
 }
 
 /* Every byte of the EVENTS payload set to each of a few values, and
@@ -573,28 +574,28 @@ static void test_event_fuzz(void)
    syn_trace s;
    CHECK(syn_build(&s, &o) == 0);
    int ev = syn_find(&s, CATS_SEC_EVENTS);
-   cbuf *b = &s.sec[ev];
+   trace_buf *b = &s.sec[ev];
    static const uint8_t vals[] = { 0x00, 0x01, 0x7F, 0x80, 0xFF };
-   char err[CTR_ERRLEN];
-   ctr_trace *t;
+   char err[TRACE_ERRLEN];
+   trace_file *t;
    int silent = 0;
    for (size_t i = 4; i < b->len; i++) {
       uint8_t keep = b->data[i];
       for (size_t v = 0; v < sizeof vals; v++) {
          b->data[i] = vals[v];
          err[0] = '\0';
-         ctr_status st = decode_events(b, &t, err);
-         silent += st != CTR_OK && err[0] == '\0';
-         ctr_free(t);
+         trace_status st = decode_events(b, &t, err);
+         silent += st != TRACE_OK && err[0] == '\0';
+         trace_free(t);
       }
       b->data[i] = keep;
    }
    size_t full = b->len;
    for (b->len = 0; b->len < full; b->len++) {
       err[0] = '\0';
-      CHECK(decode_events(b, &t, err) != CTR_OK);
+      CHECK(decode_events(b, &t, err) != TRACE_OK);
       silent += err[0] == '\0';
-      ctr_free(t);
+      trace_free(t);
    }
    b->len = full;
    CHECK_EQ(silent, 0);
@@ -634,7 +635,7 @@ static int test_gate(void *arg, char *msg, size_t msglen)
    return 1;
 }
 
-/* ctw_write_gated: the file appears only if the gate passes; a refusal
+/* trace_write_gated: the file appears only if the gate passes; a refusal
  * keeps the previous file and leaves no temporary file. */
 static void test_gated_write(void)
 {
@@ -642,25 +643,25 @@ static void test_gated_write(void)
    syn_default_opts(&o);
    syn_trace s;
    CHECK(syn_build(&s, &o) == 0);
-   ctw_section w[SYN_NSEC];
+   trace_write_section w[SYN_NSEC];
    for (int i = 0; i < SYN_NSEC; i++)
-      w[i] = (ctw_section){ s.type[i], s.sec[i].data, s.sec[i].len };
-   char p[4200], err[CTW_ERRLEN];
+      w[i] = (trace_write_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   char p[4200], err[TRACE_WRITE_ERRLEN];
    snprintf(p, sizeof p, "%s/gated.cats", workdir);
    int pass = 0, refuse = 1;
    gate_calls = 0;
-   CHECK_EQ(ctw_write_gated(p, w, SYN_NSEC, test_gate, &pass, err,
-                            sizeof err), CTW_OK);
+   CHECK_EQ(trace_write_gated(p, w, SYN_NSEC, test_gate, &pass, err,
+                              sizeof err), TRACE_WRITE_OK);
    CHECK_EQ(gate_calls, 1);
    size_t len = 0;
    uint8_t *first = slurp(p, &len);
    CHECK(first != NULL && len > 0);
-   ctr_trace *t = NULL;
-   CHECK_EQ(ctr_open(p, &t, err, sizeof err), CTR_OK);
-   ctr_free(t);
+   trace_file *t = NULL;
+   CHECK_EQ(trace_open(p, &t, err, sizeof err), TRACE_OK);
+   trace_free(t);
    /* Refused: one section fewer would have been written. */
-   CHECK_EQ(ctw_write_gated(p, w, SYN_NSEC - 1, test_gate, &refuse, err,
-                            sizeof err), CTW_EGATE);
+   CHECK_EQ(trace_write_gated(p, w, SYN_NSEC - 1, test_gate, &refuse, err,
+                              sizeof err), TRACE_WRITE_EGATE);
    CHECK_EQ(gate_calls, 2);
    CHECK(strstr(err, "refused by the test") != NULL);
    CHECK(temp_files_left() == 0);
@@ -673,12 +674,12 @@ static void test_gated_write(void)
    syn_free(&s);
 }
 
-/* A section above CTW_SPLIT_ABOVE is deflated in two halves on two
+/* A section above TRACE_WRITE_SPLIT_ABOVE is deflated in two halves on two
  * threads; the file must still hold one standard zlib stream (inflate
  * checks its Adler-32) and the section's CRC of the whole payload. */
 static void test_split_section(void)
 {
-   size_t size = CTW_SPLIT_ABOVE + 4099;
+   size_t size = TRACE_WRITE_SPLIT_ABOVE + 4099;
    uint8_t *big = malloc(size);
    CHECK(big != NULL);
    if (!big)
@@ -689,19 +690,19 @@ static void test_split_section(void)
       x = x * 1103515245u + 12345u;
       big[i] = (uint8_t)(i % 20 < 12 ? (i / 4096) & 0xff : (x >> 24) & 7);
    }
-   ctw_section w[1] = { { 42, big, size } };
-   char p[4200], err[CTW_ERRLEN];
+   trace_write_section w[1] = { { 42, big, size } };
+   char p[4200], err[TRACE_WRITE_ERRLEN];
    snprintf(p, sizeof p, "%s/split.cats", workdir);
-   CHECK_EQ(ctw_write(p, w, 1, err, sizeof err), CTW_OK);
+   CHECK_EQ(trace_write_write(p, w, 1, err, sizeof err), TRACE_WRITE_OK);
    size_t len = 0;
    uint8_t *file = slurp(p, &len);
    CHECK(file != NULL && len > CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE);
    if (file && len > CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE) {
       const uint8_t *e = file + CATS_HEADER_SIZE;
-      uint64_t off = cle_u64(e + 8), stored = cle_u64(e + 16);
-      CHECK_EQ(cle_u32(e), 42u);
-      CHECK_EQ(cle_u32(e + 24), (uint32_t)size);
-      CHECK_EQ(cle_u32(e + 28),
+      uint64_t off = le_u64(e + 8), stored = le_u64(e + 16);
+      CHECK_EQ(le_u32(e), 42u);
+      CHECK_EQ(le_u32(e + 24), (uint32_t)size);
+      CHECK_EQ(le_u32(e + 28),
                (uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), big, size));
       CHECK(off + stored == len);
       uint8_t *back = malloc(size + 1);

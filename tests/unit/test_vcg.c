@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_vcg.c: the value communication graph builder, section 7 and its
  * decoder.
  *
@@ -8,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../cats/format/cats_format.h"
-#include "../../cats/host/le.h"
-#include "../../cats/host/trace_read.h"
-#include "../../cats/host/trace_write.h"
-#include "../../vcg/vcg_build.h"
-#include "../../vcg/vcg_edge_sort.h"
-#include "../../vcg/vcg_idmap.h"
-#include "../../vcg/vcg_section.h"
+#include "cats/format/cats_format.h"
+#include "cats/trace/le.h"
+#include "cats/trace/trace.h"
+#include "cats/trace/trace_write.h"
+#include "vcg/vcg_build.h"
+#include "vcg/vcg_edge_sort.h"
+#include "vcg/vcg_idmap.h"
+#include "vcg/vcg_section.h"
 #include "check.h"
 #include "synth.h"
 #include "vfsynth.h"
@@ -27,7 +28,7 @@ CHECK_DEFINE_GLOBALS;
 static const char *workdir;
 
 /* Feed vf (as one frame) and end; finish into g. */
-static vcg_status build(const cbuf *vf, const cbuf *end, vcg_graph *g,
+static vcg_status build(const trace_buf *vf, const trace_buf *end, vcg_graph *g,
                         char *err, size_t errlen)
 {
    memset(g, 0, sizeof *g);
@@ -58,7 +59,7 @@ static const vcg_edge *edge(const vcg_graph *g, uint32_t src, uint32_t dst,
 }
 
 /* VF_END with no allocation table and the given final versions. */
-static int end_simple(cbuf *e, uint32_t n, const uint32_t *ids,
+static int end_simple(trace_buf *e, uint32_t n, const uint32_t *ids,
                       const uint32_t *versions, const uint8_t *flags)
 {
    return vfs_end(e, 8, 0, NULL, n, ids, versions, flags);
@@ -67,7 +68,7 @@ static int end_simple(cbuf *e, uint32_t n, const uint32_t *ids,
 /* c = a + b: edges a -> c and b -> c with one use each. */
 static void test_add(void)
 {
-   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    vfs_vertex(&vf, 7, CATS_VF_MEMORY_INPUT, NONE, 0, 8, 0, 0);
    vfs_vertex(&vf, 9, CATS_VF_MEMORY_INPUT, NONE, 8, 8, 0, 0);
    vfs_vertex(&vf, 5, CATS_VF_MEMORY, NONE, 16, 8, 1, 2);
@@ -102,8 +103,8 @@ static void test_add(void)
       CHECK(e != NULL && e->uses == 1 && e->versions == 1);
    }
    vcg_graph_free(&g);
-   cbuf_free(&vf);
-   cbuf_free(&end);
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
 }
 
 /* SOURCES at version 1 {a} and 4 {a, b}, final versions 6: the records
@@ -111,7 +112,7 @@ static void test_add(void)
  * weight is 3 x 1 + 3 x 2. */
 static void test_versions(void)
 {
-   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    vfs_vertex(&vf, 1, CATS_VF_MEMORY_INPUT, NONE, 0, 8, 0, 0);
    vfs_vertex(&vf, 2, CATS_VF_MEMORY, NONE, 8, 8, 0, 0);
    vfs_vertex(&vf, 3, CATS_VF_MEMORY, NONE, 16, 8, 0, 0);
@@ -138,15 +139,15 @@ static void test_versions(void)
       CHECK(b && b->uses == 3 && b->versions == 2);
    }
    vcg_graph_free(&g);
-   cbuf_free(&vf);
-   cbuf_free(&end);
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
 }
 
 /* Records that repeat add to the same edges; a new context is a new
  * edge; memory stays with the graph, not the stream. */
 static void test_merge(void)
 {
-   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    vfs_vertex(&vf, 1, CATS_VF_MEMORY, NONE, 0, 8, 0, 0);
    vfs_vertex(&vf, 2, CATS_VF_MEMORY, NONE, 8, 8, 0, 0);
    vfs_vertex(&vf, 3, CATS_VF_MEMORY, NONE, 16, 8, 0, 0);
@@ -177,7 +178,7 @@ static void test_merge(void)
     * records once, then as the tool sends a cycle of them, in STEPs of
     * 10000 versions. The builder must stay at graph size. */
    vcg_builder *b = vcg_builder_new();
-   cbuf chunk = CBUF_INIT;
+   trace_buf chunk = TRACE_BUF_INIT;
    for (uint32_t i = 0; i < 65; i++)
       vfs_vertex(&chunk, i, i ? CATS_VF_MEMORY_INPUT : CATS_VF_MEMORY,
                  NONE, 8 * (uint64_t)i, 8, 0, 0);
@@ -202,7 +203,7 @@ static void test_merge(void)
    /* Tables and arrays for 65 vertices and edges and 64 distinct
     * records, whatever the stream. */
    CHECK(vcg_builder_bytes(b) < 20480);
-   cbuf_free(&end);
+   trace_buf_free(&end);
    end_simple(&end, 0, NULL, NULL, NULL);
    CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
    CHECK_EQ(vcg_finish(b, &g, err, sizeof err), VCG_OK);
@@ -216,9 +217,9 @@ static void test_merge(void)
    CHECK_EQ(g.vertices[0].weight, 2000000);
    vcg_graph_free(&g);
    vcg_builder_free(b);
-   cbuf_free(&chunk);
-   cbuf_free(&vf);
-   cbuf_free(&end);
+   trace_buf_free(&chunk);
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
 }
 
 /* Memory per vertex and per distinct edge on a larger graph. The ids come
@@ -228,7 +229,7 @@ static void test_merge(void)
 static void test_memory(void)
 {
    vcg_builder *b = vcg_builder_new();
-   cbuf s = CBUF_INIT;
+   trace_buf s = TRACE_BUF_INIT;
    char err[VCG_ERRLEN] = "";
    size_t used;
    const uint32_t n = 200000;
@@ -265,7 +266,7 @@ static void test_memory(void)
       vfs_sources(&s, TOOL_ID(i), 3, 7, 1,
                   (const uint32_t[]){ TOOL_ID((i + 1) % n) });
    CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
-   cbuf end = CBUF_INIT;
+   trace_buf end = TRACE_BUF_INIT;
    vfs_end(&end, 8, 1, (const uint32_t[]){ 0 }, 0, NULL, NULL, NULL);
    CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
    vcg_graph g;
@@ -293,15 +294,15 @@ static void test_memory(void)
    CHECK_EQ(unsorted, 0);
    CHECK_EQ(wrong, 0);
    vcg_graph_free(&g);
-   cbuf_free(&end);
+   trace_buf_free(&end);
    vcg_builder_free(b);
-   cbuf_free(&s);
+   trace_buf_free(&s);
 }
 
 /* Two million records of vertex 5, its sources at random among vertices
  * 10..209 (each a new record, as the tool would send them): enough for
  * the builder to compact its records. */
-static void churn_until_compacted(vcg_builder *b, cbuf *s)
+static void churn_until_compacted(vcg_builder *b, trace_buf *s)
 {
    char err[VCG_ERRLEN] = "";
    size_t used;
@@ -326,7 +327,7 @@ static void churn_until_compacted(vcg_builder *b, cbuf *s)
 static void test_compacted_edges_merge(void)
 {
    vcg_builder *b = vcg_builder_new();
-   cbuf s = CBUF_INIT, end = CBUF_INIT;
+   trace_buf s = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    char err[VCG_ERRLEN] = "";
    size_t used;
    for (uint32_t i = 1; i < 10 + 200; i++)
@@ -359,8 +360,8 @@ static void test_compacted_edges_merge(void)
    CHECK_EQ(g.vertices[0].weight, 3 * 2 + 1);
    vcg_graph_free(&g);
    vcg_builder_free(b);
-   cbuf_free(&s);
-   cbuf_free(&end);
+   trace_buf_free(&s);
+   trace_buf_free(&end);
 }
 
 /* Vertex 4's records r0 {1}, r1 {2}, r2 {3} at versions 1-3, then STEP
@@ -372,9 +373,9 @@ static void test_compacted_edges_merge(void)
 static void test_steps(void)
 {
    const uint32_t r[3][1] = { { 1 }, { 2 }, { 3 } };
-   cbuf vf = CBUF_INIT, plain = CBUF_INIT, end = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, plain = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    for (int i = 0; i < 2; i++) {
-      cbuf *s = i ? &plain : &vf;
+      trace_buf *s = i ? &plain : &vf;
       for (uint32_t v = 1; v <= 3; v++)
          vfs_vertex(s, v, CATS_VF_MEMORY_INPUT, NONE, 8 * (uint64_t)v - 8,
                     8, 0, 0);
@@ -427,9 +428,9 @@ static void test_steps(void)
       CHECK(e && e->uses == 1001);
    }
    vcg_graph_free(&g);
-   cbuf_free(&vf);
-   cbuf_free(&plain);
-   cbuf_free(&end);
+   trace_buf_free(&vf);
+   trace_buf_free(&plain);
+   trace_buf_free(&end);
 }
 
 /* The rings that STEP walks survive compaction in their order: vertex 1
@@ -438,7 +439,7 @@ static void test_steps(void)
 static void test_rings_survive_compaction(void)
 {
    vcg_builder *b = vcg_builder_new();
-   cbuf s = CBUF_INIT, end = CBUF_INIT;
+   trace_buf s = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    char err[VCG_ERRLEN] = "";
    size_t used;
    for (uint32_t i = 1; i < 10 + 200; i++)
@@ -465,8 +466,8 @@ static void test_rings_survive_compaction(void)
    }
    vcg_graph_free(&g);
    vcg_builder_free(b);
-   cbuf_free(&s);
-   cbuf_free(&end);
+   trace_buf_free(&s);
+   trace_buf_free(&end);
 }
 
 /* A record whose edges were made far apart (its vertex's first record,
@@ -475,7 +476,7 @@ static void test_rings_survive_compaction(void)
 static void test_far_edges(void)
 {
    vcg_builder *b = vcg_builder_new();
-   cbuf s = CBUF_INIT, end = CBUF_INIT;
+   trace_buf s = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    char err[VCG_ERRLEN] = "";
    size_t used;
    const uint32_t far = 40000;
@@ -504,15 +505,15 @@ static void test_far_edges(void)
    CHECK_EQ(g.vertices[0].weight, 4 * 1 + 3 * 2);
    vcg_graph_free(&g);
    vcg_builder_free(b);
-   cbuf_free(&s);
-   cbuf_free(&end);
+   trace_buf_free(&s);
+   trace_buf_free(&end);
 }
 
 /* Tool allocation ids go through the VF_END table; vertices sort by the
  * trace's ids, then intermediates by (loc, tool id). */
 static void test_remap(void)
 {
-   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    vfs_vertex(&vf, 1, CATS_VF_MEMORY, 5, 8, 8, 0, 0);
    vfs_vertex(&vf, 2, CATS_VF_MEMORY, 7, 16, 8, 0, 0);
    vfs_vertex(&vf, 3, CATS_VF_MEMORY, 5, 0, 8, 0, 0);
@@ -548,14 +549,14 @@ static void test_remap(void)
       CHECK(edge(&g, 0, 7, 0) != NULL);
    }
    vcg_graph_free(&g);
-   cbuf_free(&vf);
-   cbuf_free(&end);
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
 }
 
 /* A stream fed in pieces cut anywhere gives the same graph. */
 static void test_pieces(void)
 {
-   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    vfs_example(&vf, &end);
    vcg_graph whole;
    char err[VCG_ERRLEN] = "";
@@ -588,13 +589,13 @@ static void test_pieces(void)
       vcg_builder_free(b);
    }
    vcg_graph_free(&whole);
-   cbuf_free(&vf);
-   cbuf_free(&end);
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
 }
 
 /* Expect the stream (vf, then end) to fail with status st and a message
  * containing `want`. */
-static void expect_fail(const cbuf *vf, const cbuf *end, vcg_status st,
+static void expect_fail(const trace_buf *vf, const trace_buf *end, vcg_status st,
                         const char *want)
 {
    vcg_graph g;
@@ -610,7 +611,7 @@ static void expect_fail(const cbuf *vf, const cbuf *end, vcg_status st,
 }
 
 /* Two vertices 1 and 2 followed by `rest`, then an empty VF_END. */
-static void prefix(cbuf *vf, cbuf *end)
+static void prefix(trace_buf *vf, trace_buf *end)
 {
    vf->len = end->len = 0;
    vfs_vertex(vf, 1, CATS_VF_MEMORY, NONE, 0, 8, 0, 0);
@@ -623,7 +624,7 @@ static void prefix(cbuf *vf, cbuf *end)
  * and builds. */
 static void test_longest_record(void)
 {
-   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    enum { N = 65535 };
    static uint32_t src[N], ids[N + 1], versions[N + 1];
    static uint8_t flags[N + 1];
@@ -657,16 +658,16 @@ static void test_longest_record(void)
    CHECK_EQ(g.nedges, (uint32_t)N);
    vcg_graph_free(&g);
    vcg_builder_free(b);
-   cbuf_free(&vf);
-   cbuf_free(&end);
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
 }
 
 /* A SOURCES record's head with fields of any width (vfs_sources takes
    only what a valid record holds). */
-static void sources_head(cbuf *vf, uint64_t dst, uint64_t version,
+static void sources_head(trace_buf *vf, uint64_t dst, uint64_t version,
                          uint64_t ctx, uint64_t n)
 {
-   cbuf_put8(vf, CATS_VF_SOURCES);
+   trace_buf_put8(vf, CATS_VF_SOURCES);
    vfs_var(vf, dst);
    vfs_var(vf, version);
    vfs_var(vf, ctx);
@@ -675,10 +676,10 @@ static void sources_head(cbuf *vf, uint64_t dst, uint64_t version,
 
 static void test_malformed(void)
 {
-   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
 
    prefix(&vf, &end);
-   cbuf_put8(&vf, 9);
+   trace_buf_put8(&vf, 9);
    expect_fail(&vf, &end, VCG_EINPUT, "unknown tag 9");
 
    prefix(&vf, &end);
@@ -704,10 +705,10 @@ static void test_malformed(void)
 
    prefix(&vf, &end);
    /* A field of six bytes, each saying another follows. */
-   cbuf_put8(&vf, CATS_VF_SOURCES);
+   trace_buf_put8(&vf, CATS_VF_SOURCES);
    for (int i = 0; i < 6; i++)
-      cbuf_put8(&vf, 0x80);
-   cbuf_put8(&vf, 0);
+      trace_buf_put8(&vf, 0x80);
+   trace_buf_put8(&vf, 0);
    expect_fail(&vf, &end, VCG_EINPUT, "SOURCES record malformed");
 
    prefix(&vf, &end);
@@ -811,7 +812,7 @@ static void test_malformed(void)
    vf.len -= 1;
    expect_fail(&vf, &end, VCG_EINPUT, "STEP record truncated");
    prefix(&vf, &end);
-   cbuf_put8(&vf, CATS_VF_STEP);
+   trace_buf_put8(&vf, CATS_VF_STEP);
    vfs_var(&vf, 2);
    vfs_var(&vf, 1ull << 32);
    vfs_var(&vf, 1);
@@ -856,13 +857,13 @@ static void test_malformed(void)
    expect_fail(&vf, &end, VCG_EINPUT, "beyond the table of 2");
 
    prefix(&vf, &end);
-   cbuf_put8(&end, 0);   /* a stray byte */
+   trace_buf_put8(&end, 0);   /* a stray byte */
    expect_fail(&vf, &end, VCG_EINPUT, "VF_END: 0 vertices need 0 bytes");
 
    prefix(&vf, &end);
    end.len = 0;
-   cbuf_put32(&end, 8);
-   cbuf_put32(&end, 0x40000000);   /* an allocation table too large */
+   trace_buf_put32(&end, 8);
+   trace_buf_put32(&end, 0x40000000);   /* an allocation table too large */
    expect_fail(&vf, &end, VCG_EINPUT, "does not fit");
 
    /* Order of calls. */
@@ -893,23 +894,23 @@ static void test_malformed(void)
    CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_ESTATE);
    vcg_builder_free(b);
 
-   cbuf_free(&vf);
-   cbuf_free(&end);
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
 }
 
 /* Damaged streams (bytes flipped, cut short) fail cleanly or build a
  * graph; run under a sanitizer this also checks the bounds. */
 static void test_damage(void)
 {
-   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    vfs_example(&vf, &end);
    uint32_t seed = 12345;
    int ok = 0, bad = 0;
    for (int round = 0; round < 4000; round++) {
-      cbuf a = CBUF_INIT, e = CBUF_INIT;
-      cbuf_append(&a, vf.data, vf.len);
-      cbuf_append(&e, end.data, end.len);
-      cbuf *t = round % 3 == 0 ? &e : &a;
+      trace_buf a = TRACE_BUF_INIT, e = TRACE_BUF_INIT;
+      trace_buf_append(&a, vf.data, vf.len);
+      trace_buf_append(&e, end.data, end.len);
+      trace_buf *t = round % 3 == 0 ? &e : &a;
       for (int k = 0; k < 1 + round % 4; k++) {
          seed = seed * 1103515245u + 12345u;
          t->data[(seed >> 8) % t->len] ^= (uint8_t)(1u << (seed >> 28) % 8);
@@ -926,41 +927,41 @@ static void test_damage(void)
          bad++;
          CHECK(err[0] != '\0');
       }
-      cbuf_free(&a);
-      cbuf_free(&e);
+      trace_buf_free(&a);
+      trace_buf_free(&e);
    }
    CHECK(bad > 0);
-   cbuf_free(&vf);
-   cbuf_free(&end);
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
    (void)ok;
 }
 
 /* --- section 7 ------------------------------------------------------------ */
 
 /* The synthetic trace's sections plus the given section 7, decoded. */
-static ctr_status decode_with(const cbuf *vcg, ctr_trace **t, char *err)
+static trace_status decode_with(const trace_buf *vcg, trace_file **t, char *err)
 {
    syn_trace s;
    syn_opts o;
    syn_default_opts(&o);
    if (syn_build(&s, &o) != 0)
-      return CTR_ENOMEM;
-   ctr_section secs[SYN_NSEC + 1];
+      return TRACE_ENOMEM;
+   trace_section secs[SYN_NSEC + 1];
    for (int i = 0; i < SYN_NSEC; i++)
-      secs[i] = (ctr_section){ s.type[i], s.sec[i].data, s.sec[i].len };
-   secs[SYN_NSEC] = (ctr_section){ CATS_SEC_VCG, vcg->data, vcg->len };
-   ctr_status st = ctr_decode(secs, SYN_NSEC + 1, t, err, CTR_ERRLEN);
+      secs[i] = (trace_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   secs[SYN_NSEC] = (trace_section){ CATS_SEC_VCG, vcg->data, vcg->len };
+   trace_status st = trace_decode(secs, SYN_NSEC + 1, t, err, TRACE_ERRLEN);
    /* The check without a decoded trace (the helper's) agrees. */
-   char cerr[CTR_ERRLEN] = "";
-   CHECK_EQ(ctr_check(secs, SYN_NSEC + 1, cerr, sizeof cerr), st);
-   CHECK(strcmp(cerr, st == CTR_OK ? "" : err) == 0);
+   char cerr[TRACE_ERRLEN] = "";
+   CHECK_EQ(trace_check(secs, SYN_NSEC + 1, cerr, sizeof cerr), st);
+   CHECK(strcmp(cerr, st == TRACE_OK ? "" : err) == 0);
    syn_free(&s);
    return st;
 }
 
-static int example_section(cbuf *sec)
+static int example_section(trace_buf *sec)
 {
-   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    vcg_graph g;
    char err[VCG_ERRLEN];
    int r = vfs_example(&vf, &end) != 0 ||
@@ -969,31 +970,31 @@ static int example_section(cbuf *sec)
       r = vcg_section_write(&g, sec);
       /* Made in place in the graph's edges (the helper's way): the same
        * bytes. */
-      cbuf taken = CBUF_INIT;
+      trace_buf taken = TRACE_BUF_INIT;
       CHECK(g.nedges > 0);
       CHECK_EQ(vcg_section_take(&g, &taken), 0);
       CHECK(taken.len == sec->len &&
             memcmp(taken.data, sec->data, sec->len) == 0);
       CHECK(g.edges == NULL && g.nedges == 0);
-      cbuf_free(&taken);
+      trace_buf_free(&taken);
       vcg_graph_free(&g);
    }
-   cbuf_free(&vf);
-   cbuf_free(&end);
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
    return r;
 }
 
 static void test_roundtrip(void)
 {
-   cbuf sec = CBUF_INIT;
+   trace_buf sec = TRACE_BUF_INIT;
    CHECK_EQ(example_section(&sec), 0);
    CHECK_EQ(sec.len, CATS_VCG_HEADER_SIZE + 5 * CATS_VCG_VERTEX_SIZE +
                         8 * CATS_VCG_EDGE_SIZE);
-   ctr_trace *t = NULL;
-   char err[CTR_ERRLEN] = "";
-   CHECK_EQ(decode_with(&sec, &t, err), CTR_OK);
+   trace_file *t = NULL;
+   char err[TRACE_ERRLEN] = "";
+   CHECK_EQ(decode_with(&sec, &t, err), TRACE_OK);
    if (t) {
-      const ctr_vcg *g = &t->vcg;
+      const trace_vcg *g = &t->vcg;
       CHECK(t->has_vcg);
       CHECK_EQ(g->word_size, 8);
       CHECK_EQ(g->nvertices, 5);
@@ -1023,7 +1024,7 @@ static void test_roundtrip(void)
             { 4, 3, 1, 2, 1 }, { 4, 3, 2, 2, 1 },
          };
          for (int i = 0; i < 8; i++) {
-            const ctr_vcg_edge *e = &g->edges[i];
+            const trace_vcg_edge *e = &g->edges[i];
             CHECK_EQ(e->src, want[i][0]);
             CHECK_EQ(e->dst, want[i][1]);
             CHECK_EQ(e->ctx, want[i][2]);
@@ -1032,37 +1033,37 @@ static void test_roundtrip(void)
          }
       }
    }
-   ctr_free(t);
+   trace_free(t);
 
    /* Without section 7 the trace has no graph. */
    syn_trace s;
    syn_opts o;
    syn_default_opts(&o);
    CHECK_EQ(syn_build(&s, &o), 0);
-   ctr_section secs[SYN_NSEC];
+   trace_section secs[SYN_NSEC];
    for (int i = 0; i < SYN_NSEC; i++)
-      secs[i] = (ctr_section){ s.type[i], s.sec[i].data, s.sec[i].len };
-   CHECK_EQ(ctr_decode(secs, SYN_NSEC, &t, err, sizeof err), CTR_OK);
+      secs[i] = (trace_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   CHECK_EQ(trace_decode(secs, SYN_NSEC, &t, err, sizeof err), TRACE_OK);
    if (t)
       CHECK(!t->has_vcg);
-   ctr_free(t);
+   trace_free(t);
    syn_free(&s);
 
    /* An empty graph (VF_END alone) is valid. */
-   cbuf vf = CBUF_INIT, end = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
    vcg_graph g;
    char verr[VCG_ERRLEN];
    end_simple(&end, 0, NULL, NULL, NULL);
    CHECK_EQ(build(&vf, &end, &g, verr, sizeof verr), VCG_OK);
    sec.len = 0;
    CHECK_EQ(vcg_section_write(&g, &sec), 0);
-   CHECK_EQ(decode_with(&sec, &t, err), CTR_OK);
+   CHECK_EQ(decode_with(&sec, &t, err), TRACE_OK);
    if (t)
       CHECK(t->has_vcg && t->vcg.nvertices == 0 && t->vcg.nedges == 0);
-   ctr_free(t);
+   trace_free(t);
    vcg_graph_free(&g);
-   cbuf_free(&end);
-   cbuf_free(&sec);
+   trace_buf_free(&end);
+   trace_buf_free(&sec);
 }
 
 /* Offsets beyond 32 bits order like any other, whatever order the
@@ -1075,7 +1076,7 @@ static void test_wide_offsets(void)
    static const uint64_t offset[5] = { 0x1fff000568, 0x1fff000558,
                                        (5ull << 30) + 8, 5ull << 30, 16 };
    static const uint32_t want[5] = { 4, 3, 2, 1, 0 };   /* creation no. */
-   cbuf vf = CBUF_INIT, end = CBUF_INIT, sec = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT, sec = TRACE_BUF_INIT;
    for (uint32_t i = 0; i < 5; i++)
       vfs_vertex(&vf, 10 + i, CATS_VF_MEMORY_INPUT, alloc[i], offset[i], 8,
                  0, 0);
@@ -1089,39 +1090,39 @@ static void test_wide_offsets(void)
       CHECK_EQ(g.vertices[i].offset, offset[want[i]]);
    }
    CHECK_EQ(vcg_section_write(&g, &sec), 0);
-   ctr_trace *t = NULL;
-   char cerr[CTR_ERRLEN] = "";
-   CHECK_EQ(decode_with(&sec, &t, cerr), CTR_OK);
-   ctr_free(t);
+   trace_file *t = NULL;
+   char cerr[TRACE_ERRLEN] = "";
+   CHECK_EQ(decode_with(&sec, &t, cerr), TRACE_OK);
+   trace_free(t);
    vcg_graph_free(&g);
-   cbuf_free(&vf);
-   cbuf_free(&end);
-   cbuf_free(&sec);
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
+   trace_buf_free(&sec);
 }
 
 /* Patch a u32 or u64 (width 4 or 8) of the example section, or cut it
  * at off (width 0), and expect status st and a message with `want`. */
 static void expect_corrupt(size_t off, int width, uint64_t value,
-                           ctr_status st, const char *want)
+                           trace_status st, const char *want)
 {
-   cbuf sec = CBUF_INIT;
+   trace_buf sec = TRACE_BUF_INIT;
    CHECK_EQ(example_section(&sec), 0);
    if (width == 0)
       sec.len = off;   /* cut short */
    else if (width == 4)
-      cle_put32(sec.data + off, (uint32_t)value);
+      le_put32(sec.data + off, (uint32_t)value);
    else
-      cle_put64(sec.data + off, value);
-   ctr_trace *t = NULL;
-   char err[CTR_ERRLEN] = "";
+      le_put64(sec.data + off, value);
+   trace_file *t = NULL;
+   char err[TRACE_ERRLEN] = "";
    CHECK_EQ(decode_with(&sec, &t, err), st);
    CHECK(t == NULL);
    if (!strstr(err, want)) {
       fprintf(stderr, "  expected '%s' in '%s'\n", want, err);
       chk_failures++;
    }
-   ctr_free(t);
-   cbuf_free(&sec);
+   trace_free(t);
+   trace_buf_free(&sec);
 }
 
 #define VX(i, f) (CATS_VCG_HEADER_SIZE + (i) * CATS_VCG_VERTEX_SIZE + (f))
@@ -1129,26 +1130,26 @@ static void expect_corrupt(size_t off, int width, uint64_t value,
 
 static void test_corrupt_section(void)
 {
-   expect_corrupt(10, 0, 0, CTR_ERECORD, "too short");
-   expect_corrupt(VX(5, 0) + 3, 0, 0, CTR_ERECORD, "need");
-   expect_corrupt(4, 4, 6, CTR_ERECORD, "need");          /* n_vertices */
-   expect_corrupt(0, 4, 6, CTR_EVALUE, "word size 6");
-   expect_corrupt(VX(0, 0), 4, 2, CTR_EREF, "VCG vertex 0: alloc 2");
-   expect_corrupt(VX(1, 4), 4, 8, CTR_EVALUE, "unknown flags");
-   expect_corrupt(VX(1, 20), 4, 3, CTR_EREF, "ctx 3");
-   expect_corrupt(VX(1, 24), 4, 6, CTR_EREF, "loc 6");
-   expect_corrupt(VX(2, 28), 4, 0, CTR_EVALUE, "no versions");
-   expect_corrupt(VX(1, 8), 8, 40, CTR_EVALUE, "VCG vertex 2: out of order");
+   expect_corrupt(10, 0, 0, TRACE_ERECORD, "too short");
+   expect_corrupt(VX(5, 0) + 3, 0, 0, TRACE_ERECORD, "need");
+   expect_corrupt(4, 4, 6, TRACE_ERECORD, "need");          /* n_vertices */
+   expect_corrupt(0, 4, 6, TRACE_EVALUE, "word size 6");
+   expect_corrupt(VX(0, 0), 4, 2, TRACE_EREF, "VCG vertex 0: alloc 2");
+   expect_corrupt(VX(1, 4), 4, 8, TRACE_EVALUE, "unknown flags");
+   expect_corrupt(VX(1, 20), 4, 3, TRACE_EREF, "ctx 3");
+   expect_corrupt(VX(1, 24), 4, 6, TRACE_EREF, "loc 6");
+   expect_corrupt(VX(2, 28), 4, 0, TRACE_EVALUE, "no versions");
+   expect_corrupt(VX(1, 8), 8, 40, TRACE_EVALUE, "VCG vertex 2: out of order");
    expect_corrupt(VX(4, 4), 4, CATS_VCG_REGISTER | CATS_VCG_INPUT,
-                  CTR_EVALUE, "register intermediate");
-   expect_corrupt(EX(0, 0), 4, 5, CTR_EREF, "VCG edge 0: src 5");
-   expect_corrupt(EX(3, 4), 4, 7, CTR_EREF, "dst 7");
-   expect_corrupt(EX(2, 8), 4, 9, CTR_EREF, "ctx 9");
-   expect_corrupt(EX(1, 12), 4, 0, CTR_EVALUE, "uses 0");
-   expect_corrupt(EX(1, 16), 4, 2, CTR_EVALUE, "versions 2");
-   expect_corrupt(EX(1, 16), 4, 0, CTR_EVALUE, "versions 0");
-   expect_corrupt(EX(7, 8), 4, 1, CTR_EVALUE, "VCG edge 7: not after");
-   expect_corrupt(EX(2, 0), 4, 0, CTR_EVALUE, "VCG edge 2: not after");
+                  TRACE_EVALUE, "register intermediate");
+   expect_corrupt(EX(0, 0), 4, 5, TRACE_EREF, "VCG edge 0: src 5");
+   expect_corrupt(EX(3, 4), 4, 7, TRACE_EREF, "dst 7");
+   expect_corrupt(EX(2, 8), 4, 9, TRACE_EREF, "ctx 9");
+   expect_corrupt(EX(1, 12), 4, 0, TRACE_EVALUE, "uses 0");
+   expect_corrupt(EX(1, 16), 4, 2, TRACE_EVALUE, "versions 2");
+   expect_corrupt(EX(1, 16), 4, 0, TRACE_EVALUE, "versions 0");
+   expect_corrupt(EX(7, 8), 4, 1, TRACE_EVALUE, "VCG edge 7: not after");
+   expect_corrupt(EX(2, 0), 4, 0, TRACE_EVALUE, "VCG edge 2: not after");
 }
 
 /* The trace the CLI tests of run.sh read. */
@@ -1157,25 +1158,25 @@ static void test_write_trace(void)
    syn_trace s;
    syn_opts o;
    syn_default_opts(&o);
-   cbuf sec = CBUF_INIT;
+   trace_buf sec = TRACE_BUF_INIT;
    CHECK_EQ(syn_build(&s, &o), 0);
    CHECK_EQ(example_section(&sec), 0);
-   ctw_section w[SYN_NSEC + 1];
+   trace_write_section w[SYN_NSEC + 1];
    for (int i = 0; i < SYN_NSEC; i++)
-      w[i] = (ctw_section){ s.type[i], s.sec[i].data, s.sec[i].len };
-   w[SYN_NSEC] = (ctw_section){ CATS_SEC_VCG, sec.data, sec.len };
-   char path[4096], err[CTW_ERRLEN];
+      w[i] = (trace_write_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   w[SYN_NSEC] = (trace_write_section){ CATS_SEC_VCG, sec.data, sec.len };
+   char path[4096], err[TRACE_WRITE_ERRLEN];
    snprintf(path, sizeof path, "%s/vcg.cats", workdir);
-   CHECK_EQ(ctw_write(path, w, SYN_NSEC + 1, err, sizeof err), CTW_OK);
-   ctr_trace *t = NULL;
-   char rerr[CTR_ERRLEN];
-   CHECK_EQ(ctr_open(path, &t, rerr, sizeof rerr), CTR_OK);
+   CHECK_EQ(trace_write_write(path, w, SYN_NSEC + 1, err, sizeof err), TRACE_WRITE_OK);
+   trace_file *t = NULL;
+   char rerr[TRACE_ERRLEN];
+   CHECK_EQ(trace_open(path, &t, rerr, sizeof rerr), TRACE_OK);
    CHECK(t && t->has_vcg && t->vcg.nedges == 8);
-   ctr_free(t);
+   trace_free(t);
    /* Opened without the graph: checked, not kept. */
-   CHECK_EQ(ctr_open_without_graph(path, &t, rerr, sizeof rerr), CTR_OK);
+   CHECK_EQ(trace_open_without_graph(path, &t, rerr, sizeof rerr), TRACE_OK);
    CHECK(t && !t->has_vcg && t->vcg.vertices == NULL && t->nevents > 0);
-   ctr_free(t);
+   trace_free(t);
 
    /* The same trace with vertices 0 and 1 swapped (out of order), for the
     * CLI's tests (run.sh): every command checks the graph. */
@@ -1184,18 +1185,18 @@ static void test_write_trace(void)
    memcpy(v0, v0 + CATS_VCG_VERTEX_SIZE, sizeof tmp);
    memcpy(v0 + CATS_VCG_VERTEX_SIZE, tmp, sizeof tmp);
    snprintf(path, sizeof path, "%s/vcg-bad.cats", workdir);
-   CHECK_EQ(ctw_write(path, w, SYN_NSEC + 1, err, sizeof err), CTW_OK);
-   CHECK_EQ(ctr_open_without_graph(path, &t, rerr, sizeof rerr), CTR_EVALUE);
+   CHECK_EQ(trace_write_write(path, w, SYN_NSEC + 1, err, sizeof err), TRACE_WRITE_OK);
+   CHECK_EQ(trace_open_without_graph(path, &t, rerr, sizeof rerr), TRACE_EVALUE);
    CHECK(strstr(rerr, "VCG vertex 1: out of order") != NULL);
-   ctr_free(t);
+   trace_free(t);
    syn_free(&s);
-   cbuf_free(&sec);
+   trace_buf_free(&sec);
 }
 
 /* A graph too large to draw: 20001 vertices, no edges (vcg_big.cats). */
 static void test_write_big_trace(void)
 {
-   cbuf vf = CBUF_INIT, end = CBUF_INIT, sec = CBUF_INIT;
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT, sec = TRACE_BUF_INIT;
    for (uint32_t i = 0; i < 20001; i++)
       vfs_vertex(&vf, i, CATS_VF_MEMORY, 0, 8 * (uint64_t)i, 8, NONE, NONE);
    vfs_end(&end, 8, 1, (const uint32_t[]){ 0 }, 0, NULL, NULL, NULL);
@@ -1208,17 +1209,17 @@ static void test_write_big_trace(void)
    syn_opts o;
    syn_default_opts(&o);
    CHECK_EQ(syn_build(&s, &o), 0);
-   ctw_section w[SYN_NSEC + 1];
+   trace_write_section w[SYN_NSEC + 1];
    for (int i = 0; i < SYN_NSEC; i++)
-      w[i] = (ctw_section){ s.type[i], s.sec[i].data, s.sec[i].len };
-   w[SYN_NSEC] = (ctw_section){ CATS_SEC_VCG, sec.data, sec.len };
-   char path[4096], werr[CTW_ERRLEN];
+      w[i] = (trace_write_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   w[SYN_NSEC] = (trace_write_section){ CATS_SEC_VCG, sec.data, sec.len };
+   char path[4096], werr[TRACE_WRITE_ERRLEN];
    snprintf(path, sizeof path, "%s/vcg_big.cats", workdir);
-   CHECK_EQ(ctw_write(path, w, SYN_NSEC + 1, werr, sizeof werr), CTW_OK);
+   CHECK_EQ(trace_write_write(path, w, SYN_NSEC + 1, werr, sizeof werr), TRACE_WRITE_OK);
    syn_free(&s);
-   cbuf_free(&vf);
-   cbuf_free(&end);
-   cbuf_free(&sec);
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
+   trace_buf_free(&sec);
 }
 
 static int cmp_edge(const void *a, const void *b)
@@ -1231,13 +1232,13 @@ static int cmp_edge(const void *a, const void *b)
    return (x->ctx > y->ctx) - (x->ctx < y->ctx);
 }
 
-/* Above VES_PARALLEL_ABOVE the edges are sorted on two threads: the
+/* Above VCG_EDGE_SORT_PARALLEL_ABOVE the edges are sorted on two threads: the
  * order must be qsort's on (src, dst, ctx), each edge carried whole. Skewed
  * sources (half the edges from a few hubs) unbalance the first digit's
  * buckets; equal (src, dst) pairs differ by ctx. */
 static void test_parallel_edge_sort(void)
 {
-   size_t n = VES_PARALLEL_ABOVE + 777;
+   size_t n = VCG_EDGE_SORT_PARALLEL_ABOVE + 777;
    uint32_t nv = 300000;
    vcg_edge *e = malloc(n * sizeof *e), *want = malloc(n * sizeof *e);
    CHECK(e != NULL && want != NULL);
@@ -1258,7 +1259,7 @@ static void test_parallel_edge_sort(void)
    }
    memcpy(want, e, n * sizeof *e);
    qsort(want, n, sizeof *want, cmp_edge);
-   ves_sort(e, n, nv);
+   vcg_edge_sort(e, n, nv);
    CHECK(memcmp(e, want, n * sizeof *e) == 0);
    free(e);
    free(want);
@@ -1269,30 +1270,30 @@ static void test_parallel_edge_sort(void)
  * freed once (the map lists them rather than reading its whole table). */
 static void test_id_map(void)
 {
-   vim_map m = VIM_INIT;
-   CHECK_EQ(vim_get(&m, 5), VIM_NONE);
+   vcg_idmap m = VCG_IDMAP_INIT;
+   CHECK_EQ(vcg_idmap_get(&m, 5), VCG_IDMAP_NONE);
    const uint32_t ids[] = { 0, 1, 1023, 1024, 70000, 0x40000003u,
                             0xFFFFFFFEu };
    const size_t n = sizeof ids / sizeof ids[0];
    for (size_t k = 0; k < n; k++)
-      CHECK_EQ(vim_set(&m, ids[k], (uint32_t)(10 * k)), 0);
+      CHECK_EQ(vcg_idmap_set(&m, ids[k], (uint32_t)(10 * k)), 0);
    for (size_t k = 0; k < n; k++)
-      CHECK_EQ(vim_get(&m, ids[k]), 10 * k);
-   CHECK_EQ(vim_get(&m, 2), VIM_NONE);
-   CHECK_EQ(vim_get(&m, 0x40000004u), VIM_NONE);
-   CHECK_EQ(vim_get(&m, 123456789u), VIM_NONE);
+      CHECK_EQ(vcg_idmap_get(&m, ids[k]), 10 * k);
+   CHECK_EQ(vcg_idmap_get(&m, 2), VCG_IDMAP_NONE);
+   CHECK_EQ(vcg_idmap_get(&m, 0x40000004u), VCG_IDMAP_NONE);
+   CHECK_EQ(vcg_idmap_get(&m, 123456789u), VCG_IDMAP_NONE);
    CHECK_EQ(m.pages, 5);   /* 0-1023, 1024-, 70000, bit 30, top */
-   CHECK(vim_bytes(&m) >= 5 * 1024 * sizeof(uint32_t));
-   CHECK_EQ(vim_set(&m, 1000, 7), 0);   /* an existing page */
+   CHECK(vcg_idmap_bytes(&m) >= 5 * 1024 * sizeof(uint32_t));
+   CHECK_EQ(vcg_idmap_set(&m, 1000, 7), 0);   /* an existing page */
    CHECK_EQ(m.pages, 5);
-   CHECK_EQ(vim_get(&m, 1000), 7);
-   vim_free(&m);
+   CHECK_EQ(vcg_idmap_get(&m, 1000), 7);
+   vcg_idmap_free(&m);
    CHECK_EQ(m.pages, 0);
-   CHECK_EQ(vim_bytes(&m), 0);
-   CHECK_EQ(vim_get(&m, 1), VIM_NONE);
-   CHECK_EQ(vim_set(&m, 1, 3), 0);   /* usable again */
-   CHECK_EQ(vim_get(&m, 1), 3);
-   vim_free(&m);
+   CHECK_EQ(vcg_idmap_bytes(&m), 0);
+   CHECK_EQ(vcg_idmap_get(&m, 1), VCG_IDMAP_NONE);
+   CHECK_EQ(vcg_idmap_set(&m, 1, 3), 0);   /* usable again */
+   CHECK_EQ(vcg_idmap_get(&m, 1), 3);
+   vcg_idmap_free(&m);
 }
 
 int main(int argc, char **argv)

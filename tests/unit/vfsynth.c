@@ -1,43 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vfsynth.c: VF streams for the tests (see vfsynth.h). */
 #include "vfsynth.h"
 
-#include "../../cats/format/cats_format.h"
+#include "cats/format/cats_format.h"
 
-int vfs_vertex(cbuf *b, uint32_t id, uint8_t kind, uint32_t alloc,
+int vfs_vertex(trace_buf *b, uint32_t id, uint8_t kind, uint32_t alloc,
                uint64_t offset, uint32_t size, uint32_t ctx, uint32_t loc)
 {
-   return cbuf_put8(b, CATS_VF_VERTEX) | cbuf_put32(b, id) |
-          cbuf_put8(b, kind) | cbuf_put32(b, alloc) |
-          cbuf_put64(b, offset) | cbuf_put32(b, size) | cbuf_put32(b, ctx) |
-          cbuf_put32(b, loc);
+   return trace_buf_put8(b, CATS_VF_VERTEX) | trace_buf_put32(b, id) |
+          trace_buf_put8(b, kind) | trace_buf_put32(b, alloc) |
+          trace_buf_put64(b, offset) | trace_buf_put32(b, size) | trace_buf_put32(b, ctx) |
+          trace_buf_put32(b, loc);
 }
 
-int vfs_var(cbuf *b, uint64_t v)
+int vfs_var(trace_buf *b, uint64_t v)
 {
    int r = 0;
    while (v >= 0x80) {
-      r |= cbuf_put8(b, (uint8_t)(v | 0x80));
+      r |= trace_buf_put8(b, (uint8_t)(v | 0x80));
       v >>= 7;
    }
-   return r | cbuf_put8(b, (uint8_t)v);
+   return r | trace_buf_put8(b, (uint8_t)v);
 }
 
-int vfs_sources(cbuf *b, uint32_t dst, uint32_t version, uint32_t ctx,
+int vfs_sources(trace_buf *b, uint32_t dst, uint32_t version, uint32_t ctx,
                 uint16_t n, const uint32_t *src)
 {
    return vfs_record(b, CATS_VF_SOURCES, dst, version, ctx, n, src);
 }
 
-int vfs_step(cbuf *b, uint32_t dst, uint32_t version, uint32_t d, uint32_t m)
+int vfs_step(trace_buf *b, uint32_t dst, uint32_t version, uint32_t d, uint32_t m)
 {
-   return cbuf_put8(b, CATS_VF_STEP) | vfs_var(b, dst) | vfs_var(b, version) |
+   return trace_buf_put8(b, CATS_VF_STEP) | vfs_var(b, dst) | vfs_var(b, version) |
           vfs_var(b, d) | vfs_var(b, m);
 }
 
-int vfs_record(cbuf *b, uint8_t tag, uint32_t dst, uint32_t version,
+int vfs_record(trace_buf *b, uint8_t tag, uint32_t dst, uint32_t version,
                uint32_t ctx, uint16_t n, const uint32_t *src)
 {
-   int r = cbuf_put8(b, tag) | vfs_var(b, dst) |
+   int r = trace_buf_put8(b, tag) | vfs_var(b, dst) |
            vfs_var(b, version) | vfs_var(b, ctx) | vfs_var(b, n);
    for (uint16_t i = 0; i < n; i++) {
       int32_t d = (int32_t)(src[i] - dst);
@@ -46,21 +47,21 @@ int vfs_record(cbuf *b, uint8_t tag, uint32_t dst, uint32_t version,
    return r;
 }
 
-int vfs_end(cbuf *b, uint32_t word, uint32_t nallocs, const uint32_t *table,
+int vfs_end(trace_buf *b, uint32_t word, uint32_t nallocs, const uint32_t *table,
             uint32_t n, const uint32_t *ids, const uint32_t *versions,
             const uint8_t *flags)
 {
-   int r = cbuf_put32(b, word) | cbuf_put32(b, nallocs);
+   int r = trace_buf_put32(b, word) | trace_buf_put32(b, nallocs);
    for (uint32_t i = 0; i < nallocs; i++)
-      r |= cbuf_put32(b, table[i]);
-   r |= cbuf_put32(b, n);
+      r |= trace_buf_put32(b, table[i]);
+   r |= trace_buf_put32(b, n);
    for (uint32_t i = 0; i < n; i++)
-      r |= cbuf_put32(b, ids[i]) | cbuf_put32(b, versions[i]) |
-           cbuf_put8(b, flags[i]);
+      r |= trace_buf_put32(b, ids[i]) | trace_buf_put32(b, versions[i]) |
+           trace_buf_put8(b, flags[i]);
    return r;
 }
 
-int vfs_example(cbuf *vf, cbuf *end)
+int vfs_example(trace_buf *vf, trace_buf *end)
 {
    /* Tool allocations 10 and 11 are the trace's allocs 0 (buf) and 1
     * (the global). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vfsynth.h: VF and VF_END payloads (docs/VCG.md) for the tests.
  *
  * Serialised field by field from the document, independently of the
@@ -7,30 +8,30 @@
  * from itself, a register intermediate at t.c:7 from buf+0 and buf+16,
  * and the global from the intermediate (context 1), then from the
  * intermediate and buf+8 (context 2). */
-#ifndef CATS_TEST_VFSYNTH_H
-#define CATS_TEST_VFSYNTH_H
+#ifndef CATS_TESTS_UNIT_VFSYNTH_H
+#define CATS_TESTS_UNIT_VFSYNTH_H
 
 #include <stdint.h>
 
-#include "../../cats/host/buf.h"
+#include "cats/trace/trace_buf.h"
 
-int vfs_vertex(cbuf *b, uint32_t id, uint8_t kind, uint32_t alloc,
+int vfs_vertex(trace_buf *b, uint32_t id, uint8_t kind, uint32_t alloc,
                uint64_t offset, uint32_t size, uint32_t ctx, uint32_t loc);
 /* A LEB128 value, as SOURCES records hold their fields. */
-int vfs_var(cbuf *b, uint64_t v);
-int vfs_sources(cbuf *b, uint32_t dst, uint32_t version, uint32_t ctx,
+int vfs_var(trace_buf *b, uint64_t v);
+int vfs_sources(trace_buf *b, uint32_t dst, uint32_t version, uint32_t ctx,
                 uint16_t n, const uint32_t *src);
 /* SOURCES or SOURCES_ALONE. */
-int vfs_record(cbuf *b, uint8_t tag, uint32_t dst, uint32_t version,
+int vfs_record(trace_buf *b, uint8_t tag, uint32_t dst, uint32_t version,
                uint32_t ctx, uint16_t n, const uint32_t *src);
 /* STEP: m versions from `version` follow dst's ring, the first d along. */
-int vfs_step(cbuf *b, uint32_t dst, uint32_t version, uint32_t d,
+int vfs_step(trace_buf *b, uint32_t dst, uint32_t version, uint32_t d,
              uint32_t m);
 /* VF_END with table[0..nallocs) and n entries (ids, versions, flags). */
-int vfs_end(cbuf *b, uint32_t word, uint32_t nallocs, const uint32_t *table,
+int vfs_end(trace_buf *b, uint32_t word, uint32_t nallocs, const uint32_t *table,
             uint32_t n, const uint32_t *ids, const uint32_t *versions,
             const uint8_t *flags);
 
-int vfs_example(cbuf *vf, cbuf *end);
+int vfs_example(trace_buf *vf, trace_buf *end);
 
-#endif /* CATS_TEST_VFSYNTH_H */
+#endif /* CATS_TESTS_UNIT_VFSYNTH_H */

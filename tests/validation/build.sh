@@ -29,3 +29,4 @@ done
 $MPICC $CFLAGS -Wall -I"$src" "$@" -o "$out/matmul_mpi_summa" "$src/matmul_mpi.c" -lm
 $MPICC $CFLAGS -Wall -I"$src" -DUSE_P2P "$@" -o "$out/matmul_mpi_p2p" "$src/matmul_mpi.c" -lm
 echo "built into $out"
+# SPDX-License-Identifier: GPL-2.0-or-later

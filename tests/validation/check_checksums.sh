@@ -100,3 +100,4 @@ else
    echo "FAILED"
 fi
 exit $fail
+# SPDX-License-Identifier: GPL-2.0-or-later

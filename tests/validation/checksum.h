@@ -97,3 +97,4 @@ static void chk_reduce(chk_t *c, MPI_Comm comm)
 #endif
 
 #endif /* VALIDATION_CHECKSUM_H */
+/* SPDX-License-Identifier: GPL-2.0-or-later */

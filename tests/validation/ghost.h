@@ -122,3 +122,4 @@ static void ghost_plan_totals(const ghost_plan *gp, MPI_Comm comm, long *bytes, 
 }
 
 #endif /* VALIDATION_GHOST_H */
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -56,3 +56,4 @@ int main(void)
    free(v);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -57,3 +57,4 @@ int main(void)
    free(c);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

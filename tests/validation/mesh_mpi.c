@@ -190,3 +190,4 @@ int main(int argc, char **argv)
    MPI_Finalize();
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -94,3 +94,4 @@ int main(void)
    free(acc);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -156,3 +156,4 @@ static inline double solver_h2f(int i, int j, int n)
 }
 
 #endif /* VALIDATION_PARAMS_H */
+/* SPDX-License-Identifier: GPL-2.0-or-later */

@@ -76,3 +76,4 @@ int main(void)
    free(h2f);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

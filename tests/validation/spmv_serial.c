@@ -86,3 +86,4 @@ int main(void)
    free(y);
    return 0;
 }
+/* SPDX-License-Identifier: GPL-2.0-or-later */

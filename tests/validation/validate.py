@@ -131,3 +131,4 @@ def main():
 
 if __name__ == "__main__":
     sys.exit(main())
+# SPDX-License-Identifier: GPL-2.0-or-later
