@@ -28,9 +28,10 @@ uint32_t part_metis_graph_vertices(const part_metis_graph *m) { return (uint32_t
 uint64_t part_metis_graph_edges(const part_metis_graph *m) { return (uint64_t)m->xadj[m->nv] / 2; }
 int part_metis_graph_connected(const part_metis_graph *m) { return m->connected; }
 
-/* matmul's graph (28K vertices, 1.8M edges) estimates 4.9e8 and took
- * 52 s per rank count with contiguity; a particle code's (420K
- * vertices, 3M edges) estimates 8.3e7 and takes 2 s. */
+/* The work estimate above which contiguity is not asked of METIS: a
+ * dense graph (a matrix product's) estimates several times more and
+ * takes minutes per rank count with it, a sparse one of millions of
+ * edges (a particle code's) less and seconds (docs/BENCH.md). */
 #define PART_METIS_DENSE_WORK 2e8
 
 int part_metis_graph_dense(const part_metis_graph *m)

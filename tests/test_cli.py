@@ -54,7 +54,7 @@ def test_export_cats_viz():
         if e["type"] == "scope_entry":
             check(e["scope_type"] in ("func", "loop", "conditional", "parallel"), "scope_type %r" % e["scope_type"])
 
-    # One event per record end, as cmd_export.c documents.
+    # One event per record end, as cli_export.c documents.
     n = {k: sum(1 for e in ev if e["type"] == k) for k in FIELDS}
     check_eq(n["allocation"], len(t.allocs), "allocation events (one per record)")
     scopes = [c for c in t.ctxs if c["kind"] != "thread"]

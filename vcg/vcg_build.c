@@ -353,9 +353,8 @@ static vcg_status compact_records(vcg_builder *b)
  * A source new to the vertex is looked for in every edge of its ring, so
  * the bound is not higher: an accumulator in memory (c[i][j] in i-k-j
  * matmul: a record of three sources per k, two of them new) goes to the
- * index after 43 records, not 85 (matmul_ikj, 100 repetitions: wall
- * 3.42 -> 3.14 s, the guest no longer waits for the helper's first
- * repetition; the particle kernel's 16 records of 8 stay below it). */
+ * index after 43 records, not 85, so that the helper keeps up with the
+ * guest's first repetition; a force's 16 records of 8 stay below it. */
 #define VCG_BUILD_SCAN_MAX 128u
 
 /* Edge slots of d's records, counted up to more than `limit`. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_edge_sort.h: sorting a finished graph's edges.
  *
- * At the end of a run the guest waits while the helper orders the edges:
- * millions for a particle code, a fifth of that wait. */
+ * At the end of a run the guest waits while the helper orders the edges,
+ * millions of them in a large graph, so the sort is parallel. */
 #ifndef VCG_EDGE_SORT_H
 #define VCG_EDGE_SORT_H
 

@@ -61,9 +61,9 @@ extern const size_t cvw_tail_len;
 #define VIEW_USAGE \
    "cats view FILE [-o OUT] [--project] [--ranks=LIST] [--max-records=N]"
 
-/* Access records in a page by default: python3 starting up has 810 000,
- * a 400 MB page that no browser opens; these are the ones with the most
- * accesses. 0 is all. */
+/* Access records in a page by default: a large program has hundreds of
+ * thousands, a page of hundreds of MB that no browser opens; these are
+ * the ones with the most accesses. 0 is all. */
 #define VIEW_MAX_RECORDS 20000
 
 /* --- the escaping stream --------------------------------------------------- */

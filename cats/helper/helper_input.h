@@ -4,8 +4,8 @@
  *
  * The tool sends value flow while the guest runs, and a time-stepped
  * program sends most of its graph in its first step: there the helper
- * is slower than the guest, and a pipe of 1 MiB left the guest waiting
- * (i-k-j matmul: 0.2 s of a 3 s run). A thread that keeps the pipe
+ * is slower than the guest, and a pipe of 1 MiB left the guest waiting.
+ * A thread that keeps the pipe
  * empty lets the guest run on while the helper works through what came,
  * during the later steps that send little. What is read and not yet
  * used is bounded (HELPER_INPUT_MAX_BACKLOG); beyond it the pipe fills again and

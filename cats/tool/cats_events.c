@@ -30,8 +30,8 @@ static inline void summarise_one(Event* e, Long off);
 #include "cats_access.h"
 
 /* The slow path's state: none until a record's first slow-path update
-   (python3's start-up: most of its records never get one, all their
-   accesses at one offset), then created as the record would have had it
+   (in a large program most records never get one, all their accesses
+   at one offset), then created as the record would have had it
    from the start (cold_init). */
 struct _EventCold {
    Long  base, min_off, max_off;
@@ -66,9 +66,9 @@ static ULong   accesses_written;
 
 /* Records by key (ctx, alloc, loc, size, kind): open addressing over
    record numbers + 1 (0: empty slot) and 32 bits of the key's hash, 8
-   bytes a slot, the key itself compared in the record. A general map's
-   slot holds its keys, 24 bytes: on python3's start-up, 1.7 million
-   records made that table 100 MB, and 150 MB while it grew. */
+   bytes a slot, the key itself compared in the record: a general map's
+   slot would hold its keys, 24 bytes, three times the table for a
+   program with millions of records. */
 typedef struct {
    UInt rec;
    UInt tag;
@@ -624,9 +624,8 @@ ULong CATS_(total_accesses)(void)
 
 /* With 'release', the last use of the records (after write_reuse), at
    the process's end: each chunk is freed once written, so that the
-   section's buffer grows into the room the records leave (python3's
-   start-up: 1.7 million records, 730 MB, and a 110 MB section, whose
-   doubling buffer had held up to 190 MB more at the run's peak).
+   section's buffer grows into the room the records leave, and the
+   run's peak does not hold the records and a doubling buffer at once.
    Without (the trace written before an execve, which may still fail and
    leave the guest running and traced) they stay. */
 void CATS_(write_events)(CatsBuf* b, Bool release)

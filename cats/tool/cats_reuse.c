@@ -38,9 +38,8 @@
    most 16 bytes of tree, about 48 bytes per N lines of footprint (5 %
    of the footprint's size at N = 16, 75 % at N = 1).
 
-   Cost, trace only, on scripts/kernels: 1.0-1.5x the run without reuse
-   distances at N = 16 (0.85-1.25x memcheck), 1.7-8x at N = 1. It comes
-   from the branch on the hash, which mispredicts at sampled lines, and
+   Cost (docs/BENCH.md): a fraction of the trace's time at N = 16,
+   several times it at N = 1. It comes from the branch on the hash, which mispredicts at sampled lines, and
    from the hash slot and tree nodes touched once per sampled line per
    sweep, which miss the cache once the sample outgrows it; N = 1024 costs
    nothing measurable.

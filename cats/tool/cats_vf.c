@@ -66,8 +66,8 @@ static void flush(void)
 
 /* LEB128 (docs/VCG.md): a SOURCES record's fields are small, and its
    sources lie near its vertex (their difference is small), so records
-   are under half their fixed-width size: the pipe's copies were a
-   sixth of the particle kernel's run. */
+   are under half their fixed-width size, and the pipe's copies, a
+   large part of a run that sends many, shrink with them. */
 static inline UChar* put_var32(UChar* q, UInt v)
 {
    while (v >= 0x80) {

@@ -236,8 +236,7 @@ void CATS_(vf_find_self_updates)(IRSB* sbIn, UChar* self)
    holds a value computed in an earlier superblock and not yet made a
    set (its shadow slots are lazy), reading it would make the union for
    nothing: the lane goes back to its own register unchanged, and its
-   shadow slots can stay as they are (the particle kernel: one union in
-   ten).
+   shadow slots can stay as they are.
 
    This pass finds the lanes of vector GETs (the superblock's first
    access to the register) whose value moves only as a whole lane, in

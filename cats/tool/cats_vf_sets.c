@@ -517,8 +517,7 @@ UInt accumulate(VfSite* site, const UInt* in)
 /* All paths. Single values only go apart first: at a given entry
    point (a register's lazy lanes, a union in the IR, a store) they are
    mostly one kind or the other, so inlined into each, this branch is
-   predictable where union_of's own test, shared by all, was not (the
-   particle kernel: -8%). */
+   predictable where union_of's own test, shared by all, was not. */
 static inline __attribute__((always_inline))
 UInt union4(VfSite* site, UInt* in)
 {
@@ -544,7 +543,7 @@ void union_unit(VfSite* site, UInt* u, UInt* w)
       return;
    /* An accumulator as put_lane leaves it (lane_slots): its set in s2,
       up to two new single values in s0 and s1. Its union needs no
-      search for the set (matmul: -10%). */
+      search for the set. */
    if ((((u[0] | u[1]) >> 31) | (w[1] != 0)) == 0 && (w[0] >> 31) != 0) {
       UInt y1 = u[1] & VF_ID_MASK;
       UInt r = accumulate_into(site, w[0], u[0] & VF_ID_MASK, y1, y1);
@@ -635,8 +634,8 @@ static UInt added_sources(const UInt* in, Int base, UInt* m)
 }
 
 /* A stored union's version needs its sources, not a set: the set that
-   union4 would make is listed instead (about a third of the particle
-   kernel's nodes were such sets, made and never read). The same
+   union4 would make is listed instead (such sets would be made and
+   never read). The same
    sources in the same order, and the same site state, as union4; the
    hash of the list is the set's. */
 UInt CATS_(vf_union_sources)(VfSite* site, UInt* in, UInt* out, UInt* p)

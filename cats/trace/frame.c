@@ -11,9 +11,8 @@
 #include "le.h"
 
 /* FRAME_READ_MAX: a read holds the pipe's lock while it copies, and the
- * tool's write of the next value-flow frame spins on that lock meanwhile:
- * reads of 64 KiB instead of a whole 1 MiB frame cut the guest's CPU time
- * by 3% on the particle kernel (16 KiB: the same; 256 KiB: 1%). */
+ * tool's write of the next value-flow frame spins on that lock meanwhile,
+ * so reads are a fraction of a frame (docs/BENCH.md has the measurement). */
 
 frame_status frame_read_full(int fd, void *buf, size_t n)
 {
