@@ -23,6 +23,9 @@
 extern Int VG_(safe_fd)(Int oldfd);
 extern Int VG_(sigaction)(Int signum, const vki_sigaction_toK_t* act,
                           vki_sigaction_fromK_t* oldact);
+/* Also the core's: takes one pending signal of the set, without waiting. */
+extern Int VG_(sigtimedwait_zero)(const vki_sigset_t* set,
+                                  vki_siginfo_t* info);
 
 const HChar* CATS_(out_path) = NULL;
 static Int to_helper = -1;
@@ -46,12 +49,29 @@ typedef struct {
 static XArray* pending;   /* of Pending, in query order */
 
 
+/* A write to a helper that died raises SIGPIPE. Valgrind keeps it
+   pending while the tool runs and would then deliver it to the guest,
+   killing a program that has nothing to do with the pipe: the write's
+   SIGPIPE is taken back here, and the caller reports the helper lost. */
+static Int helper_write(Int fd, const void* p, Int n)
+{
+   Int w = VG_(write)(fd, p, n);
+   if (w == -VKI_EPIPE) {
+      vki_sigset_t pipe;
+      vki_siginfo_t info;
+      VG_(memset)(&pipe, 0, sizeof(pipe));
+      pipe.sig[0] = 1UL << (VKI_SIGPIPE - 1);
+      VG_(sigtimedwait_zero)(&pipe, &info);
+   }
+   return w;
+}
+
 static Bool write_all(Int fd, const void* p, SizeT n)
 {
    const UChar* c = p;
    while (n > 0) {
       Int chunk = n > (1 << 20) ? (1 << 20) : (Int)n;
-      Int w = VG_(write)(fd, c, chunk);
+      Int w = helper_write(fd, c, chunk);
       if (w <= 0)
          return False;
       c += w;
@@ -120,7 +140,7 @@ static Bool write_draining(const void* p, SizeT n)
          continue;
       /* A pipe that polls writable takes a page without blocking. */
       Int chunk = n > 4096 ? 4096 : (Int)n;
-      Int w = VG_(write)(to_helper, c, chunk);
+      Int w = helper_write(to_helper, c, chunk);
       if (w <= 0)
          return False;
       c += w;
