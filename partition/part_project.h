@@ -40,7 +40,7 @@ typedef struct part_project_singleton {
 typedef struct part_projection {
    part_project_options opts;        /* as used; opts.per points to per_spec */
    char per_spec[PART_REGION_NAMELEN];  /* --per as given; "" for automatic */
-   part_region_region region;       /* scope; region.scope freed by part_project_free */
+   part_region region;       /* scope; region.scope freed by part_project_free */
    part_singleton_summary singletons;
    part_project_singleton *slist;    /* the singletons (not stored in section 8) */
    uint32_t nslist;

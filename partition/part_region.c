@@ -90,7 +90,7 @@ static uint64_t *subtree_work(const trace_file *t, uint64_t *total)
 }
 
 static int mark_scope(const trace_file *t, const uint8_t *chosen,
-                      part_region_region *r)
+                      part_region *r)
 {
    r->scope = calloc(t->ncontexts ? t->ncontexts : 1, 1);
    if (!r->scope)
@@ -133,7 +133,7 @@ static uint32_t pick_automatic(const trace_file *t, const uint64_t *work,
    return best[0] != CATS_NONE ? best[0] : best[1];
 }
 
-int part_region_select(const trace_file *t, const char *per, part_region_region *r, char *err,
+int part_region_select(const trace_file *t, const char *per, part_region *r, char *err,
                        size_t errlen)
 {
    memset(r, 0, sizeof *r);
@@ -183,7 +183,7 @@ int part_region_select(const trace_file *t, const char *per, part_region_region 
    return rc;
 }
 
-void part_region_free(part_region_region *r)
+void part_region_free(part_region *r)
 {
    free(r->scope);
    r->scope = NULL;

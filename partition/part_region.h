@@ -17,7 +17,7 @@
 
 #define PART_REGION_NAMELEN 256
 
-typedef struct part_region_region {
+typedef struct part_region {
    int found;              /* 0: whole run */
    int automatic;          /* chosen by the work heuristic */
    uint32_t ctx;           /* first matching context */
@@ -26,13 +26,13 @@ typedef struct part_region_region {
    double work_share;      /* fraction of all uses inside the scope */
    char name[PART_REGION_NAMELEN];  /* "loop heat.c:42", "function step", ... */
    uint8_t *scope;         /* [ncontexts] 1 inside, NULL for the whole run */
-} part_region_region;
+} part_region;
 
 /* per: NULL for the automatic choice, "run" for the whole run, else a
  * name or FILE:LINE. -1 with a message when a named region is not in the
  * trace or memory runs out. */
-int part_region_select(const trace_file *t, const char *per, part_region_region *r, char *err,
+int part_region_select(const trace_file *t, const char *per, part_region *r, char *err,
                        size_t errlen);
-void part_region_free(part_region_region *r);
+void part_region_free(part_region *r);
 
 #endif /* CATS_PARTITION_PART_REGION_H */

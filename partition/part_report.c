@@ -13,7 +13,7 @@ static double per(const part_projection *p, double v)
 
 void part_report_table(FILE *fp, const part_projection *p, const char *prefix)
 {
-   const part_region_region *rg = &p->region;
+   const part_region *rg = &p->region;
    if (rg->found)
       fprintf(fp, "%sprojected communication per iteration of %s (%s; %" PRIu64
                   " iterations)\n",

@@ -5,10 +5,12 @@ paths that cannot be written. The guest always finishes as it would
 natively, and cats says in one line what was lost."""
 import os
 import signal
+import stat
 import subprocess
+import threading
 import time
 
-from catslib import VGLIB, WORK, check, check_eq, compile_program
+from catslib import VGLIB, WORK, cats_cmd, check, check_eq, compile_program, run_cats, traced
 
 
 def _children(pid):
@@ -58,3 +60,71 @@ def test_guests_own_sigpipe_still_ends_it():
     check_eq(proc.returncode, -signal.SIGPIPE, "exit under cats (stderr: %s)" % proc.stderr[-600:])
     check_eq(proc.stdout, "", "output after the signal")
     check(os.path.getsize(out) > 0, "the trace of what ran")
+
+
+def _special_node(name):
+    """A character device like /dev/null in WORK (as root, as CI runs), else
+    None; a test never writes to the system's own /dev/null."""
+    path = os.path.join(WORK, name)
+    if os.path.lexists(path):
+        os.unlink(path)
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        return None
+    return path
+
+
+# Each command's way of naming its output file.
+_OUTPUT_COMMANDS = (
+    ("dump", "{t}", "-o", "{o}"),
+    ("dump", "--json", "{t}", "-o", "{o}"),
+    ("export", "--cats-viz", "{t}", "-o", "{o}"),
+    ("view", "{t}", "-o", "{o}"),
+    ("project", "{t}", "--ranks=2,4", "--json", "{o}"),
+    ("report", "{t}", "--json", "{o}"),
+)
+
+
+def test_commands_write_into_a_device_node_and_a_fifo():
+    t, _ = traced("vf_stencil.c")
+    node = _special_node("outdev")
+    fifo = os.path.join(WORK, "outfifo")
+    if os.path.lexists(fifo):
+        os.unlink(fifo)
+    os.mkfifo(fifo)
+    for cmd in _OUTPUT_COMMANDS:
+        if node:
+            args = [a.format(t=t.path, o=node) for a in cmd]
+            proc = cats_cmd(*args, check_rc=False)
+            check_eq(proc.returncode, 0, "cats %s: %s" % (" ".join(cmd), proc.stderr))
+            check(stat.S_ISCHR(os.stat(node).st_mode), "cats %s replaced the device node" % cmd[0])
+        # A FIFO gets the whole output, the same as a regular file's.
+        plain = os.path.join(WORK, "outplain")
+        want = cats_cmd(*[a.format(t=t.path, o=plain) for a in cmd])
+        with open(plain, "rb") as f:
+            want_bytes = f.read()
+        got = {}
+        reader = threading.Thread(target=lambda: got.update(data=open(fifo, "rb").read()))
+        reader.start()
+        proc = cats_cmd(*[a.format(t=t.path, o=fifo) for a in cmd], check_rc=False)
+        reader.join()
+        check_eq(proc.returncode, 0, "cats %s into a FIFO: %s" % (" ".join(cmd), proc.stderr))
+        check(stat.S_ISFIFO(os.stat(fifo).st_mode), "cats %s replaced the FIFO" % cmd[0])
+        check_eq(len(got.get("data", b"")), len(want_bytes), "bytes through the FIFO for %s" % " ".join(cmd))
+
+
+def test_trace_into_a_device_node_and_a_full_device():
+    binary = compile_program("vf_add.c")
+    node = _special_node("tracedev")
+    if node:
+        _, proc = run_cats(binary, out=node, out_option=False, tool_args=("--cats-out-file=" + node,))
+        check_eq(proc.returncode, 0, "exit with the trace into a device: " + proc.stderr[-800:])
+        check(stat.S_ISCHR(os.stat(node).st_mode), "the trace replaced the device node")
+        check("trace written to " + node in proc.stderr, "says where the trace went:\n" + proc.stderr[-800:])
+    # /dev/full: every write fails; one line says so, the guest is unharmed.
+    _, proc = run_cats(binary, out="/dev/full", out_option=False, tool_args=("--cats-out-file=/dev/full",))
+    check_eq(proc.returncode, 0, "the guest's exit with /dev/full: " + proc.stderr[-800:])
+    check(stat.S_ISCHR(os.stat("/dev/full").st_mode), "/dev/full is still a device")
+    lines = [l for l in proc.stderr.splitlines() if "/dev/full" in l and "No space left" in l]
+    check_eq(len(lines), 1, "the line naming /dev/full's error:\n" + proc.stderr[-800:])

@@ -4,6 +4,8 @@
 
 #include "cli_outfile.h"
 
+#include "cats/trace/trace_write.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -16,6 +18,23 @@ int cli_outfile_open(cli_outfile *f, const char *path, char *err, size_t errlen)
    f->path = f->tmp = NULL;
    if (!path || strcmp(path, "-") == 0) {
       f->fp = stdout;
+      return 0;
+   }
+   if (trace_write_in_place(path)) {
+      /* A device, a FIFO or /dev/stdout: written as it is (a rename would
+       * replace it with a regular file). */
+      f->fp = fopen(path, "w");
+      if (!f->fp) {
+         snprintf(err, errlen, "%s: %s", path, strerror(errno));
+         return -1;
+      }
+      f->path = strdup(path);
+      if (!f->path) {
+         fclose(f->fp);
+         f->fp = NULL;
+         snprintf(err, errlen, "%s: out of memory", path);
+         return -1;
+      }
       return 0;
    }
    size_t n = strlen(path) + 32;
@@ -51,7 +70,7 @@ fail:
 int cli_outfile_close(cli_outfile *f, int ok, char *err, size_t errlen)
 {
    int rc = 0;
-   if (!f->tmp) {
+   if (!f->path) {
       /* stdout: report errors such as a full disk behind a redirection */
       if (fflush(f->fp) != 0 || ferror(f->fp)) {
          if (ok)
@@ -59,6 +78,21 @@ int cli_outfile_close(cli_outfile *f, int ok, char *err, size_t errlen)
          rc = -1;
       }
       return ok ? rc : -1;
+   }
+   if (!f->tmp) {
+      /* written in place: nothing to sync or rename */
+      if (ok && (fflush(f->fp) != 0 || ferror(f->fp))) {
+         snprintf(err, errlen, "%s: %s", f->path, strerror(errno));
+         ok = 0;
+      }
+      if (fclose(f->fp) != 0 && ok) {
+         snprintf(err, errlen, "%s: %s", f->path, strerror(errno));
+         ok = 0;
+      }
+      free(f->path);
+      f->fp = NULL;
+      f->path = NULL;
+      return ok ? 0 : -1;
    }
    if (ok && (fflush(f->fp) != 0 || ferror(f->fp) ||
               fsync(fileno(f->fp)) != 0)) {

@@ -3,7 +3,8 @@
  *
  * `-o OUT` output is written to OUT.tmp.<pid> and renamed to OUT only when
  * every byte was written, so a failed command never leaves a partial file.
- * Without a path (or with "-") output goes to stdout. */
+ * Without a path (or with "-") output goes to stdout; an OUT that exists
+ * and is not a regular file (a device, a FIFO) is written in place. */
 #ifndef CATS_CLI_CLI_OUTFILE_H
 #define CATS_CLI_CLI_OUTFILE_H
 
@@ -13,7 +14,7 @@
 typedef struct cli_outfile {
    FILE *fp;           /* where to write */
    char *path;         /* final path, NULL for stdout */
-   char *tmp;          /* temporary path, NULL for stdout */
+   char *tmp;          /* temporary path, NULL for stdout and in place */
 } cli_outfile;
 
 /* Open; on failure returns -1 with a message (naming the file) in err. */

@@ -582,7 +582,7 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
       size_t m = st == TRACE_WRITE_EGATE ? drop_graph(rs, ws, n, err) : n;
       if (m < n) {
          n = m;
-         st = trace_write_write(s->out, ws, n, err, sizeof err);
+         st = trace_write(s->out, ws, n, err, sizeof err);
       }
       if (st != TRACE_WRITE_OK) {
          snprintf(msg, msglen, "%s", err);
@@ -610,7 +610,7 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
       ws[n++] = (trace_write_section){ CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
                                s->sec[CATS_SEC_PROJECT].len };
    trace_free(tr);
-   if (trace_write_write(s->out, ws, n, err, sizeof err) != TRACE_WRITE_OK) {
+   if (trace_write(s->out, ws, n, err, sizeof err) != TRACE_WRITE_OK) {
       snprintf(msg, msglen, "%s", err);
       return -1;
    }

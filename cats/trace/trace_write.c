@@ -277,6 +277,52 @@ static trace_write_status write_body(trace_write_file *f, const trace_write_sect
    return st;
 }
 
+int trace_write_in_place(const char *path)
+{
+   struct stat st;
+   return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+/* Copies the finished trace in fd to path, opened as it is (a device or a
+ * FIFO: no creation, no rename, nothing to sync). */
+static trace_write_status copy_in_place(int fd, uint8_t *buf, const char *path,
+                                        char *err, size_t errlen)
+{
+   int to = open(path, O_WRONLY | O_CLOEXEC);
+   if (to < 0)
+      return fail(err, errlen, TRACE_WRITE_EIO, "%s: %s", path, strerror(errno));
+   trace_write_status st = TRACE_WRITE_OK;
+   off_t at = 0;
+   for (;;) {
+      ssize_t r = pread(fd, buf, TRACE_WRITE_OUT_CHUNK, at);
+      if (r < 0 && errno == EINTR)
+         continue;
+      if (r < 0) {
+         st = fail(err, errlen, TRACE_WRITE_EIO, "%s: read back: %s", path, strerror(errno));
+         break;
+      }
+      if (r == 0)
+         break;
+      at += r;
+      for (ssize_t done = 0; done < r;) {
+         ssize_t w = write(to, buf + done, (size_t)(r - done));
+         if (w < 0 && errno == EINTR)
+            continue;
+         if (w <= 0) {
+            st = fail(err, errlen, TRACE_WRITE_EIO, "%s: write: %s", path,
+                      w < 0 ? strerror(errno) : "no progress");
+            break;
+         }
+         done += w;
+      }
+      if (st != TRACE_WRITE_OK)
+         break;
+   }
+   if (close(to) != 0 && st == TRACE_WRITE_OK)
+      st = fail(err, errlen, TRACE_WRITE_EIO, "%s: close: %s", path, strerror(errno));
+   return st;
+}
+
 /* The gate on its thread. */
 typedef struct gate_run {
    trace_write_gate gate;
@@ -296,8 +342,8 @@ static trace_write_status write_file(const char *path, const trace_write_section
                                      size_t n, gate_run *g, char *err,
                                      size_t errlen);
 
-trace_write_status trace_write_write(const char *path, const trace_write_section *secs, size_t n,
-                                     char *err, size_t errlen)
+trace_write_status trace_write(const char *path, const trace_write_section *secs, size_t n,
+                               char *err, size_t errlen)
 {
    return write_file(path, secs, n, NULL, err, errlen);
 }
@@ -329,7 +375,12 @@ static trace_write_status write_file(const char *path, const trace_write_section
                      secs[i].type);
    }
 
-   size_t plen = strlen(path);
+   /* A device or a FIFO is written in place (a rename would replace
+    * it with a regular file): the trace is made in an unlinked file of
+    * TMPDIR, whose header is written last, and copied to it. */
+   int in_place = trace_write_in_place(path);
+   const char *dir = getenv("TMPDIR");
+   size_t plen = strlen(in_place ? (dir && *dir ? dir : "/tmp") : path);
    char *tmp = malloc(plen + 32);
    uint8_t *out = malloc(TRACE_WRITE_OUT_CHUNK);
    if (!tmp || !out) {
@@ -337,13 +388,20 @@ static trace_write_status write_file(const char *path, const trace_write_section
       free(out);
       return fail(err, errlen, TRACE_WRITE_ENOMEM, "out of memory");
    }
-   snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-
-   /* O_EXCL refuses to follow a planted symlink; a stale file of an
-    * earlier process with our pid is removed once and retried. */
-   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-   if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+   int fd;
+   if (in_place) {
+      snprintf(tmp, plen + 32, "%s/cats-trace.XXXXXX", dir && *dir ? dir : "/tmp");
+      fd = mkstemp(tmp);
+      if (fd >= 0)
+         unlink(tmp);
+   } else {
+      snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
+      /* O_EXCL refuses to follow a planted symlink; a stale file of an
+       * earlier process with our pid is removed once and retried. */
       fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+   }
    if (fd < 0) {
       trace_write_status st = fail(err, errlen, TRACE_WRITE_EIO, "%s: %s", tmp,
                                    strerror(errno));
@@ -361,17 +419,23 @@ static trace_write_status write_file(const char *path, const trace_write_section
                                            : write_body(&f, secs, n);
    if (threaded)
       pthread_join(th, NULL);
-   if (close(fd) != 0 && st == TRACE_WRITE_OK)
-      st = fail(err, errlen, TRACE_WRITE_EIO, "%s: close: %s", tmp, strerror(errno));
    if (g && g->rc && (st == TRACE_WRITE_OK || st == TRACE_WRITE_EGATE))
       st = fail(err, errlen, TRACE_WRITE_EGATE, "%s", g->msg);
-   if (st == TRACE_WRITE_OK && rename(tmp, path) != 0)
-      st = fail(err, errlen, TRACE_WRITE_EIO, "%s: rename to %s: %s", tmp, path,
-                strerror(errno));
-   if (st != TRACE_WRITE_OK)
-      unlink(tmp);
-   else
-      sync_dir(path);
+   if (in_place) {
+      if (st == TRACE_WRITE_OK)
+         st = copy_in_place(fd, out, path, err, errlen);
+      close(fd);
+   } else {
+      if (close(fd) != 0 && st == TRACE_WRITE_OK)
+         st = fail(err, errlen, TRACE_WRITE_EIO, "%s: close: %s", tmp, strerror(errno));
+      if (st == TRACE_WRITE_OK && rename(tmp, path) != 0)
+         st = fail(err, errlen, TRACE_WRITE_EIO, "%s: rename to %s: %s", tmp, path,
+                   strerror(errno));
+      if (st != TRACE_WRITE_OK)
+         unlink(tmp);
+      else
+         sync_dir(path);
+   }
    free(tmp);
    free(out);
    return st;

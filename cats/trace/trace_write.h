@@ -4,7 +4,9 @@
  * The caller provides raw section payloads; the writer compresses each with
  * zlib, writes OUT.tmp.<pid> beside OUT, fsyncs it and renames it to OUT,
  * so OUT is either absent, the previous file, or a complete trace. On any
- * error the temporary file is removed. */
+ * error the temporary file is removed. An OUT that exists and is not a
+ * regular file (a device, a FIFO, /dev/stdout) is written in place, as a
+ * rename would replace it. */
 #ifndef CATS_TRACE_TRACE_WRITE_H
 #define CATS_TRACE_TRACE_WRITE_H
 
@@ -38,15 +40,19 @@ typedef struct trace_write_section {
 
 /* Write the sections to `path`. err (may be NULL) gets a one-line message
  * naming the failing file on error. */
-trace_write_status trace_write_write(const char *path, const trace_write_section *secs, size_t n,
-                                     char *err, size_t errlen);
+trace_write_status trace_write(const char *path, const trace_write_section *secs, size_t n,
+                               char *err, size_t errlen);
+
+/* Whether output to path is written in place (it exists and is not a
+ * regular file) rather than through a temporary file and a rename. */
+int trace_write_in_place(const char *path);
 
 /* A check of the sections' contents, run on a second thread while they
  * are compressed: 0 if they may be written, else nonzero with a one-line
  * message in msg. */
 typedef int (*trace_write_gate)(void *arg, char *msg, size_t msglen);
 
-/* trace_write_write, but `path` is replaced only if gate(arg) passes; if it does
+/* trace_write, but `path` is replaced only if gate(arg) passes; if it does
  * not, TRACE_WRITE_EGATE and its message. The gate only reads the payloads. */
 trace_write_status trace_write_gated(const char *path, const trace_write_section *secs,
                                      size_t n, trace_write_gate gate, void *arg, char *err,

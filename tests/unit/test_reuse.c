@@ -262,7 +262,7 @@ static void test_roundtrip(void)
    w[SYN_NSEC + 1] = (trace_write_section){ CATS_SEC_REUSE, reuse.data, reuse.len };
    char path[4200], err[TRACE_ERRLEN];
    snprintf(path, sizeof path, "%s/reuse.cats", workdir);
-   CHECK_EQ(trace_write_write(path, w, SYN_NSEC + 2, err, sizeof err), TRACE_WRITE_OK);
+   CHECK_EQ(trace_write(path, w, SYN_NSEC + 2, err, sizeof err), TRACE_WRITE_OK);
    trace_file *t = NULL;
    trace_status st = trace_open(path, &t, err, sizeof err);
    if (st != TRACE_OK)

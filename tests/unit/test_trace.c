@@ -45,7 +45,7 @@ static int write_synth(const char *path, const syn_opts *o, int extra)
          w[n++] = (trace_write_section){ 42, junk, sizeof junk };
    }
    char err[TRACE_WRITE_ERRLEN];
-   trace_write_status st = trace_write_write(path, w, n, err, sizeof err);
+   trace_write_status st = trace_write(path, w, n, err, sizeof err);
    syn_free(&s);
    if (st != TRACE_WRITE_OK && err[0] == '\0')
       fprintf(stderr, "  write failed without a message\n");
@@ -693,7 +693,7 @@ static void test_split_section(void)
    trace_write_section w[1] = { { 42, big, size } };
    char p[4200], err[TRACE_WRITE_ERRLEN];
    snprintf(p, sizeof p, "%s/split.cats", workdir);
-   CHECK_EQ(trace_write_write(p, w, 1, err, sizeof err), TRACE_WRITE_OK);
+   CHECK_EQ(trace_write(p, w, 1, err, sizeof err), TRACE_WRITE_OK);
    size_t len = 0;
    uint8_t *file = slurp(p, &len);
    CHECK(file != NULL && len > CATS_HEADER_SIZE + CATS_SECTION_ENTRY_SIZE);

@@ -1167,7 +1167,7 @@ static void test_write_trace(void)
    w[SYN_NSEC] = (trace_write_section){ CATS_SEC_VCG, sec.data, sec.len };
    char path[4096], err[TRACE_WRITE_ERRLEN];
    snprintf(path, sizeof path, "%s/vcg.cats", workdir);
-   CHECK_EQ(trace_write_write(path, w, SYN_NSEC + 1, err, sizeof err), TRACE_WRITE_OK);
+   CHECK_EQ(trace_write(path, w, SYN_NSEC + 1, err, sizeof err), TRACE_WRITE_OK);
    trace_file *t = NULL;
    char rerr[TRACE_ERRLEN];
    CHECK_EQ(trace_open(path, &t, rerr, sizeof rerr), TRACE_OK);
@@ -1185,7 +1185,7 @@ static void test_write_trace(void)
    memcpy(v0, v0 + CATS_VCG_VERTEX_SIZE, sizeof tmp);
    memcpy(v0 + CATS_VCG_VERTEX_SIZE, tmp, sizeof tmp);
    snprintf(path, sizeof path, "%s/vcg-bad.cats", workdir);
-   CHECK_EQ(trace_write_write(path, w, SYN_NSEC + 1, err, sizeof err), TRACE_WRITE_OK);
+   CHECK_EQ(trace_write(path, w, SYN_NSEC + 1, err, sizeof err), TRACE_WRITE_OK);
    CHECK_EQ(trace_open_without_graph(path, &t, rerr, sizeof rerr), TRACE_EVALUE);
    CHECK(strstr(rerr, "VCG vertex 1: out of order") != NULL);
    trace_free(t);
@@ -1215,7 +1215,7 @@ static void test_write_big_trace(void)
    w[SYN_NSEC] = (trace_write_section){ CATS_SEC_VCG, sec.data, sec.len };
    char path[4096], werr[TRACE_WRITE_ERRLEN];
    snprintf(path, sizeof path, "%s/vcg_big.cats", workdir);
-   CHECK_EQ(trace_write_write(path, w, SYN_NSEC + 1, werr, sizeof werr), TRACE_WRITE_OK);
+   CHECK_EQ(trace_write(path, w, SYN_NSEC + 1, werr, sizeof werr), TRACE_WRITE_OK);
    syn_free(&s);
    trace_buf_free(&vf);
    trace_buf_free(&end);
