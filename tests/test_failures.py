@@ -128,3 +128,55 @@ def test_trace_into_a_device_node_and_a_full_device():
     check(stat.S_ISCHR(os.stat("/dev/full").st_mode), "/dev/full is still a device")
     lines = [l for l in proc.stderr.splitlines() if "/dev/full" in l and "No space left" in l]
     check_eq(len(lines), 1, "the line naming /dev/full's error:\n" + proc.stderr[-800:])
+
+
+def test_output_that_is_a_directory_is_refused_at_start():
+    binary = compile_program("vf_add.c")
+    d = os.path.join(WORK, "outdir.cats")
+    os.makedirs(d, exist_ok=True)
+    _, proc = run_cats(binary, out_option=False, tool_args=("--cats-out-file=" + d,))
+    check_eq(proc.returncode, 1, "exit status")
+    check("cannot write the trace file %s: it is a directory" % d in proc.stderr,
+          "the reason, before the guest runs:\n" + proc.stderr[-800:])
+    check("vf_add" not in proc.stdout, "the guest did not run")
+    check(os.path.isdir(d), "the directory is untouched")
+
+
+def _warnings(stderr):
+    return [l for l in stderr.splitlines() if "another process wrote" in l]
+
+
+def test_two_runs_sharing_an_output_file_say_so():
+    out = os.path.join(WORK, "shared.cats")
+    if os.path.exists(out):
+        os.unlink(out)
+    waiter = compile_program("waits_for.c")
+    quick = compile_program("vf_add.c")
+    env = dict(os.environ, VALGRIND_LIB=VGLIB)
+    second = subprocess.Popen(["valgrind", "--tool=cats", "--cats-out-file=" + out, waiter, out],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    while not _children(second.pid) and second.poll() is None:
+        time.sleep(0.05)   # started: its helper runs
+    _, first = run_cats(quick, out_option=False, tool_args=("--cats-out-file=" + out,))
+    _, stderr = second.communicate()
+    check_eq(first.returncode, 0, "the first run's exit")
+    check_eq(_warnings(first.stderr), [], "the first writer's warnings")
+    check_eq(second.returncode, 0, "the second run's exit: " + stderr[-600:])
+    w = _warnings(stderr)
+    check_eq(len(w), 1, "the second writer's warnings:\n" + stderr[-800:])
+    check(out in w[0], "the warning names the file: " + w[0])
+    # One run after another replaces the file as any tool's output: no warning.
+    _, again = run_cats(quick, out_option=False, tool_args=("--cats-out-file=" + out,))
+    check_eq(_warnings(again.stderr), [], "a later run's warnings")
+
+
+def test_forked_child_sharing_the_output_file_says_so():
+    binary = compile_program("forks.c")
+    out = os.path.join(WORK, "forks.cats")
+    _, proc = run_cats(binary, out=out)
+    check_eq(proc.returncode, 0, "exit")
+    check_eq(sorted(proc.stdout.split("\n")), ["", "child 2475.0", "parent 49.5"], "the outputs")
+    check_eq(len(_warnings(proc.stderr)), 1, "warnings:\n" + proc.stderr[-1500:])
+    _, proc = run_cats(binary, out_option=False,
+                       tool_args=("--cats-out-file=" + os.path.join(WORK, "forks.%p.cats"),))
+    check_eq(_warnings(proc.stderr), [], "warnings with %p")

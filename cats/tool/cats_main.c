@@ -401,9 +401,18 @@ static void on_post_signal(ThreadId tid, Int sig)
 /*--- Start and end                                        ---*/
 /*------------------------------------------------------------*/
 
-/* Fails early on an output the helper could not write at the end. */
-static Bool output_writable(const HChar* path)
+/* Fails early on an output the helper could not write at the end: NULL
+   if it can be written, else why not. A device or a FIFO is written in
+   place by the helper; a directory cannot be. */
+static const HChar* output_unwritable(const HChar* path)
 {
+   struct vg_stat st;
+   if (!sr_isError(VG_(stat)(path, &st))) {
+      if (VKI_S_ISDIR(st.mode))
+         return "it is a directory";
+      if (!VKI_S_ISREG(st.mode))
+         return NULL;
+   }
    HChar* probe = VG_(malloc)("cats.probe", VG_(strlen)(path) + 32);
    VG_(sprintf)(probe, "%s.probe.%d", path, VG_(getpid)());
    SysRes sr = VG_(open)(probe, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_EXCL,
@@ -414,7 +423,7 @@ static Bool output_writable(const HChar* path)
       VG_(unlink)(probe);
    }
    VG_(free)(probe);
-   return ok;
+   return ok ? NULL : "its folder cannot be written";
 }
 
 /* Memory the kernel wrote (read(2) and friends) holds new inputs. */
@@ -430,10 +439,13 @@ static void post_clo_init(void)
    CATS_(instr_on) = CATS_(clo_instr_atstart);
    CATS_(out_path) = VG_(expand_file_name)("--cats-out-file",
                                            CATS_(clo_out_file));
-   if (!output_writable(CATS_(out_path))) {
-      VG_(fmsg)("cats: cannot write the trace file %s\n", CATS_(out_path));
+   const HChar* why = output_unwritable(CATS_(out_path));
+   if (why) {
+      VG_(fmsg)("cats: cannot write the trace file %s: %s\n",
+                CATS_(out_path), why);
       VG_(exit)(1);
    }
+   CATS_(out_snapshot)();
    if (CATS_(projecting)() && !CATS_(clo_value_flow)) {
       VG_(fmsg_bad_option)("--ranks", "the projection needs --value-flow=yes\n");
       VG_(exit)(1);

@@ -269,6 +269,45 @@ Bool CATS_(helper_start)(const HChar* out_path)
    return True;
 }
 
+/* The trace file as it was when this run started (or forked). */
+static struct {
+   Bool  exists;
+   ULong ino, mtime, mtime_nsec;
+   Long  size;
+} out_before;
+
+void CATS_(out_snapshot)(void)
+{
+   struct vg_stat st;
+   VG_(memset)(&out_before, 0, sizeof(out_before));
+   if (CATS_(out_path) && !sr_isError(VG_(stat)(CATS_(out_path), &st))
+       && VKI_S_ISREG(st.mode)) {
+      out_before.exists = True;
+      out_before.ino = st.ino;
+      out_before.mtime = st.mtime;
+      out_before.mtime_nsec = st.mtime_nsec;
+      out_before.size = st.size;
+   }
+}
+
+/* Two runs, or a process and its forked child, given the same file name
+   without %p replace each other's trace: the one that writes second says
+   so, as it is about to. */
+static void warn_if_written_meanwhile(void)
+{
+   struct vg_stat st;
+   if (sr_isError(VG_(stat)(CATS_(out_path), &st)) || !VKI_S_ISREG(st.mode))
+      return;
+   if (out_before.exists && st.ino == out_before.ino
+       && st.mtime == out_before.mtime
+       && st.mtime_nsec == out_before.mtime_nsec
+       && st.size == out_before.size)
+      return;
+   VG_(umsg)("cats: warning: another process wrote %s while this one ran; "
+             "its trace is replaced (put %%p in --cats-out-file to keep "
+             "one trace per process)\n", CATS_(out_path));
+}
+
 /* In a forked guest the inherited pipes belong to the parent's helper:
    the child forgets them and gets its own helper and output file. */
 static void reset_after_fork(ThreadId tid)
@@ -284,6 +323,7 @@ static void reset_after_fork(ThreadId tid)
    pending = NULL;
    CATS_(out_path) = VG_(expand_file_name)("--cats-out-file",
                                            CATS_(clo_out_file));
+   CATS_(out_snapshot)();
    /* Started when first needed: a child that only execs never needs
       one, and writes no trace. */
    CATS_(forked_child) = True;
@@ -613,6 +653,8 @@ Bool CATS_(write_trace)(Bool ending)
       VG_(free)(a);
    }
    Bool ok = to_helper >= 0;
+   if (ok)
+      warn_if_written_meanwhile();
    for (i = 0; i < nsecs && ok; i++)
       ok = send_frame(types[i], secs[i].data, secs[i].len);
    for (i = 0; i < 8; i++)

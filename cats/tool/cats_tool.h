@@ -520,6 +520,9 @@ extern Bool CATS_(instr_on);
 
 Bool  CATS_(helper_start)(const HChar* out_path);
 void  CATS_(out_init)(void);
+/* Notes the trace file as it is now, so that the end can tell whether
+   another run (or a forked child) wrote it meanwhile. */
+void  CATS_(out_snapshot)(void);
 /* Loops and conditionals of an object: a region table and the
    non-overlapping ranges labelled with their innermost region, sorted. */
 void  CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
