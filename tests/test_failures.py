@@ -180,3 +180,18 @@ def test_forked_child_sharing_the_output_file_says_so():
     _, proc = run_cats(binary, out_option=False,
                        tool_args=("--cats-out-file=" + os.path.join(WORK, "forks.%p.cats"),))
     check_eq(_warnings(proc.stderr), [], "warnings with %p")
+
+
+def test_static_binary_is_warned_about():
+    # malloc_loop.c allocates in a loop: natively linked, its blocks are
+    # containers; linked statically, Valgrind cannot replace malloc.
+    dynamic = compile_program("malloc_loop.c")
+    static = compile_program("malloc_loop.c", flags=("-O0", "-static"))
+    _, proc = run_cats(static)
+    check_eq(proc.returncode, 0, "exit: " + proc.stderr[-600:])
+    lines = [l for l in proc.stderr.splitlines() if "statically linked" in l]
+    check_eq(len(lines), 1, "the warning:\n" + proc.stderr[-1200:])
+    check(static in lines[0] and "malloc" in lines[0], "it names the program and why: " + lines[0])
+    _, proc = run_cats(dynamic)
+    check_eq([l for l in proc.stderr.splitlines() if "statically linked" in l], [],
+             "no warning for a dynamic program")

@@ -11,6 +11,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_clientstate.h"
 #include "pub_tool_transtab.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
@@ -426,6 +427,47 @@ static const HChar* output_unwritable(const HChar* path)
    return ok ? NULL : "its folder cannot be written";
 }
 
+/* Valgrind replaces malloc and friends through the preload library, which
+   a statically linked program never loads: its heap blocks are then no
+   containers, and the user is told before the run rather than left to
+   wonder at the accesses "not in any container". The executable is a
+   static one when it is an ELF file without a PT_INTERP program header. */
+static void warn_if_static(const HChar* exe)
+{
+   UChar eh[64], ph[56];
+   if (exe == NULL)
+      return;
+   SysRes sr = VG_(open)(exe, VKI_O_RDONLY, 0);
+   if (sr_isError(sr))
+      return;
+   Int fd = sr_Res(sr);
+   Bool dynamic = True;
+   if (VG_(read)(fd, eh, sizeof(eh)) == sizeof(eh)
+       && eh[0] == 0x7f && eh[1] == 'E' && eh[2] == 'L' && eh[3] == 'F'
+       && eh[4] == 2 /* ELFCLASS64 */) {
+      ULong phoff = 0;
+      for (Int i = 7; i >= 0; i--)
+         phoff = (phoff << 8) | eh[32 + i];
+      UInt phentsize = eh[54] | (eh[55] << 8), phnum = eh[56] | (eh[57] << 8);
+      dynamic = False;
+      for (UInt i = 0; i < phnum && phentsize >= 4 && !dynamic; i++) {
+         if (VG_(lseek)(fd, (Off64T)(phoff + (ULong)i * phentsize),
+                        VKI_SEEK_SET) < 0
+             || VG_(read)(fd, ph, 4) != 4) {
+            dynamic = True;   /* unreadable: say nothing */
+            break;
+         }
+         if ((ph[0] | (ph[1] << 8) | (ph[2] << 16) | ((UInt)ph[3] << 24)) == 3)
+            dynamic = True;   /* PT_INTERP */
+      }
+   }
+   VG_(close)(fd);
+   if (!dynamic)
+      VG_(umsg)("cats: warning: %s is statically linked: Valgrind cannot "
+                "replace its malloc, so its heap blocks are not recorded "
+                "(their accesses count as not in any container)\n", exe);
+}
+
 /* Memory the kernel wrote (read(2) and friends) holds new inputs. */
 static void on_mem_written(CorePart part, ThreadId tid, Addr a, SizeT len)
 {
@@ -446,6 +488,7 @@ static void post_clo_init(void)
       VG_(exit)(1);
    }
    CATS_(out_snapshot)();
+   warn_if_static(VG_(args_the_exename));
    if (CATS_(projecting)() && !CATS_(clo_value_flow)) {
       VG_(fmsg_bad_option)("--ranks", "the projection needs --value-flow=yes\n");
       VG_(exit)(1);
