@@ -195,3 +195,51 @@ def test_static_binary_is_warned_about():
     _, proc = run_cats(dynamic)
     check_eq([l for l in proc.stderr.splitlines() if "statically linked" in l], [],
              "no warning for a dynamic program")
+
+
+def test_helper_busy_longer_than_the_timeout_is_waited_for():
+    # The projection of a 3-D stencil for five rank counts keeps the helper
+    # busy for seconds after the guest ends: with --helper-timeout=1 the
+    # tool still waits, as the helper makes progress, and the trace comes.
+    src = os.path.join(os.path.dirname(__file__), "validation", "stencil3d_serial.c")
+    binary = os.path.join(WORK, "stencil3d_serial")
+    subprocess.run(["gcc", "-O2", "-g", "-I" + os.path.join(os.path.dirname(__file__), "..", "cats"),
+                    src, "-o", binary, "-lm"], check=True)
+    out, proc = run_cats(binary, tool_args=("--helper-timeout=1", "--ranks=2,4,8,16,32"))
+    check_eq(proc.returncode, 0, "exit: " + proc.stderr[-600:])
+    check("trace written to " + out in proc.stderr, "the trace:\n" + proc.stderr[-1200:])
+    check("projected communication" in proc.stderr, "the projection")
+    check("helper process" not in proc.stderr, "no helper failure:\n" + proc.stderr[-1200:])
+
+
+def test_stalled_helper_is_given_up_truthfully():
+    binary = compile_program("waits_for.c")
+    go = os.path.join(WORK, "stall.go")
+    out = os.path.join(WORK, "stall.cats")
+    for p in (go, out):
+        if os.path.exists(p):
+            os.unlink(p)
+    proc = subprocess.Popen(["valgrind", "--tool=cats", "--helper-timeout=1",
+                             "--cats-out-file=" + out, binary, go],
+                            env=dict(os.environ, VALGRIND_LIB=VGLIB),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    helper = []
+    while not helper and proc.poll() is None:
+        helper = _children(proc.pid)
+        time.sleep(0.05)
+    check(helper, "no helper process")
+    os.kill(helper[0], signal.SIGSTOP)
+    open(go, "w").close()
+    _, stderr = proc.communicate()
+    check_eq(proc.returncode, 0, "the guest's exit: " + stderr[-600:])
+    lines = [l for l in stderr.splitlines() if "helper process" in l]
+    check_eq(len(lines), 1, "one line about the helper:\n" + stderr[-1200:])
+    check("made no progress for 1 s" in lines[0] and "no trace is written" in lines[0],
+          "the line: " + lines[0])
+    check("trace written" not in stderr, "no claim of a trace")
+    check(not os.path.exists("/proc/%d" % helper[0]) or
+          open("/proc/%d/stat" % helper[0]).read().split(") ")[1][0] in "ZX",
+          "the helper is gone")
+    time.sleep(0.5)
+    check(not os.path.exists(out), "no trace appears later")
+    check(not [f for f in os.listdir(WORK) if f.startswith("stall.cats.tmp")], "no temporary file")

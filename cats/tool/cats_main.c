@@ -21,6 +21,7 @@
 extern Bool VG_(clo_read_inline_info);
 
 Bool  CATS_(clo_instr_atstart) = True;
+UInt  CATS_(clo_helper_timeout) = 180;
 Bool  CATS_(clo_separate_debug_files) = False;
 const HChar* CATS_(clo_out_file) = "cats.out.%p.cats";
 Int   CATS_(exit_code) = 0;
@@ -128,13 +129,15 @@ Bool CATS_(projecting)(void)
 
 static Bool process_option(const HChar* arg)
 {
-   Long gran = 0, sampling = 0;
+   Long gran = 0, sampling = 0, timeout = 0;
    if (projection_option(arg)) {}
    else if VG_STR_CLO(arg, "--cats-out-file", CATS_(clo_out_file)) {}
    else if VG_BOOL_CLO(arg, "--instr-atstart", CATS_(clo_instr_atstart)) {}
    else if VG_BOOL_CLO(arg, "--separate-debug-files",
                        CATS_(clo_separate_debug_files)) {}
    else if VG_BOOL_CLO(arg, "--value-flow", CATS_(clo_value_flow)) {}
+   else if VG_BINT_CLO(arg, "--helper-timeout", timeout, 1, 1000000)
+      CATS_(clo_helper_timeout) = (UInt)timeout;
    else if VG_BOOL_CLO(arg, "--vf-loop-log", CATS_(clo_vf_acc_log)) {}
    else if VG_BINT_CLO(arg, "--vf-granularity", gran, 4, 8) {
       if (gran != 4 && gran != 8) {
@@ -168,6 +171,8 @@ static void print_usage(void)
 "    --instr-atstart=no|yes    record accesses from the start [yes]; with no,\n"
 "                              start with CATS_START_INSTRUMENTATION\n"
 "                              (cats.h)\n"
+"    --helper-timeout=<s>      give up on a helper that has made no progress\n"
+"                              (used no CPU time) for s seconds [180]\n"
 "    --separate-debug-files=no|yes  also name stack arrays from separate\n"
 "                              debug files (/usr/lib/debug), as for system\n"
 "                              libraries [no]\n"

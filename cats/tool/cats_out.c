@@ -23,6 +23,8 @@
 extern Int VG_(safe_fd)(Int oldfd);
 extern Int VG_(sigaction)(Int signum, const vki_sigaction_toK_t* act,
                           vki_sigaction_fromK_t* oldact);
+/* Also the core's: sends a signal (the tool headers have no kill). */
+extern Int VG_(kill)(Int pid, Int signo);
 /* Also the core's: takes one pending signal of the set, without waiting. */
 extern Int VG_(sigtimedwait_zero)(const vki_sigset_t* set,
                                   vki_siginfo_t* info);
@@ -80,9 +82,81 @@ static Bool write_all(Int fd, const void* p, SizeT n)
    return True;
 }
 
-/* The helper answers within seconds (its DWARF reader has its own 60 s
-   alarm); a helper that stops answering must not hang the guest. */
-#define HELPER_TIMEOUT_MS (180 * 1000)
+/* The helper is waited for as long as it makes progress: it may work for
+   minutes at the end of a large run (the graph, the projection), but a
+   helper that uses no CPU time for --helper-timeout seconds, stopped or
+   hung, must not hang the guest. Progress is its CPU time, or waiting
+   for the disk. */
+#define HELPER_POLL_MS 1000
+
+/* The helper's CPU time in clock ticks, or -1 when it is gone. While it
+   waits for the disk, which is progress too, a value that always moves. */
+static Long helper_cpu(void)
+{
+   HChar path[48], buf[512];
+   if (helper_pid <= 0)
+      return -1;
+   VG_(sprintf)(path, "/proc/%d/stat", helper_pid);
+   SysRes sr = VG_(open)(path, VKI_O_RDONLY, 0);
+   if (sr_isError(sr))
+      return -1;
+   Int n = VG_(read)(sr_Res(sr), buf, sizeof(buf) - 1);
+   VG_(close)(sr_Res(sr));
+   if (n <= 0)
+      return -1;
+   buf[n] = 0;
+   /* "pid (comm) state ppid ...": utime and stime are fields 14 and 15,
+      the 11th and 12th after the state. */
+   HChar* s = VG_(strrchr)(buf, ')');
+   if (s == NULL || s[1] != ' ')
+      return -1;
+   s += 2;
+   if (*s == 'Z' || *s == 'X')
+      return -1;
+   Bool disk = *s == 'D';
+   Long f[13];
+   for (Int i = 0; i < 13; i++) {
+      while (*s && *s != ' ')
+         s++;
+      while (*s == ' ')
+         s++;
+      f[i] = VG_(strtoll10)(s, NULL);
+   }
+   return f[10] + f[11] + (disk ? (Long)VG_(read_millisecond_timer)() : 0);
+}
+
+/* poll(2) on the helper's pipes, waiting while the helper makes progress:
+   the ready count, 0 when the helper is gone or made none for
+   --helper-timeout seconds (stalled is then set), -1 on an error. */
+static Bool helper_stalled = False;
+
+static Int poll_helper(struct vki_pollfd* pfd, Int n)
+{
+   Long last = helper_cpu();
+   UInt idle_ms = 0;
+   for (;;) {
+      SysRes pr = VG_(poll)(pfd, n, HELPER_POLL_MS);
+      if (sr_isError(pr) && sr_Err(pr) == VKI_EINTR)
+         continue;
+      if (sr_isError(pr))
+         return -1;
+      if (sr_Res(pr) > 0)
+         return (Int)sr_Res(pr);
+      Long now = helper_cpu();
+      if (now < 0)
+         return 0;
+      if (now != last) {
+         last = now;
+         idle_ms = 0;
+         continue;
+      }
+      idle_ms += HELPER_POLL_MS;
+      if (idle_ms >= CATS_(clo_helper_timeout) * 1000u) {
+         helper_stalled = True;
+         return 0;
+      }
+   }
+}
 
 static Bool read_all(Int fd, void* p, SizeT n)
 {
@@ -92,8 +166,7 @@ static Bool read_all(Int fd, void* p, SizeT n)
       pfd.fd = fd;
       pfd.events = VKI_POLLIN;
       pfd.revents = 0;
-      SysRes pr = VG_(poll)(&pfd, 1, HELPER_TIMEOUT_MS);
-      if (sr_isError(pr) || sr_Res(pr) == 0)
+      if (poll_helper(&pfd, 1) <= 0)
          return False;
       Int chunk = n > (1 << 20) ? (1 << 20) : (Int)n;
       Int r = VG_(read)(fd, c, chunk);
@@ -126,8 +199,7 @@ static Bool write_draining(const void* p, SizeT n)
       pfd[1].fd = from_helper;
       pfd[1].events = VKI_POLLIN;
       pfd[1].revents = 0;
-      SysRes pr = VG_(poll)(pfd, 2, HELPER_TIMEOUT_MS);
-      if (sr_isError(pr) || sr_Res(pr) == 0)
+      if (poll_helper(pfd, 2) <= 0)
          return False;
       if (pfd[1].revents & (VKI_POLLIN | POLL_HUP)) {
          if (!drain_one_answer())
@@ -208,13 +280,31 @@ static UChar* recv_frame(UInt type, SizeT* len)
 
 static void helper_lost(const HChar* what)
 {
-   VG_(umsg)("cats: the helper process failed (%s); no trace is written\n",
-             what);
+   if (helper_stalled) {
+      /* Stopped for good, so that no trace appears after this says none
+         is written; a temporary file it left goes too. */
+      VG_(umsg)("cats: the helper process made no progress for %u s "
+                "(%s); it is stopped and no trace is written\n",
+                CATS_(clo_helper_timeout), what);
+      VG_(kill)(helper_pid, VKI_SIGKILL);
+   } else {
+      VG_(umsg)("cats: the helper process failed (%s); no trace is "
+                "written\n", what);
+   }
    if (to_helper >= 0)
       VG_(close)(to_helper);
    if (from_helper >= 0)
       VG_(close)(from_helper);
    to_helper = from_helper = -1;
+   if (helper_pid > 0) {
+      Int st;
+      HChar* tmp = VG_(malloc)("cats.tmppath", VG_(strlen)(CATS_(out_path)) + 32);
+      VG_(waitpid)(helper_pid, &st, 0);
+      VG_(sprintf)(tmp, "%s.tmp.%d", CATS_(out_path), helper_pid);
+      VG_(unlink)(tmp);
+      VG_(free)(tmp);
+      helper_pid = -1;
+   }
 }
 
 Bool CATS_(helper_start)(const HChar* out_path)

@@ -551,6 +551,7 @@ extern Bool CATS_(forked_child);
 /*------------------------------------------------------------*/
 
 extern Bool  CATS_(clo_instr_atstart);
+extern UInt  CATS_(clo_helper_timeout);   /* seconds without progress */
 extern Bool  CATS_(clo_separate_debug_files);
 extern const HChar* CATS_(clo_out_file);
 extern Int   CATS_(exit_code);
