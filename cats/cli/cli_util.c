@@ -2,18 +2,21 @@
 /* cli_util.c: helpers shared by the `cats` subcommands (see cli.h). */
 #include "cli.h"
 
+#include "cats/trace/errmsg.h"
+#include "partition/part_section.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 int cli_error(int code, const char *fmt, ...)
 {
+   char msg[2048];
    va_list ap;
    va_start(ap, fmt);
-   fputs("cats: ", stderr);
-   vfprintf(stderr, fmt, ap);
-   fputc('\n', stderr);
+   errmsg_vformat(msg, sizeof msg, fmt, ap);   /* one line, no escapes */
    va_end(ap);
+   fprintf(stderr, "cats: %s\n", msg);
    return code;
 }
 
@@ -96,6 +99,18 @@ static int load(const char *path, int keep_graph, trace_file **out)
                                                          sizeof err);
    if (st != TRACE_OK)
       return cli_error(CLI_EFILE, "%s: %s", path, err);
+   /* The PROJECT section is the partition layer's to decode: checked here
+    * for every command, so that none accepts a damaged one. */
+   if ((*out)->has_projection) {
+      part_projection p;
+      if (part_section_read((*out)->projection, (*out)->projection_len, &p, err,
+                            sizeof err) != 0) {
+         trace_free(*out);
+         *out = NULL;
+         return cli_error(CLI_EFILE, "%s: %s", path, err);
+      }
+      part_project_free(&p);
+   }
    return CLI_OK;
 }
 

@@ -336,9 +336,12 @@ static int get_uvar32(var_in *in, uint32_t *v)
    return r;
 }
 
-/* The smallest record: every field one byte, no dimensions, no distinct
- * offsets, an empty histogram. Bounds the count before allocating. */
-#define EVENT_MIN_BYTES 18
+/* The smallest record: its 16 fields one byte each (ctx, loc, alloc,
+ * kind, pattern, ndims, flags, size, ndistinct, count, first_time, span,
+ * base, min and max offset, the histogram's mask), no dimensions, no
+ * distinct offsets, no histogram bucket. Bounds the count before
+ * allocating. */
+#define EVENT_MIN_BYTES 16
 
 /* One EVENTS record into e; 0, or the get_* error. */
 static int get_event(var_in *in, trace_event *e)
@@ -463,7 +466,8 @@ static trace_status decode(const trace_section *secs, size_t n, int keep,
    for (size_t i = 0; i < n; i++) {
       uint32_t ty = secs[i].type;
       if (ty < CATS_SEC_STRINGS || ty >= NSEC)
-         continue; /* reserved or unknown: skipped */
+         return trace_fail(err, errlen, TRACE_ETABLE,
+                           "section %zu has the unknown type %u", i, ty);
       if (by_type[ty])
          return trace_fail(err, errlen, TRACE_ETABLE,
                            "section %u (%s) appears twice", ty,

@@ -89,6 +89,13 @@ static trace_status check_table(const trace_entry *e, uint32_t n,
 {
    for (uint32_t i = 0; i < n; i++) {
       const char *nm = trace_section_name(e[i].type);
+      /* The table's types are not under a CRC: a type this version does
+       * not know is damage (a new section comes with a new version), and
+       * skipping it would silently lose the section it was. */
+      if (!known_section(e[i].type))
+         return trace_fail(err, errlen, TRACE_ETABLE,
+                           "section table entry %u has the unknown type %u",
+                           i, e[i].type);
       if (e[i].offset < data_start || e[i].offset > size ||
           e[i].stored > size - e[i].offset) {
          if (e[i].offset >= data_start && e[i].offset <= size)
@@ -334,12 +341,8 @@ static trace_status read_container(const trace_src *s, int keep_graph,
    if (st == TRACE_OK)
       st = check_table(e, n, table_end, s->size, err, errlen);
 
-   /* Only the sections this version understands are inflated; unknown
-    * ones were bounds-checked above and are otherwise skipped. */
    size_t nsec = 0;
    for (uint32_t i = 0; st == TRACE_OK && i < n; i++) {
-      if (!known_section(e[i].type))
-         continue;
       uint8_t *raw;
       st = load_section(s, &e[i], &raw, err, errlen);
       if (st == TRACE_OK) {
