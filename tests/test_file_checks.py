@@ -173,3 +173,43 @@ def test_file_names_stay_on_one_inert_line():
         check_eq(p.returncode, 1, "cats %s: exit" % cmd[0])
         check_eq(len(p.stderr.splitlines()), 1, "cats %s: one line, got %r" % (cmd[0], p.stderr))
         check("\x1b" not in p.stderr, "cats %s: an escape reached the terminal: %r" % (cmd[0], p.stderr))
+
+
+def test_compare_refuses_what_the_json_format_does_not_allow():
+    t = _projected_trace()
+    proj = os.path.join(WORK, "cmp-proj.json")
+    p = subprocess.run([CATS, "project", t, "--ranks=2", "--json", proj], capture_output=True, text=True)
+    check_eq(p.returncode, 0, "project --json: " + p.stderr)
+    with open(proj) as f:
+        doc = json.load(f)
+    good = dict(doc, kind="measured", results=[r for r in doc["results"] if r["ranks"] == 2])
+    bad = []
+    r0 = good["results"][0]
+    bad.append(("p2p_bytes a string", dict(good, results=[dict(r0, p2p_bytes="x")]), "p2p_bytes"))
+    bad.append(("p2p_bytes not the sum", dict(good, results=[dict(r0, p2p_bytes=r0["p2p_bytes"] + 1)]),
+                "p2p_bytes"))
+    bad.append(("an unknown collective", dict(good, results=[dict(r0, collectives={"allsum": {"calls": 1, "bytes": 8}},
+                                                                 collective_bytes=8)]), "allsum"))
+    diag = [row[:] for row in r0["matrix"]]
+    diag[0][0] = 64
+    bad.append(("a non-zero diagonal", dict(good, results=[dict(r0, matrix=diag,
+                                                               p2p_bytes=r0["p2p_bytes"] + 64)]), "itself"))
+    bad.append(("two measured results", dict(good, results=[r0, dict(r0, ranks=2)]), "one result"))
+    bad.append(("an unknown kind", dict(good, kind="guessed"), "kind"))
+    meas = os.path.join(WORK, "cmp-meas.json")
+    with open(meas, "w") as f:
+        json.dump(good, f)
+    p = subprocess.run([CATS, "compare", proj, meas], capture_output=True, text=True)
+    check_eq(p.returncode, 0, "compare on a conforming measured file: " + p.stderr)
+    for what, doc_bad, needle in bad:
+        with open(meas, "w") as f:
+            json.dump(doc_bad, f)
+        p = subprocess.run([CATS, "compare", proj, meas], capture_output=True, text=True)
+        check_eq(p.returncode, 1, "compare with %s: exit (stdout %r)" % (what, p.stdout[:200]))
+        check_eq(len(p.stderr.splitlines()), 1, "compare with %s: one line %r" % (what, p.stderr))
+        check(needle in p.stderr, "compare with %s: %r names %r" % (what, p.stderr, needle))
+
+
+def _projected_trace():
+    t, _ = traced("vf_stencil.c", tool_args=("--ranks=2,4",))
+    return t.path

@@ -130,6 +130,7 @@ def test_compare_accuracy():
     check("agree" in text, "neighbour structure agrees: " + text)
     measured["results"][0]["matrix"] = [[0, 0, 0, 800], [0, 0, 800, 800], [0, 800, 0, 0],
                                         [800, 800, 0, 0]]
+    measured["results"][0]["p2p_bytes"] = 4800
     with open(meas, "w") as f:
         json.dump(measured, f)
     cats_cmd("compare", proj, meas, "--json", out)

@@ -49,6 +49,72 @@ static int get_u64(json_t *o, const char *key, uint64_t *out)
    return 0;
 }
 
+/* The collective types of docs/COMM-JSON.md. */
+static int known_collective(const char *name)
+{
+   static const char *const known[] = { "broadcast", "reduce", "gather",
+      "scatter", "allreduce", "allgather", "alltoall", "reduce_scatter",
+      "barrier" };
+   for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+      if (strcmp(name, known[i]) == 0)
+         return 1;
+   return 0;
+}
+
+/* One result as docs/COMM-JSON.md defines it: the matrix's diagonal 0,
+ * p2p_bytes its sum, each collective of a known type with its calls and
+ * bytes, collective_bytes their sum. A file that says otherwise is
+ * refused rather than half read. */
+static int check_result(const char *path, json_t *r, size_t idx)
+{
+   uint64_t rk, p2p, coll, sum = 0, csum = 0;
+   json_t *m = json_object_get(r, "matrix");
+   if (get_u64(r, "ranks", &rk) || rk < 1 || rk > 65536 || !json_is_array(m) ||
+       json_array_size(m) != rk)
+      return cli_error(CLI_EFILE, "%s: result %zu: no ranks or matrix of that size",
+                       path, idx);
+   for (size_t a = 0; a < rk; a++) {
+      json_t *row = json_array_get(m, a);
+      if (!json_is_array(row) || json_array_size(row) != rk)
+         return cli_error(CLI_EFILE, "%s: result %zu: matrix row %zu malformed", path,
+                          idx, a);
+      for (size_t b = 0; b < rk; b++) {
+         json_t *v = json_array_get(row, b);
+         if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return cli_error(CLI_EFILE, "%s: result %zu: matrix entry [%zu][%zu] is "
+                             "not a byte count", path, idx, a, b);
+         if (a == b && json_integer_value(v) != 0)
+            return cli_error(CLI_EFILE, "%s: result %zu: matrix entry [%zu][%zu] is "
+                             "%lld, but a rank sends nothing to itself", path, idx, a,
+                             b, (long long)json_integer_value(v));
+         sum += (uint64_t)json_integer_value(v);
+      }
+   }
+   if (get_u64(r, "p2p_bytes", &p2p) || p2p != sum)
+      return cli_error(CLI_EFILE, "%s: result %zu: p2p_bytes is not the matrix's "
+                       "sum (%llu)", path, idx, (unsigned long long)sum);
+   json_t *cs = json_object_get(r, "collectives");
+   if (cs && !json_is_object(cs))
+      return cli_error(CLI_EFILE, "%s: result %zu: collectives is not an object",
+                       path, idx);
+   const char *key;
+   json_t *c;
+   json_object_foreach(cs, key, c) {
+      uint64_t calls, b;
+      if (!known_collective(key))
+         return cli_error(CLI_EFILE, "%s: result %zu: unknown collective type %s",
+                          path, idx, key);
+      if (get_u64(c, "calls", &calls) || get_u64(c, "bytes", &b))
+         return cli_error(CLI_EFILE, "%s: result %zu: collective %s needs calls and "
+                          "bytes", path, idx, key);
+      csum += b;
+   }
+   if (get_u64(r, "collective_bytes", &coll) || coll != csum)
+      return cli_error(CLI_EFILE, "%s: result %zu: collective_bytes is not the "
+                       "collectives' sum (%llu)", path, idx, (unsigned long long)csum);
+   return CLI_OK;
+}
+
 /* The result for n ranks (n == 0: the only one). */
 static int load_side(const char *path, json_t *doc, uint32_t n, cmp_side *s)
 {
@@ -58,6 +124,22 @@ static int load_side(const char *path, json_t *doc, uint32_t n, cmp_side *s)
        !json_is_array(results))
       return cli_error(CLI_EFILE, "%s: not a cats communication file "
                                   "(docs/COMM-JSON.md)", path);
+   const char *kind = json_string_value(json_object_get(doc, "kind"));
+   if (!kind || (strcmp(kind, "projected") != 0 && strcmp(kind, "measured") != 0))
+      return cli_error(CLI_EFILE, "%s: kind is neither \"projected\" nor "
+                                  "\"measured\"", path);
+   if (strcmp(kind, "measured") == 0 && json_array_size(results) != 1)
+      return cli_error(CLI_EFILE, "%s: a measured file holds one result, this "
+                                  "one %zu", path, json_array_size(results));
+   {
+      size_t k;
+      json_t *r;
+      json_array_foreach(results, k, r) {
+         int rc = check_result(path, r, k);
+         if (rc != CLI_OK)
+            return rc;
+      }
+   }
    json_t *r = NULL;
    size_t i;
    json_t *it;

@@ -161,8 +161,11 @@ static int covers_period(const trace_file *t, const uint32_t *ev, uint32_t n,
    uint32_t k = 0;
    for (uint32_t i = 0; i < n; i++) {
       const trace_event *e = &t->events[ev[i]];
-      int64_t m = e->base % (int64_t)s;
-      uint64_t r = (uint64_t)(m < 0 ? m + (int64_t)s : m);
+      /* base mod s in unsigned arithmetic: s may be 2^63 (a stride of
+       * INT64_MIN), which no signed add or remainder can take. */
+      uint64_t mag = e->base < 0 ? (uint64_t)0 - (uint64_t)e->base : (uint64_t)e->base;
+      uint64_t q = mag % s;
+      uint64_t r = e->base < 0 && q != 0 ? s - q : q;
       if (e->size >= s)
          return 1;
       if (r + e->size <= s) {
