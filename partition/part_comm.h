@@ -38,6 +38,7 @@ typedef struct part_comm_result {
    double imbalance;          /* heaviest rank's computation / average */
    uint64_t cut;              /* partitioner's edge cut (uses) */
    int method;                /* enum part_metis_method used */
+   uint32_t dealt;            /* values dealt round-robin (part_metis_result) */
    uint32_t *vertex_part;     /* [nvertices] rank of each VCG vertex (kept
                                  on request; UINT32_MAX for singletons) */
 } part_comm_result;

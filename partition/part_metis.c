@@ -302,7 +302,18 @@ static int run_metis(const part_metis_graph *m, int method, idx_t nparts,
                : METIS_PartGraphRecursive(&nv, &ncon, m->xadj, m->adjncy,
                                           m->vwgt, NULL, m->adjwgt, &nparts,
                                           NULL, NULL, opts, &objval, p);
-   return rc == METIS_OK ? 0 : -1;
+   return rc;
+}
+
+/* METIS's error, named: a graph it refuses is a bug of ours, its memory
+ * the machine's limit. */
+static const char *metis_error(int rc)
+{
+   switch (rc) {
+   case METIS_ERROR_INPUT:  return "METIS refused its input";
+   case METIS_ERROR_MEMORY: return "METIS ran out of memory";
+   default:                 return "METIS failed";
+   }
 }
 
 int part_metis_partition(const part_metis_graph *m, uint32_t nparts, const part_metis_options *o,
@@ -321,14 +332,17 @@ int part_metis_partition(const part_metis_graph *m, uint32_t nparts, const part_
       int asked = o->contig == PART_METIS_CONTIG_YES ||
                   (o->contig == PART_METIS_CONTIG_AUTO && !part_metis_graph_dense(m));
       int contig = asked && m->connected && o->method != PART_METIS_RB;
-      if (run_metis(m, o->method, (idx_t)nparts, o, contig, p) != 0) {
+      int rc = run_metis(m, o->method, (idx_t)nparts, o, contig, p);
+      if (rc != METIS_OK) {
          free(p);
-         snprintf(err, errlen, "METIS failed to partition the graph into "
-                               "%u parts", nparts);
+         snprintf(err, errlen, "%s (error %d) partitioning %u values into %u "
+                               "parts", metis_error(rc), rc, (unsigned)m->nv, nparts);
          return -1;
       }
       res->contiguous = contig;
    } else {
+      /* Said in the projection's report (part_report_table). */
+      res->dealt = nparts > 1 ? (uint32_t)m->nv : 0;
       for (idx_t v = 0; v < m->nv; v++)
          p[v] = (idx_t)((uint32_t)v % (nparts ? nparts : 1));
    }

@@ -65,6 +65,9 @@ typedef struct part_metis_result {
    uint64_t cut;           /* edge cut in original uses */
    int method;             /* the method whose parts were kept */
    int contiguous;         /* contiguity was asked for and given */
+   uint32_t dealt;         /* values dealt round-robin because there were
+                              no more of them than parts (METIS needs
+                              more); 0 when METIS partitioned */
 } part_metis_result;
 
 /* part[k] for every group k of the part_graph the part_metis_graph was built from

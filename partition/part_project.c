@@ -198,6 +198,7 @@ static int project_one(const trace_file *t, const part_graph *g,
       }
       r.cut = mr.cut;
       r.method = mr.method;
+      r.dealt = mr.dealt;
       if (i > 0 && r.p2p_bytes + r.coll_total >=
                       best->p2p_bytes + best->coll_total) {
          part_comm_result_free(&r);
@@ -228,8 +229,8 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    snprintf(p->per_spec, sizeof p->per_spec, "%s", o->per ? o->per : "");
    p->opts.per = o->per ? p->per_spec : NULL;
    if (!t->has_vcg) {
-      snprintf(err, errlen, "the trace has no value communication graph "
-                            "(it was recorded with --value-flow=no)");
+      char why[512];
+      snprintf(err, errlen, "%s", trace_no_graph_reason(t, why, sizeof why));
       return -1;
    }
    if (part_region_select(t, o->per, &p->region, err, errlen) != 0)

@@ -39,6 +39,11 @@ void part_report_table(FILE *fp, const part_projection *p, const char *prefix)
               per(p, (double)r->coll_total), per(p, (double)r->max_rank_bytes),
               nb, r->imbalance, per(p, r->time_estimate));
    }
+   for (uint32_t i = 0; i < p->nresults; i++)
+      if (p->results[i].dealt)
+         fprintf(fp, "%snote: %u ranks: only %u values outside the singletons, "
+                     "dealt round-robin (METIS needs more values than parts)\n",
+                 prefix, p->results[i].nranks, p->results[i].dealt);
 }
 
 static void json_matrix(FILE *fp, const part_comm_result *r)

@@ -243,3 +243,35 @@ def test_stalled_helper_is_given_up_truthfully():
     time.sleep(0.5)
     check(not os.path.exists(out), "no trace appears later")
     check(not [f for f in os.listdir(WORK) if f.startswith("stall.cats.tmp")], "no temporary file")
+
+
+def test_metis_printing_does_not_break_the_helpers_answers():
+    # At 64 ranks METIS's recursive bisection of vf_add.c's small graph
+    # prints "Cannot bisect a graph with 0 vertices" to its stdout, which
+    # was the helper's answer pipe: the tool read it as the reply and lost
+    # the trace.
+    out, proc = run_cats(compile_program("vf_add.c"), tool_args=("--ranks=2,64",))
+    check_eq(proc.returncode, 0, "exit")
+    check("helper process failed" not in proc.stderr, "the helper's answer:\n" + proc.stderr[-1500:])
+    check("trace written to " + out in proc.stderr, "the trace:\n" + proc.stderr[-1500:])
+    check("Cannot bisect" not in proc.stderr, "METIS's chatter reached the user")
+
+
+def test_values_dealt_round_robin_are_said():
+    # Function add's 48 values (16 sums of 32 inputs) cannot fill 64 parts.
+    out, proc = run_cats(compile_program("vf_add.c"), tool_args=("--ranks=2,64", "--per=add"))
+    notes = [l for l in proc.stderr.splitlines() if "dealt round-robin" in l]
+    check_eq(len(notes), 1, "notes:\n" + proc.stderr[-1500:])
+    check("64 ranks: only 48 values" in notes[0], "the note: " + notes[0])
+    p = cats_cmd("project", out, "--ranks=2,64", "--per=add")
+    check("64 ranks: only 48 values outside the singletons, dealt round-robin" in p.stdout, p.stdout)
+
+
+def test_a_trace_without_a_graph_says_why():
+    out, proc = run_cats(compile_program("vf_add.c"), tool_args=("--value-flow=no",),
+                         out=os.path.join(WORK, "novf.cats"))
+    check_eq(proc.returncode, 0, "exit")
+    for cmd in (("project", out, "--ranks=2"), ("vcg", out)):
+        p = cats_cmd(*cmd, check_rc=False)
+        check_eq(p.returncode, 1, "cats %s: exit" % cmd[0])
+        check("the run had --value-flow=no" in p.stderr, "cats %s: %r" % (cmd[0], p.stderr))

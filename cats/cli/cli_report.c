@@ -390,8 +390,8 @@ static void text_end(FILE *fp, const trace_file *t, uint32_t loc,
 static void text_comm(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
    if (!r->has_vcg) {
-      fputs("\n6. communication: no value communication graph in this "
-            "trace (run the tool with --value-flow=yes)\n", fp);
+      char why[512];
+      fprintf(fp, "\n6. communication: %s\n", trace_no_graph_reason(t, why, sizeof why));
       return;
    }
    fprintf(fp, "\n6. heaviest communication edges by location (uses x "

@@ -394,9 +394,10 @@ int cli_vcg(int argc, char **argv)
    if ((rc = cli_load(file, &t)) != CLI_OK)
       return rc;
    if (!t->has_vcg) {
+      char why[512];
+      trace_no_graph_reason(t, why, sizeof why);
       trace_free(t);
-      return cli_error(CLI_EFILE, "%s: no value communication graph (run "
-                                  "with --value-flow=yes)", file);
+      return cli_error(CLI_EFILE, "%s: %s", file, why);
    }
    int to_stdout = edges || vertices || contexts;
    for (size_t i = 0; i < nfiles; i++) {

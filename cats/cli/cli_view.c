@@ -451,9 +451,11 @@ static int recompute(const trace_file *t, const char *file, const char *ranks,
    }
    if (ranks && part_project_parse_ranks(ranks, &o, err, sizeof err) != 0)
       return cli_error(CLI_EUSAGE, "view: %s", err);
-   if (!t->has_vcg)
-      return cli_error(CLI_EFILE, "%s: no value communication graph to "
-                       "project (the run had --value-flow=no)", file);
+   if (!t->has_vcg) {
+      char why[512];
+      return cli_error(CLI_EFILE, "%s: nothing to project: %s", file,
+                       trace_no_graph_reason(t, why, sizeof why));
+   }
    if (part_project(t, &o, p, err, sizeof err) != 0)
       return cli_error(CLI_EFILE, "%s: %s", file, err);
    return CLI_OK;

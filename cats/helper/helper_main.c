@@ -36,6 +36,7 @@
 #include "cats/format/cats_format.h"
 #include "cats/trace/trace_buf.h"
 #include "cats/trace/frame.h"
+#include "cats/trace/le.h"
 #include "helper_input.h"
 #include "cats/binary/loops.h"
 #include "cats/binary/stackvars.h"
@@ -43,6 +44,9 @@
 #include "cats/trace/trace_write.h"
 
 #define HLP_MAX_QUERY 65536   /* a query is two u64 and a path */
+/* The descriptor the answers go to: the tool's pipe, given as stdout. */
+static int to_tool = STDOUT_FILENO;
+
 #define HLP_ERRLEN 512
 #define HLP_DWARF_SECONDS 60   /* limit for reading one object's DWARF */
 /* VF frames are read in chunks of this size plus the start of a record
@@ -199,7 +203,7 @@ static int read_query(const char *what, uint64_t len, hlp_query *q)
 static int send_answer(const char *what, uint32_t type, const void *data,
                        size_t len)
 {
-   if (frame_write(STDOUT_FILENO, type, data, len) != FRAME_OK) {
+   if (frame_write(to_tool, type, data, len) != FRAME_OK) {
       diag("writing %s answer: %s", what, strerror(errno));
       return -1;
    }
@@ -514,19 +518,60 @@ static int check_gate(void *arg, char *msg, size_t msglen)
    return 1;
 }
 
-/* A graph left out (set_graph_error) is the one loss the user hears of. */
-static void warn_no_graph(const char *why)
+/* Appends a key and its value to the raw META section (and their
+ * strings to STRINGS): 0, or -1 out of memory or on sections too short
+ * to hold their counts (the check then refuses them anyway). */
+static int meta_add(hlp_session *s, const char *key, const char *value)
+{
+   trace_buf *str = &s->sec[CATS_SEC_STRINGS], *meta = &s->sec[CATS_SEC_META];
+   if (!s->seen[CATS_SEC_STRINGS] || !s->seen[CATS_SEC_META] || str->len < 4 ||
+       meta->len < 4)
+      return -1;
+   uint32_t nstr = le_u32(str->data), nmeta = le_u32(meta->data);
+   size_t kl = strlen(key), vl = strlen(value);
+   if (trace_buf_put32(str, (uint32_t)kl) || trace_buf_append(str, key, kl) ||
+       trace_buf_put32(str, (uint32_t)vl) || trace_buf_append(str, value, vl) ||
+       trace_buf_put32(meta, nstr) || trace_buf_put32(meta, nstr + 1))
+      return -1;
+   le_put32(str->data, nstr + 2);
+   le_put32(meta->data, nmeta + 1);
+   return 0;
+}
+
+/* A graph left out (set_graph_error, or one that fails the check) is the
+ * one loss the user hears of: at the end of the run, and from every
+ * reader of the trace (META vcg_left_out). */
+static void leave_out_graph(hlp_session *s, const char *why)
 {
    fprintf(stderr, "==%ld== cats: warning: the trace is written without "
                    "its value communication graph: %s\n", (long)getppid(),
            why);
+   s->seen[CATS_SEC_VCG] = 0;
+   if (meta_add(s, "vcg_left_out", why) != 0)
+      fprintf(stderr, "==%ld== cats: warning: the trace cannot say so "
+                      "(out of memory)\n", (long)getppid());
 }
 
-/* A graph that fails the check is left out too: removes section 7 from rs
- * and ws if the rest passes the check; returns the new count, or n if
- * there was none or the rest fails too. */
-static size_t drop_graph(trace_section *rs, trace_write_section *ws, size_t n,
-                         const char *why)
+/* The sections to write, in type order, as the reader and the writer
+ * take them; returns their count. */
+static size_t sections_of(hlp_session *s, trace_section *rs, trace_write_section *ws)
+{
+   size_t n = 0;
+   for (uint32_t t = 1; t <= CATS_SEC_MAX; t++) {
+      if (!s->seen[t])
+         continue;
+      rs[n] = (trace_section){ t, s->sec[t].data, s->sec[t].len };
+      ws[n] = (trace_write_section){ t, s->sec[t].data, s->sec[t].len };
+      n++;
+   }
+   return n;
+}
+
+/* A graph that fails the check is left out too, if the rest passes it:
+ * the sections are made again without it; returns their new count, or n
+ * if there was no graph or the rest fails too. */
+static size_t drop_graph(hlp_session *s, trace_section *rs, trace_write_section *ws,
+                         size_t n, const char *why)
 {
    size_t k = 0;
    while (k < n && rs[k].type != CATS_SEC_VCG)
@@ -540,12 +585,8 @@ static size_t drop_graph(trace_section *rs, trace_write_section *ws, size_t n,
    char err[TRACE_ERRLEN];
    if (trace_check(keep, n - 1, err, sizeof err) != TRACE_OK)
       return n;
-   for (size_t i = k; i + 1 < n; i++) {
-      rs[i] = rs[i + 1];
-      ws[i] = ws[i + 1];
-   }
-   warn_no_graph(why);
-   return n - 1;
+   leave_out_graph(s, why);
+   return sections_of(s, rs, ws);
 }
 
 /* Validate what arrived and write the trace; fills msg on failure. */
@@ -556,20 +597,11 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
       return -1;
    }
    char why[HLP_ERRLEN];
-   if (build_vcg(s, why, sizeof why) != 0) {
-      warn_no_graph(why);
-      s->seen[CATS_SEC_VCG] = 0;
-   }
+   if (build_vcg(s, why, sizeof why) != 0)
+      leave_out_graph(s, why);
    trace_section rs[CATS_SEC_MAX];
    trace_write_section ws[CATS_SEC_MAX];
-   size_t n = 0;
-   for (uint32_t t = 1; t <= CATS_SEC_MAX; t++) {
-      if (!s->seen[t])
-         continue;
-      rs[n] = (trace_section){ t, s->sec[t].data, s->sec[t].len };
-      ws[n] = (trace_write_section){ t, s->sec[t].data, s->sec[t].len };
-      n++;
-   }
+   size_t n = sections_of(s, rs, ws);
    /* The reader's own decode layer: a file we write is one it accepts.
     * A check alone keeps neither the graph nor the events, and runs while
     * the sections are compressed. */
@@ -579,7 +611,7 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
       hlp_check c = { rs, n };
       trace_write_status st = trace_write_gated(s->out, ws, n, check_gate, &c, err,
                                                 sizeof err);
-      size_t m = st == TRACE_WRITE_EGATE ? drop_graph(rs, ws, n, err) : n;
+      size_t m = st == TRACE_WRITE_EGATE ? drop_graph(s, rs, ws, n, err) : n;
       if (m < n) {
          n = m;
          st = trace_write(s->out, ws, n, err, sizeof err);
@@ -595,7 +627,7 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
    trace_file *tr = NULL;
    trace_status cs = trace_decode(rs, n, &tr, err, sizeof err);
    if (cs != TRACE_OK) {
-      size_t m = drop_graph(rs, ws, n, err);
+      size_t m = drop_graph(s, rs, ws, n, err);
       if (m < n) {
          n = m;
          cs = trace_decode(rs, n, &tr, err, sizeof err);
@@ -632,7 +664,7 @@ static int on_commit(hlp_session *s, uint64_t len)
    for (int i = 0; i < 4; i++)
       ans[i] = (uint8_t)(status >> (8 * i));
    memcpy(ans + 4, msg, mlen);
-   if (frame_write(STDOUT_FILENO, CATS_FRAME_COMMITTED, ans, 4 + mlen) !=
+   if (frame_write(to_tool, CATS_FRAME_COMMITTED, ans, 4 + mlen) !=
        FRAME_OK) {
       /* The tool cannot tell the user, so we do. */
       diag("writing COMMITTED: %s", strerror(errno));
@@ -690,6 +722,18 @@ int main(int argc, char **argv)
    }
    /* Write errors on the pipe are reported, not fatal signals. */
    signal(SIGPIPE, SIG_IGN);
+   /* The answers go to the tool on a descriptor of their own, and stdout
+    * to /dev/null: a library that prints to stdout (METIS does, on parts
+    * it cannot fill) would otherwise write into the protocol and cost the
+    * run its trace. METIS's errors come back as return codes, which the
+    * projection names (part_metis.c). */
+   to_tool = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+   int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+   if (to_tool < 0 || null < 0 || dup2(null, STDOUT_FILENO) < 0) {
+      diag("cannot set up the answer pipe: %s", strerror(errno));
+      return 1;
+   }
+   close(null);
    /* A pipe of 1 MiB (Linux's limit without privileges) rather than
     * 64 KiB: the tool's value-flow frames then cost it a few writes and
     * wake-ups each, not one per 64 KiB. Best effort: stdin may not be a

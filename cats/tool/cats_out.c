@@ -690,6 +690,8 @@ static void write_meta(CatsBuf* b)
       VG_(snprintf)(buf, sizeof(buf), "exit %d", CATS_(exit_code));
    meta(b, &count, "exit", buf);
    meta(b, &count, "instr_atstart", CATS_(clo_instr_atstart) ? "yes" : "no");
+   /* Whether a graph was asked for: a trace without one then says why. */
+   meta(b, &count, "value_flow", CATS_(clo_value_flow) ? "yes" : "no");
    meta_u64(b, &count, "time_end", CATS_(time));
    meta_u64(b, &count, "threads", CATS_(n_threads)());
    meta_u64(b, &count, "accesses_total", CATS_(total_accesses)());

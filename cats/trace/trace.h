@@ -262,6 +262,12 @@ const char *trace_str(const trace_file *t, uint32_t id);
 /* Value of the first META entry with this key, or NULL. */
 const char *trace_meta_get(const trace_file *t, const char *key);
 
+/* Why a trace has no value communication graph, as a sentence for a
+ * message: left out at the end of the run (META vcg_left_out, written by
+ * the helper with its reason), not asked for (META value_flow "no"), or
+ * neither said (a trace of an older version). Writes into buf. */
+const char *trace_no_graph_reason(const trace_file *t, char *buf, size_t len);
+
 /* Cold and capacity misses of a fully associative LRU cache of `lines`
  * cache lines, estimated from a reuse histogram: an access misses when
  * it is cold or its distance is at least `lines`. Exact (given the

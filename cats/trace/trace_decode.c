@@ -9,8 +9,10 @@
  * trace_decode_reuse.c). Each section's size must equal exactly what its
  * count implies; EVENTS, whose records are of variable length, must end
  * with its last record. */
+#include "errmsg.h"
 #include "trace_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -607,4 +609,20 @@ const char *trace_meta_get(const trace_file *t, const char *key)
       if (strcmp(t->strings[t->meta[i].key], key) == 0)
          return t->strings[t->meta[i].value];
    return NULL;
+}
+
+const char *trace_no_graph_reason(const trace_file *t, char *buf, size_t len)
+{
+   const char *left = trace_meta_get(t, "vcg_left_out");
+   const char *vf = trace_meta_get(t, "value_flow");
+   if (left)
+      snprintf(buf, len, "the value communication graph was left out of "
+               "this trace at the end of the run: %s", left);
+   else if (vf && strcmp(vf, "no") == 0)
+      snprintf(buf, len, "no value communication graph: the run had "
+               "--value-flow=no");
+   else
+      snprintf(buf, len, "no value communication graph in this trace");
+   errmsg_sanitize(buf);
+   return buf;
 }

@@ -481,6 +481,12 @@ static void expect_graph_left_out(const uint32_t *types, const trace_buf *frames
    if (t) {
       CHECK(!t->has_vcg);
       CHECK_EQ(t->nevents, 3);
+      /* The trace itself says the graph was left out, and why. */
+      const char *left = trace_meta_get(t, "vcg_left_out");
+      CHECK(left != NULL && strstr(left, want) != NULL);
+      char why[512];
+      CHECK(strstr(trace_no_graph_reason(t, why, sizeof why),
+                    "left out of this trace") != NULL);
    }
    trace_free(t);
    CHECK(temp_files_left() == 0);

@@ -205,6 +205,17 @@ static void grid_in_four(void)
    uint32_t again[64];
    CHECK(part_metis_partition(m, 4, &o, again, &r, err, sizeof err) == 0);
    CHECK(memcmp(part, again, sizeof part) == 0);
+   CHECK_EQ(r.dealt, 0);
+   /* METIS's own refusal is named, not a bare "failed" (a load imbalance
+    * of less than none is no input METIS takes). */
+   part_metis_options bad = o;
+   bad.ufactor = -5;
+   CHECK(part_metis_partition(m, 4, &bad, again, &r, err, sizeof err) != 0);
+   CHECK(strstr(err, "METIS refused its input") != NULL);
+   /* More parts than values: dealt round-robin, and said so in r. */
+   uint32_t many[64];
+   CHECK(part_metis_partition(m, 64, &o, many, &r, err, sizeof err) == 0);
+   CHECK_EQ(r.dealt, 64);
    part_metis_graph_free(m);
    part_graph_free(&g);
 }
