@@ -224,7 +224,7 @@ assert len(d.getElementsByTagName("edge")) == 7
    expect cli_vcg_unwritable_msg err "^cats: $work/no-such-dir/g.metis: "
    check cli_vcg_no_graph 1 "$cats" vcg "$trace"
    expect cli_vcg_no_graph_msg err \
-      "^cats: $trace: no value communication graph (run with --value-flow=yes)$"
+      "^cats: $trace: no value communication graph in this trace$"
    # The commands that do not keep the graph still check it.
    for c in stat dump "export --cats-viz" vcg; do
       name=cli_bad_graph_$(echo "$c" | cut -d' ' -f1)
