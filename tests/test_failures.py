@@ -21,6 +21,20 @@ def _children(pid):
         return []
 
 
+def _start_with_helper(args):
+    """Starts valgrind ARGS (a guest under cats) and waits for its helper
+    process: (the running valgrind, the helper's pid)."""
+    proc = subprocess.Popen(["valgrind", "--tool=cats"] + args,
+                            env=dict(os.environ, VALGRIND_LIB=VGLIB),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    helper = []
+    while not helper and proc.poll() is None:
+        helper = _children(proc.pid)
+        time.sleep(0.05)
+    check(helper, "no helper process under valgrind (exit %s)" % proc.returncode)
+    return proc, helper[0]
+
+
 def test_helper_killed_under_a_running_guest():
     binary = compile_program("helper_dies.c", flags=("-O2",))
     go = os.path.join(WORK, "helper_dies.go")
@@ -29,15 +43,8 @@ def test_helper_killed_under_a_running_guest():
         if os.path.exists(p):
             os.unlink(p)
     native = subprocess.run([binary, "/"], capture_output=True, text=True)
-    proc = subprocess.Popen(["valgrind", "--tool=cats", "--cats-out-file=" + out, binary, go],
-                            env=dict(os.environ, VALGRIND_LIB=VGLIB),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    helper = []
-    while not helper and proc.poll() is None:
-        helper = _children(proc.pid)
-        time.sleep(0.05)
-    check(helper, "no helper process under valgrind (exit %s)" % proc.returncode)
-    os.kill(helper[0], signal.SIGKILL)
+    proc, helper = _start_with_helper(["--cats-out-file=" + out, binary, go])
+    os.kill(helper, signal.SIGKILL)
     open(go, "w").close()
     stdout, stderr = proc.communicate()
     check_eq(proc.returncode, 0, "the guest's exit status (stderr: %s)" % stderr[-600:])
@@ -152,11 +159,7 @@ def test_two_runs_sharing_an_output_file_say_so():
         os.unlink(out)
     waiter = compile_program("waits_for.c")
     quick = compile_program("vf_add.c")
-    env = dict(os.environ, VALGRIND_LIB=VGLIB)
-    second = subprocess.Popen(["valgrind", "--tool=cats", "--cats-out-file=" + out, waiter, out],
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    while not _children(second.pid) and second.poll() is None:
-        time.sleep(0.05)   # started: its helper runs
+    second, _ = _start_with_helper(["--cats-out-file=" + out, waiter, out])
     _, first = run_cats(quick, out_option=False, tool_args=("--cats-out-file=" + out,))
     _, stderr = second.communicate()
     check_eq(first.returncode, 0, "the first run's exit")
@@ -219,16 +222,8 @@ def test_stalled_helper_is_given_up_truthfully():
     for p in (go, out):
         if os.path.exists(p):
             os.unlink(p)
-    proc = subprocess.Popen(["valgrind", "--tool=cats", "--helper-timeout=1",
-                             "--cats-out-file=" + out, binary, go],
-                            env=dict(os.environ, VALGRIND_LIB=VGLIB),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    helper = []
-    while not helper and proc.poll() is None:
-        helper = _children(proc.pid)
-        time.sleep(0.05)
-    check(helper, "no helper process")
-    os.kill(helper[0], signal.SIGSTOP)
+    proc, helper = _start_with_helper(["--helper-timeout=1", "--cats-out-file=" + out, binary, go])
+    os.kill(helper, signal.SIGSTOP)
     open(go, "w").close()
     _, stderr = proc.communicate()
     check_eq(proc.returncode, 0, "the guest's exit: " + stderr[-600:])
@@ -237,8 +232,8 @@ def test_stalled_helper_is_given_up_truthfully():
     check("made no progress for 1 s" in lines[0] and "no trace is written" in lines[0],
           "the line: " + lines[0])
     check("trace written" not in stderr, "no claim of a trace")
-    check(not os.path.exists("/proc/%d" % helper[0]) or
-          open("/proc/%d/stat" % helper[0]).read().split(") ")[1][0] in "ZX",
+    check(not os.path.exists("/proc/%d" % helper) or
+          open("/proc/%d/stat" % helper).read().split(") ")[1][0] in "ZX",
           "the helper is gone")
     time.sleep(0.5)
     check(not os.path.exists(out), "no trace appears later")

@@ -8,35 +8,12 @@ import json
 import os
 import struct
 import subprocess
-import zlib
 
+import tracefile
 from catslib import CATS, WORK, check, check_eq, traced
 
 ALL_READERS = (("stat",), ("dump",), ("dump", "--json"), ("export", "--cats-viz"),
                ("vcg",), ("project", "--ranks=2"), ("report",))
-
-
-def _sections(data):
-    n = struct.unpack_from("<I", data, 12)[0]
-    out = []
-    for i in range(n):
-        ty, fl, off, stored, raw, crc = struct.unpack_from("<IIQQII", data, 16 + 32 * i)
-        body = data[off:off + stored]
-        out.append([ty, zlib.decompress(body) if fl & 1 else body])
-    return out
-
-
-def _container(sections):
-    """A version-3 container of (type, raw payload) pairs, each compressed
-    and under its CRC, as the helper writes them."""
-    head = b"CATSTRC\0" + struct.pack("<II", 3, len(sections))
-    off = 16 + 32 * len(sections)
-    table, data = b"", b""
-    for ty, raw in sections:
-        z = zlib.compress(raw)
-        table += struct.pack("<IIQQII", ty, 1, off + len(data), len(z), len(raw), zlib.crc32(raw))
-        data += z
-    return head + table + data
 
 
 def _write(name, data):
@@ -71,47 +48,23 @@ def _projected():
 
 
 def test_unknown_section_type_is_refused_by_every_command():
-    secs = _sections(_projected())
+    secs = tracefile.sections(_projected())
     for victim in (7, 8):   # the optional VCG and PROJECT, which a reader used to skip
         changed = [[77 if ty == victim else ty, raw] for ty, raw in secs]
-        path = _write("unknown-type.cats", _container(changed))
+        path = _write("unknown-type.cats", tracefile.container(changed))
         _rejected_by_all(path, "section %d's type changed to 77" % victim, "unknown type 77")
 
 
 def test_damaged_project_section_is_refused_by_every_command():
-    secs = _sections(_projected())
+    secs = tracefile.sections(_projected())
     check(8 in [ty for ty, _ in secs], "the trace has a PROJECT section")
     changed = []
     for ty, raw in secs:
         if ty == 8:
             raw = raw[:4] + struct.pack("<I", 0x7FFFFFFF) + raw[8:]   # nresults
         changed.append([ty, raw])
-    path = _write("project-count.cats", _container(changed))
+    path = _write("project-count.cats", tracefile.container(changed))
     _rejected_by_all(path, "a PROJECT count of 0x7fffffff", "PROJECT")
-
-
-def _strings(raw):
-    n = struct.unpack_from("<I", raw, 0)[0]
-    out, o = [], 4
-    for _ in range(n):
-        ln = struct.unpack_from("<I", raw, o)[0]
-        out.append(raw[o + 4:o + 4 + ln])
-        o += 4 + ln
-    return out
-
-
-def _pack_strings(strs):
-    return struct.pack("<I", len(strs)) + b"".join(struct.pack("<I", len(s)) + s for s in strs)
-
-
-def _uvar(v):
-    out = b""
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        out += bytes([b | (0x80 if v else 0)])
-        if not v:
-            return out
 
 
 def test_minimal_event_records_are_accepted():
@@ -119,9 +72,9 @@ def test_minimal_event_records_are_accepted():
     # without a histogram bucket, 17 with one.
     t, _ = traced("vf_stencil.c", tool_args=("--reuse-distance=no", "--value-flow=no"))
     with open(t.path, "rb") as f:
-        secs = [[ty, raw] for ty, raw in _sections(f.read()) if ty <= 6]
+        secs = [[ty, raw] for ty, raw in tracefile.sections(f.read()) if ty <= 6]
     # Without the INDEX section, META must not announce its pairs.
-    strs = _strings(secs[0][1])
+    strs = tracefile.strings(secs[0][1])
     meta = [s for s in secs if s[0] == 2][0]
     n = struct.unpack_from("<I", meta[1], 0)[0]
     pairs = [struct.unpack_from("<II", meta[1], 4 + 8 * i) for i in range(n)]
@@ -129,10 +82,10 @@ def test_minimal_event_records_are_accepted():
     meta[1] = struct.pack("<I", len(pairs)) + b"".join(struct.pack("<II", k, v) for k, v in pairs)
     for mask, hist, size in ((0, b"", 16), (1, b"\x01", 17)):
         rec = (b"\x00\x00\x00" + b"\x01\x01\x00\x00" + b"\x08\x00\x01\x05\x00"
-               + b"\x00" + b"\x00\x00" + _uvar(mask) + hist)
+               + b"\x00" + b"\x00\x00" + tracefile.put_uvar(mask) + hist)
         check_eq(len(rec), size, "record size")
         changed = [[ty, struct.pack("<I", 1) + rec if ty == 6 else raw] for ty, raw in secs]
-        path = _write("minimal-event.cats", _container(changed))
+        path = _write("minimal-event.cats", tracefile.container(changed))
         p = _run(("dump", "--json"), path)
         check_eq(p.returncode, 0, "a %d-byte record: %s" % (size, p.stderr))
         ev = json.loads(p.stdout)["events"]
@@ -143,17 +96,17 @@ def test_minimal_event_records_are_accepted():
 def test_strings_from_the_file_stay_on_one_inert_line():
     # META's index_pairs value, quoted when it disagrees with the INDEX
     # section, made a newline and terminal escapes (ESC and the C1 CSI).
-    secs = _sections(_projected())
+    secs = tracefile.sections(_projected())
     by = {ty: raw for ty, raw in secs}
-    strs = _strings(by[1])
+    strs = tracefile.strings(by[1])
     meta = by[2]
     n = struct.unpack_from("<I", meta, 0)[0]
     pairs = [struct.unpack_from("<II", meta, 4 + 8 * i) for i in range(n)]
     value = [v for k, v in pairs if strs[k] == b"index_pairs"]
     check_eq(len(value), 1, "META index_pairs")
     strs[value[0]] = b"5\n\x1b[31mred\x1b[0m\xc2\x9b2J"
-    changed = [[ty, _pack_strings(strs) if ty == 1 else raw] for ty, raw in secs]
-    path = _write("evil-meta.cats", _container(changed))
+    changed = [[ty, tracefile.pack_strings(strs) if ty == 1 else raw] for ty, raw in secs]
+    path = _write("evil-meta.cats", tracefile.container(changed))
     for cmd in ALL_READERS:
         p = _run(cmd, path)
         label = "cats %s" % " ".join(cmd)

@@ -12,8 +12,8 @@ import os
 import random
 import struct
 import subprocess
-import zlib
 
+import tracefile
 from catslib import BUILD, SRC, WORK, TestFailure, check, check_eq, traced
 
 TOP = os.path.abspath(os.path.join(SRC, ".."))
@@ -54,36 +54,15 @@ def test_unit_tests_under_sanitizers():
     check(len(oks) >= 40, "only %d unit checks ran" % len(oks))
 
 
-def _sections(data):
-    n = struct.unpack_from("<I", data, 12)[0]
-    out = []
-    for i in range(n):
-        ty, fl, off, stored, raw, crc = struct.unpack_from("<IIQQII", data, 16 + 32 * i)
-        body = data[off:off + stored]
-        out.append((ty, zlib.decompress(body) if fl & 1 else body))
-    return out
-
-
-def _container(sections):
-    head = b"CATSTRC\0" + struct.pack("<II", 3, len(sections))
-    off = 16 + 32 * len(sections)
-    table, data = b"", b""
-    for ty, raw in sections:
-        z = zlib.compress(raw, 1)
-        table += struct.pack("<IIQQII", ty, 1, off + len(data), len(z), len(raw), zlib.crc32(raw))
-        data += z
-    return head + table + data
-
-
 def _corpus(data, rng):
     """(name, bytes) of damaged versions of the trace DATA."""
     out = []
     for cut in sorted(rng.sample(range(1, len(data)), 12)):
         out.append(("cut%d" % cut, data[:cut]))
-    secs = _sections(data)
+    secs = tracefile.sections(data)
     for i, (ty, raw) in enumerate(secs):
         def with_raw(new, i=i, ty=ty):
-            return _container([(t, new if j == i else r) for j, (t, r) in enumerate(secs)])
+            return tracefile.container([(t, new if j == i else r) for j, (t, r) in enumerate(secs)])
         for v in (0, 1, 0x7FFFFFFF, 0xFFFFFFFF):
             if len(raw) >= 4:
                 out.append(("s%d-count%x" % (ty, v), with_raw(struct.pack("<I", v) + raw[4:])))
@@ -139,87 +118,6 @@ def test_every_command_on_damaged_traces_under_sanitizers():
         raise TestFailure("%d of %d runs failed; the first:\n%s" % (len(bad), len(jobs), bad[0]))
 
 
-def _uvar(b, o):
-    v = s = 0
-    while True:
-        x = b[o]
-        o += 1
-        v |= (x & 0x7F) << s
-        s += 7
-        if not x & 0x80:
-            return v, o
-
-
-def _svar(b, o):
-    v, o = _uvar(b, o)
-    return (v >> 1) ^ -(v & 1), o
-
-
-def _put_uvar(v):
-    out = b""
-    while True:
-        x = v & 0x7F
-        v >>= 7
-        out += bytes([x | (0x80 if v else 0)])
-        if not v:
-            return out
-
-
-def _put_svar(v):
-    return _put_uvar((v << 1) ^ (v >> 63) if v < 0 else v << 1)
-
-
-_U, _B, _S = "u", "b", "s"
-_HEAD = (("ctx", _U), ("loc", _U), ("alloc", _U), ("kind", _B), ("pattern", _B), ("ndims", _B),
-         ("flags", _B), ("size", _U), ("ndistinct", _U), ("count", _U), ("first", _U),
-         ("span", _U), ("base", _S))
-
-
-def _events(raw):
-    """EVENTS records (docs/FORMAT.md) as dicts."""
-    n = struct.unpack_from("<I", raw, 0)[0]
-    o, out = 4, []
-    for _ in range(n):
-        e = {}
-        for name, kind in _HEAD:
-            if kind == _B:
-                e[name], o = raw[o], o + 1
-            else:
-                e[name], o = (_uvar if kind == _U else _svar)(raw, o)
-        e["dims"] = []
-        for _ in range(e["ndims"]):
-            st, o = _svar(raw, o)
-            ex, o = _uvar(raw, o)
-            e["dims"].append((st, ex))
-        e["min"], o = _svar(raw, o)
-        e["max"], o = _svar(raw, o)
-        e["distinct"] = []
-        for _ in range(e["ndistinct"]):
-            d, o = _svar(raw, o)
-            e["distinct"].append(d)
-        e["mask"], o = _uvar(raw, o)
-        e["hist"] = []
-        for k in range(16):
-            if e["mask"] >> k & 1:
-                h, o = _uvar(raw, o)
-                e["hist"].append(h)
-        out.append(e)
-    return out
-
-
-def _pack_events(evs):
-    out = struct.pack("<I", len(evs))
-    for e in evs:
-        for name, kind in _HEAD:
-            out += bytes([e[name]]) if kind == _B else (_put_uvar if kind == _U else _put_svar)(e[name])
-        for st, ex in e["dims"]:
-            out += _put_svar(st) + _put_uvar(ex)
-        out += _put_svar(e["min"]) + _put_svar(e["max"])
-        out += b"".join(_put_svar(d) for d in e["distinct"])
-        out += _put_uvar(e["mask"]) + b"".join(_put_uvar(h) for h in e["hist"])
-    return out
-
-
 def test_report_on_extreme_strides_under_sanitizers():
     # Two stride-k records of one loop, container and kind whose stride is
     # INT64_MIN and whose bases are negative: `cats report` works out
@@ -228,10 +126,10 @@ def test_report_on_extreme_strides_under_sanitizers():
     _build()
     t, _ = traced("report_stride.c", tool_args=("--reuse-distance=no", "--value-flow=no"))
     with open(t.path, "rb") as f:
-        secs = _sections(f.read())
+        secs = tracefile.sections(f.read())
     raw = dict(secs)[6]
-    evs = _events(raw)
-    check_eq(_pack_events(evs), raw, "the EVENTS codec round trip")
+    evs = tracefile.events(raw)
+    check_eq(tracefile.pack_events(evs), raw, "the EVENTS codec round trip")
     locs = {i for i, l in enumerate(t.locs) if l["file"] == "report_stride.c" and l["line"] == 18}
     kk = [e for e in evs if e["loc"] in locs and e["pattern"] == 2 and e["ndims"] >= 1]
     check(kk, "the stride-k record of line 18")
@@ -242,7 +140,7 @@ def test_report_on_extreme_strides_under_sanitizers():
     evs.append(twin)
     path = os.path.join(WORK, "extreme-stride.cats")
     with open(path, "wb") as f:
-        f.write(_container([(ty, _pack_events(evs) if ty == 6 else r) for ty, r in secs]))
+        f.write(tracefile.container([(ty, tracefile.pack_events(evs) if ty == 6 else r) for ty, r in secs]))
     for cmd in (("report",), ("report", "--json", path + ".json"), ("view",)):
         err = _run_one((cmd, path))
         check(err is None, err or "")
