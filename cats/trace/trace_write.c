@@ -271,9 +271,6 @@ static trace_write_status write_body(trace_write_file *f, const trace_write_sect
       st = pwrite_all(f, head, hlen, 0);
    }
    free(head);
-   if (st == TRACE_WRITE_OK && fsync(f->fd) != 0)
-      st = fail(f->err, f->errlen, TRACE_WRITE_EIO, "%s: fsync: %s", f->tmp,
-                strerror(errno));
    return st;
 }
 
@@ -426,6 +423,10 @@ static trace_write_status write_file(const char *path, const trace_write_section
          st = copy_in_place(fd, out, path, err, errlen);
       close(fd);
    } else {
+      /* Synced before the rename, so that OUT is never a file whose
+       * blocks a crash can still lose; a copy made in place needs none. */
+      if (st == TRACE_WRITE_OK && fsync(fd) != 0)
+         st = fail(err, errlen, TRACE_WRITE_EIO, "%s: fsync: %s", tmp, strerror(errno));
       if (close(fd) != 0 && st == TRACE_WRITE_OK)
          st = fail(err, errlen, TRACE_WRITE_EIO, "%s: close: %s", tmp, strerror(errno));
       if (st == TRACE_WRITE_OK && rename(tmp, path) != 0)
