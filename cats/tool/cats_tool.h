@@ -414,6 +414,9 @@ typedef void (*VfWordFn)(UInt id, UInt versions, Addr a, Bool holds_own,
                          void* opaque);
 void  CATS_(vf_for_each_vertex)(VfWordFn fn, void* opaque);
 void  CATS_(vf_clear_range)(Addr a, SizeT len);
+/* How many words the shadow maps that hold vertices cover (a bound of
+   the program's data with values). */
+UInt  CATS_(vf_vertex_words)(void);
 
 /* Provenance sets (cats_vf_sets.c). */
 typedef struct _VfSite {          /* a union's code site */

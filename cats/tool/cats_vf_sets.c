@@ -261,38 +261,71 @@ Bool in_view(const VfSet* s, UInt c, UInt x, UInt y, UInt z)
                                      hit) != 0;
 }
 
-/* A register intermediate is the same vertex whenever the same site
-   combines the same sources: the k-th link of a reduction's chain at
-   every time step. It is the set P (of at least two sources) as one
-   vertex; the location of a new one is that of a register intermediate
-   among P's sources, so that a reduction's links and its end share one
-   location (the projection sees them as one value), else the site's. */
+/* The site's previous link (index + 1), if set p holds it: p is then
+   the next link of a chain. 0 otherwise. */
+static UInt chain_pred(const VfSite* site, UInt p)
+{
+   if (site->last_reg == 0 || !(p & VF_SET_BIT))
+      return 0;
+   UInt pred = VF_REG_BIT | (site->last_reg - 1), m[VF_SET_CAP], i;
+   UInt n = CATS_(vf_members)(p, m);
+   for (i = 0; i < n; i++)
+      if (m[i] == pred)
+         return site->last_reg;
+   return 0;
+}
+
+/* At most this many register intermediates, or as many as words that
+   hold vertices if that is more: a chain that never repeats its
+   sources (a running sum over data read in an order that never
+   repeats) then goes on in its last link. */
+#define REG_FLOOR (1u << 16)
+
+/* The register intermediate of set P (of at least two sources) at this
+   site. The table's key is the hash of P's sources less the site's
+   previous link, P's predecessor in a chain: a running sum that passes
+   over the same data again (s += a[i % n] for ever) reaches the links
+   of its first pass, with a new predecessor, instead of making a new
+   link per 16 sources, so the chain is bounded by the data it reads,
+   not by the run's length (CommAnalyzer's liveness compression, for
+   chains: a link is dead once the next one has read it). A reduction
+   repeated at each time step has the same predecessors every time and
+   keeps its links. The location of a new one is that of a register
+   intermediate among P's sources, so that a reduction's links and its
+   end share one location (the projection sees them as one value), else
+   the site's. */
 static UInt find_or_add(VfSite* site, UInt p, ULong h)
 {
+   UInt pred = chain_pred(site, p);
+   ULong key = (pred ? h - 1 - CATS_(vf_mix)(VF_REG_BIT | (pred - 1)) : h)
+               | 1;
+   UWord* hit = CATS_(map_find)(&reg_map, (ULong)(HWord)site, key);
+   if (hit != NULL)
+      return (UInt)*hit - 1;
+   if (pred != 0 && n_reg_vs >= REG_FLOOR
+       && n_reg_vs >= CATS_(vf_vertex_words)())
+      return pred - 1;
    Bool found;
-   UWord* slot = CATS_(map_slot)(&reg_map, (ULong)(HWord)site, h | 1,
-                                 &found);
-   if (!found) {
-      UInt m[VF_SET_CAP], loc = site->loc, i;
-      UInt n = CATS_(vf_members)(p, m);
-      for (i = 0; i < n; i++)
-         if (m[i] & VF_REG_BIT) {
-            loc = reg_vertex(m[i] & ~VF_REG_BIT)->loc;
-            break;
-         }
-      RegVertex fresh = { 0, 0, loc, { 0, 0 }, { 0, 0 } };
-      if (n_reg_vs == reg_vs_cap) {
-         if (reg_vs_cap >= VF_REG_BIT)
-            VG_(tool_panic)("cats: value flow: too many register "
-                            "intermediates");
-         reg_vs_cap = reg_vs_cap ? 2 * reg_vs_cap : 1024;
-         reg_vs = VG_(realloc)("cats.vf.regvs", reg_vs,
-                               reg_vs_cap * sizeof(RegVertex));
+   UWord* slot = CATS_(map_slot)(&reg_map, (ULong)(HWord)site, key, &found);
+   UInt m[VF_SET_CAP], loc = site->loc, i;
+   UInt n = CATS_(vf_members)(p, m);
+   for (i = 0; i < n; i++)
+      if (m[i] & VF_REG_BIT) {
+         loc = reg_vertex(m[i] & ~VF_REG_BIT)->loc;
+         break;
       }
-      reg_vs[n_reg_vs++] = fresh;
-      *slot = n_reg_vs;
+   RegVertex fresh = { 0, 0, loc, { 0, 0 }, { 0, 0 } };
+   if (n_reg_vs == reg_vs_cap) {
+      if (reg_vs_cap >= VF_REG_BIT)
+         VG_(tool_panic)("cats: value flow: too many register "
+                         "intermediates");
+      reg_vs_cap = reg_vs_cap ? 2 * reg_vs_cap : 1024;
+      reg_vs = VG_(realloc)("cats.vf.regvs", reg_vs,
+                            reg_vs_cap * sizeof(RegVertex));
    }
-   return (UInt)*slot - 1;
+   reg_vs[n_reg_vs++] = fresh;
+   *slot = n_reg_vs;
+   return n_reg_vs - 1;
 }
 
 /* The register intermediate of set p at this site, p's hash given. */

@@ -83,6 +83,11 @@ UInt CATS_(vf_word_vertex)(Addr a, UInt** ver, UInt** sig)
    return (m->seq << (VF_SM_BITS - CATS_(vf_wshift))) | w;
 }
 
+UInt CATS_(vf_vertex_words)(void)
+{
+   return (UInt)VG_(sizeXA)(by_seq) * words_per_map;
+}
+
 void CATS_(vf_for_each_vertex)(VfWordFn fn, void* opaque)
 {
    Word i, n = VG_(sizeXA)(by_seq);
