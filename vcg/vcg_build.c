@@ -27,7 +27,7 @@
 #define VCG_BUILD_MAX_VERTICES 0xFFFFFFFEu
 
 #define VCG_BUILD_VERTEX_LEN (1 + 4 + 1 + 4 + 8 + 4 + 4 + 4)
-#define VCG_BUILD_END_ENTRY_LEN 9                    /* u32 id, u32 versions, u8 */
+#define VCG_BUILD_END_ENTRY_LEN 13   /* u32 id, u32 count, u32 versions, u8 */
 #define VCG_BUILD_MAX_WORD 4096
 
 #define VCG_BUILD_LISTED 0x80u   /* vertex flag: named in VF_END */
@@ -85,6 +85,7 @@ struct vcg_builder {
    uint32_t cap_ids;
    uint64_t records;    /* VF records ingested */
    uint32_t word_size;
+   int cut;             /* vcg_builder_cut was called */
    enum vcg_build_state state;
 };
 
@@ -146,6 +147,11 @@ size_t vcg_builder_bytes(const vcg_builder *b)
           b->loc_bytes + b->rec.cap * sizeof *b->rec.w +
           (size_t)b->cap_scratch * sizeof *b->scratch +
           (size_t)b->cap_ids * sizeof *b->ids;
+}
+
+void vcg_builder_cut(vcg_builder *b)
+{
+   b->cut = 1;
 }
 
 void vcg_builder_counts(const vcg_builder *b, uint64_t *records,
@@ -841,6 +847,35 @@ static vcg_status remap_allocs(vcg_builder *b, const uint8_t *table,
    return VCG_OK;
 }
 
+/* VF_END's final versions and flags for vertex 'id'. */
+static vcg_status end_vertex(vcg_builder *b, uint32_t id, uint32_t versions,
+                             uint8_t flags, char *err, size_t errlen)
+{
+   uint32_t i = find_vertex(b, id);
+   if (i == VCG_BUILD_NIL && b->cut)
+      return VCG_OK;   /* made after the cut */
+   if (i == VCG_BUILD_NIL)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF_END: unknown vertex %u", id);
+   vcg_build_vertex *v = &b->v[i];
+   if (v->flags & VCG_BUILD_LISTED)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF_END: vertex %u listed twice", id);
+   if (flags & ~CATS_VF_END_OUTPUT)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF_END: vertex %u has unknown flags 0x%x", id, flags);
+   if (versions < v->version)
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF_END: vertex %u has %u versions, but a SOURCES "
+                  "record starts at version %u", id, versions,
+                  v->version);
+   close_record(b, v, (uint64_t)versions + 1);
+   v->version = versions;
+   v->flags |= VCG_BUILD_LISTED |
+               (flags & CATS_VF_END_OUTPUT ? CATS_VCG_OUTPUT : 0);
+   return VCG_OK;
+}
+
 vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
                    size_t errlen)
 {
@@ -865,35 +900,23 @@ vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
    pos += 4;
    if ((uint64_t)n * VCG_BUILD_END_ENTRY_LEN != len - pos)
       return fail(b, VCG_EINPUT, err, errlen,
-                  "VF_END: %u vertices need %llu bytes after the "
+                  "VF_END: %u runs of vertices need %llu bytes after the "
                   "allocation table, the frame has %zu", n,
                   (unsigned long long)n * VCG_BUILD_END_ENTRY_LEN, len - pos);
    vcg_status st = remap_allocs(b, p + 8, n_allocs, err, errlen);
    if (st != VCG_OK)
       return st;
    for (uint32_t k = 0; k < n; k++, pos += VCG_BUILD_END_ENTRY_LEN) {
-      uint32_t id = le_u32(p + pos), versions = le_u32(p + pos + 4);
-      uint8_t flags = p[pos + 8];
-      uint32_t i = find_vertex(b, id);
-      if (i == VCG_BUILD_NIL)
+      uint32_t first = le_u32(p + pos), count = le_u32(p + pos + 4);
+      if (count == 0 || (uint64_t)first + count > UINT32_MAX)
          return fail(b, VCG_EINPUT, err, errlen,
-                     "VF_END: unknown vertex %u", id);
-      vcg_build_vertex *v = &b->v[i];
-      if (v->flags & VCG_BUILD_LISTED)
-         return fail(b, VCG_EINPUT, err, errlen,
-                     "VF_END: vertex %u listed twice", id);
-      if (flags & ~CATS_VF_END_OUTPUT)
-         return fail(b, VCG_EINPUT, err, errlen,
-                     "VF_END: vertex %u has unknown flags 0x%x", id, flags);
-      if (versions < v->version)
-         return fail(b, VCG_EINPUT, err, errlen,
-                     "VF_END: vertex %u has %u versions, but a SOURCES "
-                     "record starts at version %u", id, versions,
-                     v->version);
-      close_record(b, v, (uint64_t)versions + 1);
-      v->version = versions;
-      v->flags |= VCG_BUILD_LISTED | (flags & CATS_VF_END_OUTPUT ? CATS_VCG_OUTPUT
-                                                          : 0);
+                     "VF_END: a run of %u vertices from %u", count, first);
+      for (uint32_t j = 0; j < count; j++) {
+         st = end_vertex(b, first + j, le_u32(p + pos + 8), p[pos + 12], err,
+                         errlen);
+         if (st != VCG_OK)
+            return st;
+      }
    }
    /* A vertex not listed keeps the last version it was given. */
    for (uint32_t i = 0; i < b->nv; i++)

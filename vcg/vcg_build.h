@@ -104,6 +104,12 @@ void vcg_graph_free(vcg_graph *g);
 /* Bytes the builder holds now (arrays and tables, as allocated). */
 size_t vcg_builder_bytes(const vcg_builder *b);
 
+/* Stop the graph where the stream has reached (a memory limit): no more
+ * VF data is fed, and VF_END then passes over the vertices the builder
+ * never heard of. The graph keeps its records up to the cut; a vertex's
+ * open record takes its versions up to the final count VF_END gives. */
+void vcg_builder_cut(vcg_builder *b);
+
 /* Counts so far: records ingested, vertices, distinct edges (including
  * one per (dst, ctx) that had constant records, dropped at the end). */
 void vcg_builder_counts(const vcg_builder *b, uint64_t *records,

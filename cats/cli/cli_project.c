@@ -189,6 +189,9 @@ int cli_project(int argc, char **argv)
       return cli_error(CLI_EFILE, "%s: %s", file, err);
    }
    part_report_table(stdout, &p, "");
+   const char *cut = trace_meta_get(t, "vcg_cut");
+   if (cut)
+      printf("note: %s; the projection is of that part of the run\n", cut);
    if (singletons)
       print_singletons(t, &p);
    if (json)

@@ -146,6 +146,9 @@ static int print_stats(const trace_file *t, FILE *fp)
       out[p[i].src]++;
       in[p[i].dst]++;
    }
+   const char *cut = trace_meta_get(t, "vcg_cut");
+   if (cut)
+      fprintf(fp, "cut %s\n", cut);
    fprintf(fp, "vertices %u\n", g->nvertices);
    fprintf(fp, "edges %u\n", np);
    fprintf(fp, "inputs %llu\n", (unsigned long long)inputs);

@@ -66,6 +66,9 @@ typedef struct hlp_session {
    int vf_end_seen;                    /* VF_END arrived */
    char error[HLP_ERRLEN];             /* first protocol error, or "" */
    char graph_error[HLP_ERRLEN];       /* why there is no graph, or "" */
+   uint64_t vf_limit;                  /* builder bytes at which the graph
+                                          is cut (--vf-max-memory) */
+   char vf_cut[HLP_ERRLEN];            /* where it was cut, or "" */
    int projecting;                     /* --ranks was given */
    part_project_options proj;                    /* projection options */
 } hlp_session;
@@ -370,11 +373,32 @@ static vcg_builder *builder(hlp_session *s)
 
 /* Feed a VF frame to the builder in chunks. Records never straddle
  * frames, so a record still cut at the frame's end is an error. */
+/* Stop the graph where it is once its builder holds vf_limit bytes: the
+ * rest of the run's trace, and the graph up to here, are still written. */
+static void cut_if_full(hlp_session *s)
+{
+   if (s->vf_cut[0] || vcg_builder_bytes(s->vcg) <= s->vf_limit)
+      return;
+   uint64_t records;
+   uint32_t nv, ne;
+   vcg_builder_counts(s->vcg, &records, &nv, &ne);
+   (void)ne;   /* with the constants' edges: not the graph's count */
+   vcg_builder_cut(s->vcg);
+   snprintf(s->vf_cut, sizeof s->vf_cut,
+            "the value communication graph was cut where it reached its "
+            "memory limit of %llu MiB (--vf-max-memory): it holds the run's "
+            "first %llu value-flow records (%u vertices)",
+            (unsigned long long)(s->vf_limit >> 20),
+            (unsigned long long)records, nv);
+}
+
 static int on_vf(hlp_session *s, uint64_t len)
 {
    s->vf_seen = 1;
    if (s->vf_end_seen)
       set_graph_error(s, "VF frame after VF_END");
+   if (s->vf_cut[0])
+      return helper_input_skip(len) == FRAME_OK ? 0 : -1;
    if (!s->graph_error[0] && !s->vf_buf &&
        !(s->vf_buf = malloc(HLP_VF_CHUNK + VCG_MAX_RECORD)))
       set_graph_error(s, "out of memory for VF frames");
@@ -400,6 +424,9 @@ static int on_vf(hlp_session *s, uint64_t len)
       }
       memmove(s->vf_buf, s->vf_buf + used, have - used);
       have -= used;
+      cut_if_full(s);
+      if (s->vf_cut[0])
+         return helper_input_skip(left) == FRAME_OK ? 0 : -1;
    }
    return 0;
 }
@@ -552,6 +579,16 @@ static void leave_out_graph(hlp_session *s, const char *why)
                       "(out of memory)\n", (long)getppid());
 }
 
+/* A cut graph is written, and said to be cut: at the end of the run, and
+ * to every reader of the trace (META vcg_cut). */
+static void note_cut(hlp_session *s)
+{
+   fprintf(stderr, "==%ld== cats: warning: %s\n", (long)getppid(), s->vf_cut);
+   if (meta_add(s, "vcg_cut", s->vf_cut) != 0)
+      fprintf(stderr, "==%ld== cats: warning: the trace cannot say so "
+                      "(out of memory)\n", (long)getppid());
+}
+
 /* The sections to write, in type order, as the reader and the writer
  * take them; returns their count. */
 static size_t sections_of(hlp_session *s, trace_section *rs, trace_write_section *ws)
@@ -599,6 +636,8 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
    char why[HLP_ERRLEN];
    if (build_vcg(s, why, sizeof why) != 0)
       leave_out_graph(s, why);
+   else if (s->vf_cut[0])
+      note_cut(s);
    trace_section rs[CATS_SEC_MAX];
    trace_write_section ws[CATS_SEC_MAX];
    size_t n = sections_of(s, rs, ws);
@@ -755,8 +794,20 @@ int main(int argc, char **argv)
    }
    s->out = argv[1];
    part_project_defaults(&s->proj);
+   /* By default a third of the machine's memory: the finished graph takes
+    * about as much again, and the guest and the tool need theirs. */
+   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+   s->vf_limit = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 3
+                                       : UINT64_MAX;
    for (int i = 2; i < argc; i++) {
       char err[256] = "";
+      unsigned long long mib;
+      char extra;
+      if (sscanf(argv[i], "--vf-max-memory=%llu%c", &mib, &extra) == 1 &&
+          mib > 0 && mib < (1ull << 40)) {
+         s->vf_limit = mib << 20;
+         continue;
+      }
       const char *eq = strchr(argv[i], '=');
       char name[64];
       if (strncmp(argv[i], "--", 2) != 0 || !eq ||

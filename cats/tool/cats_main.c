@@ -22,6 +22,8 @@ extern Bool VG_(clo_read_inline_info);
 
 Bool  CATS_(clo_instr_atstart) = True;
 UInt  CATS_(clo_helper_timeout) = 180;
+/* The argument --vf-max-memory=N (MiB) for the helper, or NULL. */
+const HChar* CATS_(helper_vf_limit);
 Bool  CATS_(clo_separate_debug_files) = False;
 const HChar* CATS_(clo_out_file) = "cats.out.%p.cats";
 Int   CATS_(exit_code) = 0;
@@ -129,7 +131,7 @@ Bool CATS_(projecting)(void)
 
 static Bool process_option(const HChar* arg)
 {
-   Long gran = 0, sampling = 0, timeout = 0;
+   Long gran = 0, sampling = 0, timeout = 0, limit = 0;
    if (projection_option(arg)) {}
    else if VG_STR_CLO(arg, "--cats-out-file", CATS_(clo_out_file)) {}
    else if VG_BOOL_CLO(arg, "--instr-atstart", CATS_(clo_instr_atstart)) {}
@@ -138,6 +140,8 @@ static Bool process_option(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--value-flow", CATS_(clo_value_flow)) {}
    else if VG_BINT_CLO(arg, "--helper-timeout", timeout, 1, 1000000)
       CATS_(clo_helper_timeout) = (UInt)timeout;
+   else if VG_BINT_CLO(arg, "--vf-max-memory", limit, 1, 1ll << 40)
+      CATS_(helper_vf_limit) = arg;
    else if VG_BOOL_CLO(arg, "--vf-loop-log", CATS_(clo_vf_acc_log)) {}
    else if VG_BINT_CLO(arg, "--vf-granularity", gran, 4, 8) {
       if (gran != 4 && gran != 8) {
@@ -178,6 +182,8 @@ static void print_usage(void)
 "                              libraries [no]\n"
 "    --value-flow=no|yes       build the value communication graph [yes]\n"
 "    --vf-granularity=8|4      bytes per value-flow memory word [8]\n"
+"    --vf-max-memory=<MiB>     cut the value-flow graph where building it\n"
+"                              takes this much [a third of the RAM]\n"
 "    --vf-stack-array-min=<n>  named stack arrays of at least n bytes hold\n"
 "                              values; smaller ones are workspaces [1024]\n"
 "    --reuse-distance=yes|no   reuse (LRU stack) distances of 64-byte lines\n"

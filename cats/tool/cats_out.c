@@ -344,8 +344,10 @@ Bool CATS_(helper_start)(const HChar* out_path)
       VG_(close)(from[0]); VG_(close)(from[1]);
       const HChar* argv[16] = { helper, out_path };
       UInt n = 2;
-      for (UInt i = 0; CATS_(proj_args)[i] && n < 15; i++)
+      for (UInt i = 0; CATS_(proj_args)[i] && n < 14; i++)
          argv[n++] = CATS_(proj_args)[i];
+      if (CATS_(helper_vf_limit) != NULL)
+         argv[n++] = CATS_(helper_vf_limit);
       argv[n] = NULL;
       VG_(execv)(helper, argv);
       VG_(exit)(127);

@@ -398,6 +398,7 @@ void CATS_(write_index)(CatsBuf* b);
 extern Bool  CATS_(clo_value_flow);
 /* Projection options for the helper, NULL-terminated (cats_main.c). */
 extern const HChar* CATS_(proj_args)[];
+extern const HChar* CATS_(helper_vf_limit);
 Bool CATS_(projecting)(void);
 extern UInt  CATS_(clo_vf_granularity);     /* 8 or 4 bytes */
 extern Bool  CATS_(clo_vf_acc_log);         /* --vf-loop-log */
@@ -417,6 +418,9 @@ void  CATS_(vf_clear_range)(Addr a, SizeT len);
 /* How many words the shadow maps that hold vertices cover (a bound of
    the program's data with values). */
 UInt  CATS_(vf_vertex_words)(void);
+/* Where memory vertex 'id' keeps the signature of its first record
+   once its sources changed (0 before). */
+UInt* CATS_(vf_first_sig_slot)(UInt id);
 
 /* Provenance sets (cats_vf_sets.c). */
 typedef struct _VfSite {          /* a union's code site */

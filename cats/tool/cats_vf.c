@@ -501,31 +501,54 @@ VG_REGPARM(3) ULong CATS_(vf_store)(Site* s, Addr a, ULong p01, ULong p23)
 /*--- The end of the run                                   ---*/
 /*------------------------------------------------------------*/
 
+/* VF_END lists runs of consecutive ids with the same final versions and
+   flags: the words of an array updated at every time step are one run
+   per 64 KiB of it, not 9 bytes each. */
 typedef struct {
    CatsBuf* b;
-   UInt     n;
+   UInt     n;                   /* runs sent */
+   UInt     first, count, versions;
+   UChar    flags;
 } EndList;
+
+static void end_flush(EndList* l)
+{
+   if (l->count == 0)
+      return;
+   CATS_(put_u32)(l->b, l->first);
+   CATS_(put_u32)(l->b, l->count);
+   CATS_(put_u32)(l->b, l->versions);
+   CATS_(put_u8)(l->b, l->flags);
+   l->n++;
+   l->count = 0;
+}
+
+static void end_add(EndList* l, UInt id, UInt versions, UChar flags)
+{
+   if (l->count != 0 && id == l->first + l->count
+       && versions == l->versions && flags == l->flags) {
+      l->count++;
+      return;
+   }
+   end_flush(l);
+   l->first = id;
+   l->count = 1;
+   l->versions = versions;
+   l->flags = flags;
+}
 
 /* Outputs: the word still holds its vertex's last version and lies in
    a container that is still alive. */
 static void end_word(UInt id, UInt versions, Addr a, Bool holds_own,
                      void* opaque)
 {
-   EndList* l = opaque;
    Bool output = holds_own && CATS_(find_block)(1, a) != NULL;
-   CATS_(put_u32)(l->b, id);
-   CATS_(put_u32)(l->b, versions);
-   CATS_(put_u8)(l->b, output ? 1 : 0);
-   l->n++;
+   end_add(opaque, id, versions, output ? CATS_VF_END_OUTPUT : 0);
 }
 
 static void end_register(UInt id, UInt versions, void* opaque)
 {
-   EndList* l = opaque;
-   CATS_(put_u32)(l->b, id);
-   CATS_(put_u32)(l->b, versions);
-   CATS_(put_u8)(l->b, 0);
-   l->n++;
+   end_add(opaque, id, versions, 0);
 }
 
 void CATS_(vf_stats)(void)
@@ -556,9 +579,10 @@ void CATS_(vf_finish)(void)
       CATS_(put_u32)(&b, CATS_(alloc_out_id)(i));
    SizeT count_at = b.len;
    CATS_(put_u32)(&b, 0);
-   EndList l = { &b, 0 };
+   EndList l = { &b, 0, 0, 0, 0, 0 };
    CATS_(vf_for_each_vertex)(end_word, &l);
    CATS_(vf_for_each_register_vertex)(end_register, &l);
+   end_flush(&l);
    CATS_(patch_u32)(&b, count_at, l.n);
    if (!CATS_(send_stream)(CATS_FRAME_VF_END, b.data, b.len))
       emitting = False;

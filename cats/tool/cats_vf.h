@@ -103,6 +103,9 @@ typedef struct {
    Addr  base;
    UInt  seq;        /* 0 until the chunk's first vertex */
    UInt* vs;         /* per word: version, source signature */
+   UInt* sig0;       /* per word: the signature of its first record once
+                        its sources changed, or 0; NULL until a word of
+                        the chunk changed its sources (cats_vf_hist.c) */
    UInt  p[0];       /* provenance per word: in the map, so that a
                         lookup is two dependent loads, not three */
 } VfSecMap;

@@ -23,9 +23,13 @@
    sources never repeat.
 
    A vertex's signature word (the shadow word's, or a register
-   intermediate's) holds its last signature while it has one record
-   (signatures are odd, CATS_(vf_sig)) and the handle of its history
-   once it has two (even). */
+   intermediate's) holds its last signature (signatures are odd,
+   CATS_(vf_sig)) while it has one record, and the handle of its history
+   (even) once it has two; a memory word's history is made only at its
+   third record, its first record's signature kept in its chunk's sig0
+   meanwhile: a word whose sources change once (set up, then computed at
+   every time step: most of a program's data) costs 4 bytes, not a
+   history of 56. */
 
 #include "cats_tool.h"
 #include "cats_vf.h"
@@ -112,9 +116,21 @@ UInt CATS_(vf_record_tag_slow)(UInt id, UInt ver, UInt* sig, UInt s)
       *sig = s;
       return CATS_VF_SOURCES;
    }
-   if (cur & 1) {             /* its second */
-      *sig = new_hist(id, cur, s);
-      return CATS_VF_SOURCES;
+   if (cur & 1) {
+      /* A memory word's second record (data set up, then computed at
+         every time step, as most arrays are) needs no history: the
+         first record's signature is kept aside, and a third record
+         makes the history of the helper's ring, [first, second]. */
+      UInt* first = (id & VF_REG_BIT) ? NULL : CATS_(vf_first_sig_slot)(id);
+      if (first != NULL && *first == 0) {
+         *first = cur;
+         *sig = s;
+         return CATS_VF_SOURCES;
+      }
+      *sig = cur = new_hist(id, first != NULL ? *first : cur,
+                            first != NULL ? cur : s);
+      if (first == NULL)
+         return CATS_VF_SOURCES;   /* the ring is [cur, s], s open */
    }
    VfHist* h = CATS_(vf_hists)[(cur >> 1) - 1];
    UInt d, pos = h->open;

@@ -83,6 +83,15 @@ UInt CATS_(vf_word_vertex)(Addr a, UInt** ver, UInt** sig)
    return (m->seq << (VF_SM_BITS - CATS_(vf_wshift))) | w;
 }
 
+UInt* CATS_(vf_first_sig_slot)(UInt id)
+{
+   UInt sh = VF_SM_BITS - CATS_(vf_wshift);
+   VfSecMap* m = *(VfSecMap**)VG_(indexXA)(by_seq, (id >> sh) - 1);
+   if (m->sig0 == NULL)
+      m->sig0 = VG_(calloc)("cats.vf.smsig0", words_per_map, sizeof(UInt));
+   return &m->sig0[id & (words_per_map - 1)];
+}
+
 UInt CATS_(vf_vertex_words)(void)
 {
    return (UInt)VG_(sizeXA)(by_seq) * words_per_map;

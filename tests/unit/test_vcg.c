@@ -107,6 +107,63 @@ static void test_add(void)
    trace_buf_free(&end);
 }
 
+/* VF_END's runs: ids 10, 11, 12 as one run of 3 (5 versions, outputs)
+ * and 13 alone (2 versions): every vertex of a run gets its versions and
+ * flags, so x -> 10..12 have 5 uses each and x -> 13 has 2. A run of 0,
+ * one past id 2^32 - 1 and one over an unknown id are refused. */
+static void test_end_runs(void)
+{
+   trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
+   vfs_vertex(&vf, 1, CATS_VF_MEMORY_INPUT, NONE, 0, 8, 0, 0);
+   for (uint32_t id = 10; id <= 13; id++) {
+      vfs_vertex(&vf, id, CATS_VF_MEMORY, NONE, 8 * id, 8, 0, 0);
+      vfs_sources(&vf, id, 1, 0, 1, (const uint32_t[]){ 1 });
+   }
+   trace_buf_put32(&end, 8);
+   trace_buf_put32(&end, 0);
+   trace_buf_put32(&end, 2);
+   trace_buf_put32(&end, 10);
+   trace_buf_put32(&end, 3);
+   trace_buf_put32(&end, 5);
+   trace_buf_put8(&end, CATS_VF_END_OUTPUT);
+   trace_buf_put32(&end, 13);
+   trace_buf_put32(&end, 1);
+   trace_buf_put32(&end, 2);
+   trace_buf_put8(&end, 0);
+   vcg_graph g;
+   char err[VCG_ERRLEN] = "";
+   CHECK_EQ(build(&vf, &end, &g, err, sizeof err), VCG_OK);
+   CHECK_EQ(g.nvertices, 5);
+   CHECK_EQ(g.nedges, 4);
+   for (uint32_t i = 1; i < g.nvertices && g.nvertices == 5; i++) {
+      CHECK_EQ(g.vertices[i].versions, i < 4 ? 5 : 2);
+      CHECK_EQ(g.vertices[i].flags, i < 4 ? CATS_VCG_OUTPUT : 0);
+      const vcg_edge *e = edge(&g, 0, i, 0);
+      CHECK(e != NULL && e->uses == (i < 4 ? 5 : 2));
+   }
+   vcg_graph_free(&g);
+   const struct { uint32_t first, count; const char *msg; } bad[] = {
+      { 10, 0, "a run of 0 vertices from 10" },
+      { 0xFFFFFFFFu, 2, "a run of 2 vertices from 4294967295" },
+      { 12, 3, "unknown vertex 14" },
+   };
+   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+      end.len = 0;
+      trace_buf_put32(&end, 8);
+      trace_buf_put32(&end, 0);
+      trace_buf_put32(&end, 1);
+      trace_buf_put32(&end, bad[k].first);
+      trace_buf_put32(&end, bad[k].count);
+      trace_buf_put32(&end, 5);
+      trace_buf_put8(&end, 0);
+      err[0] = 0;
+      CHECK_EQ(build(&vf, &end, &g, err, sizeof err), VCG_EINPUT);
+      CHECK(strstr(err, bad[k].msg) != NULL);
+   }
+   trace_buf_free(&vf);
+   trace_buf_free(&end);
+}
+
 /* SOURCES at version 1 {a} and 4 {a, b}, final versions 6: the records
  * cover versions 1-3 and 4-6, so a -> d has 6 uses, b -> d 3, and d's
  * weight is 3 x 1 + 3 x 2. */
@@ -858,7 +915,7 @@ static void test_malformed(void)
 
    prefix(&vf, &end);
    trace_buf_put8(&end, 0);   /* a stray byte */
-   expect_fail(&vf, &end, VCG_EINPUT, "VF_END: 0 vertices need 0 bytes");
+   expect_fail(&vf, &end, VCG_EINPUT, "VF_END: 0 runs of vertices need 0 bytes");
 
    prefix(&vf, &end);
    end.len = 0;
@@ -1304,6 +1361,7 @@ int main(int argc, char **argv)
    }
    workdir = argv[1];
    RUN(test_add);
+   RUN(test_end_runs);
    RUN(test_versions);
    RUN(test_merge);
    RUN(test_memory);

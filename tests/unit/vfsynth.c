@@ -55,9 +55,9 @@ int vfs_end(trace_buf *b, uint32_t word, uint32_t nallocs, const uint32_t *table
    for (uint32_t i = 0; i < nallocs; i++)
       r |= trace_buf_put32(b, table[i]);
    r |= trace_buf_put32(b, n);
-   for (uint32_t i = 0; i < n; i++)
-      r |= trace_buf_put32(b, ids[i]) | trace_buf_put32(b, versions[i]) |
-           trace_buf_put8(b, flags[i]);
+   for (uint32_t i = 0; i < n; i++)   /* runs of one vertex */
+      r |= trace_buf_put32(b, ids[i]) | trace_buf_put32(b, 1) |
+           trace_buf_put32(b, versions[i]) | trace_buf_put8(b, flags[i]);
    return r;
 }
 
