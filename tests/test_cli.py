@@ -5,6 +5,7 @@ import os
 import re
 
 from catslib import WORK, cats_cmd, check, check_eq, traced
+import vizcheck
 
 # Fields the viewer (spcl/cats-viz, src/access_timeline_view.ts) reads.
 COMMON = {"type", "funcname", "filename", "line", "col"}
@@ -17,84 +18,15 @@ FIELDS = {
 }
 
 
-def _export(t):
-    out = os.path.join(WORK, "malloc_loop.viz.json")
-    cats_cmd("export", "--cats-viz", t.path, "-o", out)
+def _export(t, page="timeline", *extra):
+    out = os.path.join(WORK, "%s.%s%s.json" % (os.path.basename(t.path), page, "".join(extra)))
+    cats_cmd("export", "--cats-viz", "--page=" + page, *extra, t.path, "-o", out)
     with open(out) as f:
         return json.load(f)
 
 
-def _last_offset(e):
-    if e["pattern"] == "constant":
-        return e["base"]
-    if e["pattern"] == "irregular":
-        return e["distinct"][-1] if e["distinct"] else e["max_offset"]
-    for s in e["strides"]:
-        if s:
-            return e["min_offset"] if s < 0 else e["max_offset"]
-    return e["max_offset"]
-
-
-def test_export_cats_viz():
-    t, _ = traced("malloc_loop.c")
-    j = _export(t)
-    check_eq(sorted(j), ["events"], "top-level keys")
-    ev = j["events"]
-    check(isinstance(ev, list) and ev, "events is a non-empty list")
-    for e in ev:
-        check(e.get("type") in FIELDS, "event type %r" % e.get("type"))
-        missing = FIELDS[e["type"]] - set(e)
-        check(not missing, "%s event lacks %r: %r" % (e["type"], sorted(missing), e))
-        check(isinstance(e["line"], int) and isinstance(e["col"], int), "line/col are numbers: %r" % e)
-    types = {e["type"] for e in ev}
-    check_eq(types, set(FIELDS), "event types present")
-    for e in ev:
-        if e["type"] == "access":
-            check(e["mode"] in ("r", "w"), "access mode %r" % e["mode"])
-        if e["type"] == "scope_entry":
-            check(e["scope_type"] in ("func", "loop", "conditional", "parallel"), "scope_type %r" % e["scope_type"])
-
-    # One event per record end, as cli_export.c documents.
-    n = {k: sum(1 for e in ev if e["type"] == k) for k in FIELDS}
-    check_eq(n["allocation"], len(t.allocs), "allocation events (one per record)")
-    scopes = [c for c in t.ctxs if c["kind"] != "thread"]
-    check_eq(n["scope_entry"], len(scopes), "scope_entry events (one per non-thread context)")
-    check_eq(n["scope_exit"], len(scopes), "scope_exit events")
-    check_eq(n["access"], sum(2 if r["count"] > 1 else 1 for r in t.events), "access events (first and last)")
-
-    # Sorted by logical time: give every event the time of the record end
-    # it stands for and require a non-decreasing sequence.
-    by_alloc = {}
-    for r in t.events:
-        by_alloc.setdefault(r["alloc"], []).append(r)
-    prev = -1
-    for i, e in enumerate(ev):
-        if e["type"] == "allocation":
-            times = [t.allocs[e["buffer_id"]]["first_alloc"]]
-        elif e["type"] == "deallocation":
-            times = [t.allocs[e["buffer_id"]]["last_free"]]
-        elif e["type"] == "scope_entry":
-            times = [t.ctxs[e["id"]]["first_time"]]
-        elif e["type"] == "scope_exit":
-            times = [t.ctxs[e["id"]]["last_time"]]
-        else:
-            times = []
-            for r in by_alloc.get(e["buffer_id"], []):
-                if (("w" if r["kind"] == "write" else "r") == e["mode"] and r["size"] == e["bytes"]
-                        and t.loc_line(r["loc"]) == e["line"]):
-                    if r["base"] == e["offset"]:
-                        times.append(r["first_time"])
-                    if r["count"] > 1 and _last_offset(r) == e["offset"]:
-                        times.append(r["last_time"])
-        later = [x for x in times if x >= prev]
-        check(later, "event %d (%r) at times %r, before the previous event's time %d" % (i, e, times, prev))
-        prev = min(later)
-
-    # The malloc in the loop: allocated inside the loop scope, first write at
-    # offset 0, last at 72 (p[9]), released, then the loop and main end.
-    p = t.alloc_by_name("main (malloc_loop.c:9)")
-    loop_id = p["alloc_ctx"]
-    main_id = t.ctxs[loop_id]["parent"]
+def _pos(ev, t, p, loop_id, main_id):
+    """Where the malloc_loop events of interest are in the timeline."""
     pos = {}
     for i, e in enumerate(ev):
         key = None
@@ -107,14 +39,108 @@ def test_export_cats_viz():
         if key is not None:
             check(key not in pos, "duplicate %r" % (key,))
             pos[key] = i
+    return pos
+
+
+def test_export_cats_viz():
+    # The timeline of malloc_loop.c loads in the viewer (tests/vizcheck.py:
+    # every access between its container's allocation and deallocation,
+    # scopes strictly nested) and shows the program's own work: from main,
+    # the containers main's code touches (its frame, the malloc'd block,
+    # the constant 1e9 in .rodata), none of ld.so's or libc's.
+    t, _ = traced("malloc_loop.c")
+    j = _export(t)
+    check_eq(sorted(j), ["events"], "top-level keys")
+    ev = j["events"]
+    check_eq(vizcheck.check_timeline(j), [], "viewer invariants")
+    for e in ev:
+        missing = FIELDS[e["type"]] - set(e)
+        check(not missing, "%s event lacks %r: %r" % (e["type"], sorted(missing), e))
+    names = sorted({e["buffer_name"] for e in ev if e["type"] == "allocation"})
+    check_eq([n.split(" #")[0] for n in names],
+             ["frame of main", "main (malloc_loop.c:9)", os.path.basename(t.path)[:-5] + ":rodata"],
+             "containers shown")
+    scopes = sorted({(e["funcname"], e["scope_type"], e["line"]) for e in ev if e["type"] == "scope_entry"})
+    check_eq(scopes, [("main", "func", 6), ("main", "loop", 8), ("main", "loop", 10)], "scopes shown")
+
+    # The malloc in the loop: allocated inside the loop scope, first write at
+    # offset 0, last at 72 (p[9]), released, then the loop and main end.
+    p = t.alloc_by_name("main (malloc_loop.c:9)")
+    loop_id = p["alloc_ctx"]
+    main_id = t.ctxs[loop_id]["parent"]
+    pos = _pos(ev, t, p, loop_id, main_id)
     order = [("scope_entry", "main"), ("scope_entry", "loop"), "allocation", ("write", 0), ("write", 72),
              "deallocation", ("scope_exit", "loop"), ("scope_exit", "main")]
     for k in order:
         check(k in pos, "missing %r in the export" % (k,))
     check_eq(sorted(order, key=lambda k: pos[k]), order, "order of the malloc_loop events")
-    check_eq(ev[pos[("scope_entry", "loop")]]["scope_type"], "loop", "loop scope type")
-    check_eq(ev[pos[("scope_entry", "main")]]["scope_type"], "func", "main scope type")
     check_eq(ev[pos["allocation"]]["size"], 80, "allocation size")
+
+    # --whole-run: the dynamic loader's and libc's containers and scopes
+    # too, from the first instruction, and still valid for the viewer.
+    w = _export(t, "timeline", "--whole-run")
+    check_eq(vizcheck.check_timeline(w), [], "viewer invariants, whole run")
+    allocs = [e for e in w["events"] if e["type"] == "allocation"]
+    check_eq(len(allocs), len(t.allocs), "allocation events in the whole run (one per record)")
+    check(any(e["buffer_name"] == "_rtld_local" for e in allocs), "ld.so's globals in the whole run")
+
+
+def test_export_statistics_and_control_flow_pages():
+    # The two other pages of the viewer. Statistics: malloc_loop.c's block
+    # is written 100 times stride-1 (p[i], line 11) and read 10 times at
+    # one offset (p[3], line 12). Control flow: main's two nested loops,
+    # 10 iterations of the outer and 10 x 10 of the inner.
+    t, _ = traced("malloc_loop.c")
+    s = _export(t, "stats")
+    check_eq(vizcheck.check_stats(s), [], "viewer invariants, statistics")
+    block = [c for c in s["all_cfg_stats"][0]["accesses"] if c["container"] == "main (malloc_loop.c:9)"]
+    check_eq(len(block), 1, "the heap block listed once")
+    sites = {k: [(x["name"], x["n_accesses"], x["accesses"][0]["mode"], x["accesses"][0]["multiplier"])
+                 for x in block[0][k]]
+             for k in ("constant_accesses", "linear_accesses", "strided_accesses", "indirect_accesses")}
+    check_eq(sites, {"constant_accesses": [("main (malloc_loop.c:12)", 10, "read", 10)],
+                     "linear_accesses": [("main (malloc_loop.c:11)", 100, "write", 100)],
+                     "strided_accesses": [], "indirect_accesses": []}, "the block's access classes")
+    check_eq(block[0]["n_total_accesses"], 110, "the block's accesses")
+    cf = _export(t, "control-flow")
+    check_eq(vizcheck.check_cfv(cf), [], "viewer invariants, control flow")
+    loops = [c for c in cf["children"] if c["type"] == "Loop"]
+    check_eq([c["ranges"] for c in loops], ["malloc_loop.c:8 in main: 10 iterations, 1 entries"], "outer loop")
+    inner = [c for c in loops[0]["children"] if c["type"] == "Loop"]
+    check_eq([c["ranges"] for c in inner], ["malloc_loop.c:10 in main: 100 iterations, 10 entries"], "inner loop")
+
+
+def test_exports_of_the_test_programs_load_in_the_viewer():
+    # Threads, recursion, signals, conditionals, OpenMP, C++: every page's
+    # file keeps the viewer's invariants, by default and for the whole run.
+    progs = [("threads.c", ("-O0",)), ("recursion.c", ("-O0",)), ("signal_handler.c", ("-O0",)),
+             ("conditional.c", ("-O0",)), ("omp_stencil.c", ("-O2", "-fopenmp")),
+             ("newdelete.cpp", ("-O0",)), ("report_csr.c", ("-O2",))]
+    for name, flags in progs:
+        t, _ = traced(name, flags)
+        for extra in ((), ("--whole-run",)):
+            for page, fn in (("timeline", vizcheck.check_timeline), ("stats", vizcheck.check_stats),
+                             ("control-flow", vizcheck.check_cfv)):
+                bad = fn(_export(t, page, *extra))
+                check(not bad, "%s %s %s: %s" % (name, page, " ".join(extra), bad[:5]))
+
+
+def test_export_errors():
+    # An unknown page is a usage error; a trace without accesses has
+    # nothing to draw: one line, no file.
+    t, _ = traced("malloc_loop.c")
+    r = cats_cmd("export", "--cats-viz", "--page=memory", t.path, check_rc=False)
+    check(r.returncode != 0 and "unknown page 'memory'" in r.stderr, r.stderr)
+    # --instr-atstart=no and no CATS_START request: no access recorded.
+    t, _ = traced("malloc_loop.c", tool_args=("--instr-atstart=no",))
+    for page in ("timeline", "stats"):
+        out = os.path.join(WORK, "empty.%s.json" % page)
+        for extra in ((), ("--whole-run",)):
+            r = cats_cmd("export", "--cats-viz", "--page=" + page, *extra, t.path, "-o", out,
+                         check_rc=False)
+            check(r.returncode != 0 and r.stderr.count("\n") == 1 and "nothing to" in r.stderr,
+                  "%s %s: %r" % (page, extra, r.stderr))
+            check(not os.path.exists(out), "a file was left behind")
 
 
 def _stat_value(text, label):

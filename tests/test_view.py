@@ -395,50 +395,6 @@ def test_view_keeps_the_busiest_records():
         check(proc.stderr.count("\n") == 1 and "--max-records" in proc.stderr, "one line: " + proc.stderr)
 
 
-VIZ_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>cats-viz check</title></head>
-<body><canvas id="c" width="600" height="200"></canvas>
-<script id="viz" type="application/json">%s</script>
-<script>
-  // count the events by type and draw one bar per type
-  const doc = JSON.parse(document.getElementById('viz').textContent);
-  const counts = {};
-  for (const e of doc.events) counts[e.type] = (counts[e.type] || 0) + 1;
-  const g = document.getElementById('c').getContext('2d');
-  const types = Object.keys(counts).sort();
-  const max = Math.max(1, ...Object.values(counts));
-  let bars = 0;
-  types.forEach((t, i) => {
-    const h = 180 * counts[t] / max;
-    g.fillStyle = 'hsl(' + (i * 70) + ',60%%,45%%)';
-    g.fillRect(10 + i * 110, 190 - h, 90, h);
-    g.fillText(t, 10 + i * 110, 200);
-    bars++;
-  });
-  window.vizResult = { counts, bars, pixel: Array.from(g.getImageData(55, 188, 1, 1).data) };
-</script></body></html>"""
-
-
-def test_export_cats_viz_draws():
-    # `cats export --cats-viz` loads in a page that draws from it.
-    trace = _kernel()
-    out = os.path.join(WORK, "kernel-viz.json")
-    cats_cmd("export", "--cats-viz", trace.path, "-o", out)
-    with open(out) as f:
-        text = f.read()
-    doc = json.loads(text)
-    want = {}
-    for e in doc["events"]:
-        want[e["type"]] = want.get(e["type"], 0) + 1
-    check_eq(sorted(want), ["access", "allocation", "deallocation", "scope_entry", "scope_exit"], "event types")
-    page = VIZ_PAGE % text.replace("</", "<\\/")
-    shot = os.path.join(WORK, "cats-viz.png")
-    r = _drive([{"eval": "window.vizResult"}, {"screenshot": shot}], html=page, width=700, height=260)
-    check_eq(r[0]["counts"], want, "events by type counted in the page")
-    check_eq(r[0]["bars"], 5, "one bar per type")
-    check(r[0]["pixel"][3] == 255, "the first bar is drawn")
-    print("    screenshot of the cats-viz check: %s" % shot)
-
-
 def test_view_bad_input():
     # One line on stderr, a non-zero exit and no file left behind.
     trace = _kernel()
