@@ -137,6 +137,27 @@ def test_compare_accuracy():
     with open(out) as f:
         c = json.load(f)
     check_eq(round(c["accuracy"], 6), 0.5, "half the measured traffic")
+    check_eq((c["pairs_projected"], c["pairs_measured"]), (6, 6), "communicating pairs")
+    check_eq(round(c["max_rank_accuracy"], 6), 0.5, "the busiest rank sends half")
+    # The same bytes as a broadcast in the MPI code: the right total, the
+    # wrong kind. Point-to-point and collectives are each 0% and the
+    # headline charges the bytes twice (missing as p2p, extra as nothing
+    # measured where projected): 0%, never the total's 100%.
+    total = sum(sum(row) for row in pm["matrix"]) // 100 * 50
+    measured["results"][0].update(p2p_bytes=0, collective_bytes=total,
+                                  matrix=[[0] * 4 for _ in range(4)],
+                                  collectives={"broadcast": {"calls": 50, "bytes": total}})
+    with open(meas, "w") as f:
+        json.dump(measured, f)
+    text = cats_cmd("compare", proj, meas, "--json", out).stdout
+    with open(out) as f:
+        c = json.load(f)
+    check_eq((c["projected_bytes"], c["measured_bytes"]), (c["measured_bytes"], total / 50),
+             "the same bytes per step")
+    check_eq((c["p2p_accuracy"], c["collective_accuracy"], c["accuracy"], c["collective_kinds_agree"]),
+             (0.0, 0.0, 0.0, False), "the wrong kind is wrong")
+    check_eq(c["collectives"]["broadcast"]["measured_calls"], 1.0, "one broadcast per step")
+    check("broadcast" in text and "accuracy 0.0%" in text.splitlines()[-1], text)
 
 
 def test_projection_errors():

@@ -2,10 +2,14 @@
 /* cli_compare.c: `cats compare PROJECTED MEASURED`, how close a projection
  * is to what an MPI run really sent (both in docs/COMM-JSON.md form).
  *
- * Accuracy is 1 - |projected - measured| / measured (at least 0), per
- * iteration when both files count iterations. METIS numbers its parts
- * differently from MPI ranks, so matrix entries and neighbour counts are
- * compared as sorted lists, which does not depend on the numbering. */
+ * Each component apart, per iteration when both files count iterations:
+ * point-to-point bytes, collective bytes in all and per kind (calls and
+ * bytes), communicating pairs, the most bytes one rank sends, matrix
+ * entries and neighbour counts (as sorted lists: METIS numbers its parts
+ * differently from MPI ranks). A component's accuracy is 1 - |projected -
+ * measured| / measured (at least 0); the headline (headline()) charges
+ * bytes of the wrong kind twice, so it cannot be high when the kinds
+ * are wrong. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,14 +53,16 @@ static int get_u64(json_t *o, const char *key, uint64_t *out)
    return 0;
 }
 
-/* The collective types of docs/COMM-JSON.md. */
+/* The collective kinds of docs/COMM-JSON.md, in its order. */
+static const char *const cmp_kinds[] = { "broadcast", "reduce", "gather",
+   "scatter", "allreduce", "allgather", "alltoall", "reduce_scatter",
+   "barrier" };
+#define CMP_NKINDS (sizeof cmp_kinds / sizeof *cmp_kinds)
+
 static int known_collective(const char *name)
 {
-   static const char *const known[] = { "broadcast", "reduce", "gather",
-      "scatter", "allreduce", "allgather", "alltoall", "reduce_scatter",
-      "barrier" };
-   for (size_t i = 0; i < sizeof known / sizeof *known; i++)
-      if (strcmp(name, known[i]) == 0)
+   for (size_t i = 0; i < CMP_NKINDS; i++)
+      if (strcmp(name, cmp_kinds[i]) == 0)
          return 1;
    return 0;
 }
@@ -197,20 +203,91 @@ static void neighbour_counts(const cmp_side *s, uint64_t *cnt)
    qsort(cnt, s->n, sizeof *cnt, cmp_desc);
 }
 
+typedef struct cmp_kind {
+   double calls_p, bytes_p, calls_m, bytes_m, acc;
+} cmp_kind;
+
 typedef struct cmp_out {
-   double total_p, total_m, acc, p2p_acc, coll_acc, entry_acc;
+   double p2p_p, p2p_m, coll_p, coll_m, total_p, total_m;
+   double acc, p2p_acc, coll_acc, entry_acc, max_rank_acc;
+   double max_rank_p, max_rank_m;   /* most bytes one rank sends */
+   uint64_t pairs_p, pairs_m;       /* ordered pairs that communicate */
+   cmp_kind kind[CMP_NKINDS];
+   int kinds_agree;                 /* the same collective kinds, calls */
    int neighbours_agree;
 } cmp_out;
+
+static void kind_of(const cmp_side *s, const char *name, double *calls,
+                    double *bytes)
+{
+   json_t *c = json_object_get(s->collectives, name);
+   uint64_t n = 0, b = 0;
+   if (c) {
+      get_u64(c, "calls", &n);
+      get_u64(c, "bytes", &b);
+   }
+   *calls = (double)n * s->scale;
+   *bytes = (double)b * s->scale;
+}
+
+static void matrix_shape(const cmp_side *s, uint64_t *pairs, double *max_rank)
+{
+   *pairs = 0;
+   *max_rank = 0;
+   for (uint32_t a = 0; a < s->n; a++) {
+      double row = 0;
+      for (uint32_t b = 0; b < s->n; b++) {
+         uint64_t v = s->matrix[(size_t)a * s->n + b];
+         *pairs += v != 0;
+         row += (double)v;
+      }
+      if (row * s->scale > *max_rank)
+         *max_rank = row * s->scale;
+   }
+}
+
+/* The headline: 1 - (|p2p error| + the sum over collective kinds of their
+ * byte errors) / all measured bytes. Bytes projected as the wrong kind
+ * count as an error twice (missing where they are, extra where they are
+ * not), so a projection of the wrong kind never scores well, however
+ * well its total matches. */
+static double headline(const cmp_out *o)
+{
+   double err = o->p2p_p > o->p2p_m ? o->p2p_p - o->p2p_m : o->p2p_m - o->p2p_p;
+   for (size_t k = 0; k < CMP_NKINDS; k++) {
+      const cmp_kind *c = &o->kind[k];
+      err += c->bytes_p > c->bytes_m ? c->bytes_p - c->bytes_m
+                                     : c->bytes_m - c->bytes_p;
+   }
+   if (o->total_m <= 0)
+      return err > 0 ? 0 : 1;
+   return err >= o->total_m ? 0 : 1 - err / o->total_m;
+}
 
 static int compare(const cmp_side *p, const cmp_side *m, cmp_out *o)
 {
    uint32_t n = p->n;
-   o->total_p = (double)(p->p2p + p->coll) * p->scale;
-   o->total_m = (double)(m->p2p + m->coll) * m->scale;
-   o->acc = accuracy(o->total_p, o->total_m);
-   o->p2p_acc = accuracy((double)p->p2p * p->scale, (double)m->p2p * m->scale);
-   o->coll_acc = accuracy((double)p->coll * p->scale,
-                          (double)m->coll * m->scale);
+   memset(o, 0, sizeof *o);
+   o->p2p_p = (double)p->p2p * p->scale;
+   o->p2p_m = (double)m->p2p * m->scale;
+   o->coll_p = (double)p->coll * p->scale;
+   o->coll_m = (double)m->coll * m->scale;
+   o->total_p = o->p2p_p + o->coll_p;
+   o->total_m = o->p2p_m + o->coll_m;
+   o->p2p_acc = accuracy(o->p2p_p, o->p2p_m);
+   o->coll_acc = accuracy(o->coll_p, o->coll_m);
+   o->kinds_agree = 1;
+   for (size_t k = 0; k < CMP_NKINDS; k++) {
+      cmp_kind *c = &o->kind[k];
+      kind_of(p, cmp_kinds[k], &c->calls_p, &c->bytes_p);
+      kind_of(m, cmp_kinds[k], &c->calls_m, &c->bytes_m);
+      c->acc = accuracy(c->bytes_p, c->bytes_m);
+      o->kinds_agree &= (c->calls_p > 0) == (c->calls_m > 0);
+   }
+   o->acc = headline(o);
+   matrix_shape(p, &o->pairs_p, &o->max_rank_p);
+   matrix_shape(m, &o->pairs_m, &o->max_rank_m);
+   o->max_rank_acc = accuracy(o->max_rank_p, o->max_rank_m);
    uint64_t *ep = sorted_entries(p, n), *em = sorted_entries(m, n);
    uint64_t *np = calloc(n, sizeof *np), *nm = calloc(n, sizeof *nm);
    if (!ep || !em || !np || !nm) {
@@ -228,6 +305,23 @@ static int compare(const cmp_side *p, const cmp_side *m, cmp_out *o)
    neighbour_counts(p, np);
    neighbour_counts(m, nm);
    o->neighbours_agree = memcmp(np, nm, n * sizeof *np) == 0;
+   printf("point-to-point:  projected %.1f, measured %.1f, accuracy %.1f%%\n",
+          o->p2p_p, o->p2p_m, 100 * o->p2p_acc);
+   printf("collectives:     projected %.1f, measured %.1f, accuracy %.1f%%%s\n",
+          o->coll_p, o->coll_m, 100 * o->coll_acc,
+          o->kinds_agree ? "" : " (other kinds)");
+   for (size_t k = 0; k < CMP_NKINDS; k++) {
+      const cmp_kind *c = &o->kind[k];
+      if (c->calls_p > 0 || c->calls_m > 0)
+         printf("  %-14s projected %.1f calls %.1f bytes, measured %.1f calls "
+                "%.1f bytes, accuracy %.1f%%\n", cmp_kinds[k], c->calls_p,
+                c->bytes_p, c->calls_m, c->bytes_m, 100 * c->acc);
+   }
+   printf("pairs:           projected %llu, measured %llu\n",
+          (unsigned long long)o->pairs_p, (unsigned long long)o->pairs_m);
+   printf("most from a rank: projected %.1f, measured %.1f, accuracy %.1f%%\n",
+          o->max_rank_p, o->max_rank_m, 100 * o->max_rank_acc);
+   printf("matrix entries (sorted): accuracy %.1f%%\n", 100 * o->entry_acc);
    printf("neighbours per rank (sorted): projected");
    for (uint32_t i = 0; i < n; i++)
       printf(" %llu", (unsigned long long)np[i]);
@@ -235,30 +329,10 @@ static int compare(const cmp_side *p, const cmp_side *m, cmp_out *o)
    for (uint32_t i = 0; i < n; i++)
       printf(" %llu", (unsigned long long)nm[i]);
    printf(": %s\n", o->neighbours_agree ? "agree" : "differ");
+   printf("accuracy %.1f%% (each kind's bytes apart: docs/PROJECTION.md)\n",
+          100 * o->acc);
    free(ep), free(em), free(np), free(nm);
    return 0;
-}
-
-static void print_collectives(const cmp_side *p, const cmp_side *m)
-{
-   const cmp_side *sides[2] = { p, m };
-   const char *label[2] = { "projected", "measured" };
-   for (int s = 0; s < 2; s++) {
-      printf("collectives %s:", label[s]);
-      const char *key;
-      json_t *c;
-      int any = 0;
-      json_object_foreach(sides[s]->collectives, key, c) {
-         uint64_t calls = 0, bytes = 0;
-         get_u64(c, "calls", &calls);
-         get_u64(c, "bytes", &bytes);
-         printf(" %s %.1f calls %.1f bytes;", key,
-                (double)calls * sides[s]->scale,
-                (double)bytes * sides[s]->scale);
-         any = 1;
-      }
-      printf("%s\n", any ? "" : " none");
-   }
 }
 
 static int write_json(const char *path, uint32_t n, int per_iter,
@@ -270,11 +344,33 @@ static int write_json(const char *path, uint32_t n, int per_iter,
       return cli_error(CLI_EFILE, "%s", err);
    fprintf(f.fp,
            "{\"ranks\": %u, \"per_iteration\": %s, \"projected_bytes\": %.3f, "
-           "\"measured_bytes\": %.3f, \"accuracy\": %.6f, \"p2p_accuracy\": "
-           "%.6f, \"collective_accuracy\": %.6f, \"entry_accuracy\": %.6f, "
-           "\"neighbours_agree\": %s}\n",
+           "\"measured_bytes\": %.3f, \"accuracy\": %.6f,\n"
+           " \"p2p_projected\": %.3f, \"p2p_measured\": %.3f, "
+           "\"p2p_accuracy\": %.6f,\n"
+           " \"collective_projected\": %.3f, \"collective_measured\": %.3f, "
+           "\"collective_accuracy\": %.6f, \"collective_kinds_agree\": %s,\n"
+           " \"collectives\": {",
            n, per_iter ? "true" : "false", o->total_p, o->total_m, o->acc,
-           o->p2p_acc, o->coll_acc, o->entry_acc,
+           o->p2p_p, o->p2p_m, o->p2p_acc, o->coll_p, o->coll_m, o->coll_acc,
+           o->kinds_agree ? "true" : "false");
+   int first = 1;
+   for (size_t k = 0; k < CMP_NKINDS; k++) {
+      const cmp_kind *c = &o->kind[k];
+      if (c->calls_p <= 0 && c->calls_m <= 0)
+         continue;
+      fprintf(f.fp, "%s\"%s\": {\"projected_calls\": %.3f, \"projected_bytes\": "
+              "%.3f, \"measured_calls\": %.3f, \"measured_bytes\": %.3f, "
+              "\"accuracy\": %.6f}", first ? "" : ", ", cmp_kinds[k],
+              c->calls_p, c->bytes_p, c->calls_m, c->bytes_m, c->acc);
+      first = 0;
+   }
+   fprintf(f.fp,
+           "},\n \"pairs_projected\": %llu, \"pairs_measured\": %llu, "
+           "\"max_rank_projected\": %.3f, \"max_rank_measured\": %.3f, "
+           "\"max_rank_accuracy\": %.6f,\n \"entry_accuracy\": %.6f, "
+           "\"neighbours_agree\": %s}\n",
+           (unsigned long long)o->pairs_p, (unsigned long long)o->pairs_m,
+           o->max_rank_p, o->max_rank_m, o->max_rank_acc, o->entry_acc,
            o->neighbours_agree ? "true" : "false");
    if (cli_outfile_close(&f, 1, err, sizeof err) != 0)
       return cli_error(CLI_EFILE, "%s", err);
@@ -329,17 +425,6 @@ int cli_compare(int argc, char **argv)
       if (compare(&p, &m, &o) != 0) {
          rc = cli_error(CLI_EFILE, "out of memory");
       } else {
-         print_collectives(&p, &m);
-         printf("point-to-point: projected %.1f, measured %.1f, accuracy "
-                "%.1f%%\n", (double)p.p2p * p.scale, (double)m.p2p * m.scale,
-                100 * o.p2p_acc);
-         printf("collectives:    projected %.1f, measured %.1f, accuracy "
-                "%.1f%%\n", (double)p.coll * p.scale,
-                (double)m.coll * m.scale, 100 * o.coll_acc);
-         printf("matrix entries (sorted): accuracy %.1f%%\n",
-                100 * o.entry_acc);
-         printf("total: projected %.1f, measured %.1f, accuracy %.1f%%\n",
-                o.total_p, o.total_m, 100 * o.acc);
          if (json)
             rc = write_json(json, m.n, per_iter, &o);
       }
