@@ -192,3 +192,18 @@ def test_projection_errors():
     cats_cmd("project", trace.path, "--json", proj)
     p = cats_cmd("compare", proj, proj, "--ranks=16", check_rc=False)
     check(p.returncode == 1 and "16 ranks" in p.stderr, "missing rank count: %r" % p.stderr)
+
+
+def test_memset_initialised_stencil_moves_whole_values():
+    # vf_memset_stencil.c: the same 1-D stencil on heap arrays set up with
+    # memset or with a loop. Its MPI version at 2 ranks sends one halo
+    # double each way per step: 16 bytes, however the arrays were zeroed
+    # (issue 29: a word's size is its program type's, not its first store's).
+    for how in ("loop", "memset"):
+        trace, _ = traced("vf_memset_stencil.c", ("-O2",), args=(how,), tool_args=("--ranks=2",))
+        out = os.path.join(WORK, "memset-%s.json" % how)
+        cats_cmd("project", trace.path, "--json", out)
+        with open(out) as f:
+            r = _by_ranks(json.load(f))[2]
+        check_eq((_per_iter(r), _per_iter(r, "collective_bytes")), (16, 0),
+                 "bytes per step, arrays set up with %s" % how)
