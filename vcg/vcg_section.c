@@ -14,7 +14,7 @@ _Static_assert(16 + 4 == CATS_VCG_EDGE_SIZE, "VCG edge size");
 /* vcg_section_take converts edges into records in place. */
 _Static_assert(sizeof(vcg_edge) <= CATS_VCG_EDGE_SIZE, "edge grows");
 
-static uint64_t section_size(const vcg_graph *g)
+uint64_t vcg_section_size(const vcg_graph *g)
 {
    return CATS_VCG_HEADER_SIZE +
           (uint64_t)g->nvertices * CATS_VCG_VERTEX_SIZE +
@@ -53,7 +53,7 @@ static void put_head(uint8_t *p, const vcg_graph *g)
 
 int vcg_section_write(const vcg_graph *g, trace_buf *out)
 {
-   uint64_t size = section_size(g);
+   uint64_t size = vcg_section_size(g);
    if (size > UINT32_MAX || trace_buf_reserve(out, (size_t)size) != 0)
       return -1;
    /* Room is reserved, so the records are filled in place. */
@@ -68,7 +68,7 @@ int vcg_section_write(const vcg_graph *g, trace_buf *out)
 
 int vcg_section_take(vcg_graph *g, trace_buf *out)
 {
-   uint64_t size = section_size(g);
+   uint64_t size = vcg_section_size(g);
    if (size > UINT32_MAX || out->len != 0)
       return -1;
    uint8_t *buf = realloc(g->edges, (size_t)size);

@@ -20,4 +20,8 @@ int vcg_section_write(const vcg_graph *g, trace_buf *out);
  * 0, or -1 if out of memory or too large (g and out are then unchanged). */
 int vcg_section_take(vcg_graph *g, trace_buf *out);
 
+/* The bytes of g's section 7; the format holds at most UINT32_MAX a
+ * section (docs/FORMAT.md). */
+uint64_t vcg_section_size(const vcg_graph *g);
+
 #endif /* VCG_SECTION_H */

@@ -489,11 +489,20 @@ static int build_vcg(hlp_session *s, char *msg, size_t msglen)
       snprintf(msg, msglen, "%s", err);
       return -1;
    }
+   uint64_t size = vcg_section_size(&g);
+   if (size > UINT32_MAX) {
+      snprintf(msg, msglen, "the value communication graph (%u vertices, "
+               "%u edges) takes %llu MiB, over the trace format's limit of "
+               "4 GiB a section (docs/FORMAT.md)", g.nvertices, g.nedges,
+               (unsigned long long)(size >> 20));
+      vcg_graph_free(&g);
+      return -1;
+   }
    int rc = vcg_section_take(&g, &s->sec[CATS_SEC_VCG]);
    vcg_graph_free(&g);
    if (rc != 0) {
-      snprintf(msg, msglen, "value communication graph too large or out of "
-                            "memory");
+      snprintf(msg, msglen, "out of memory writing the value communication "
+                            "graph (%llu MiB)", (unsigned long long)(size >> 20));
       return -1;
    }
    s->seen[CATS_SEC_VCG] = 1;

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "errmsg.h"
+#include "trace.h"
 #include "trace_write.h"
 
 #include <errno.h>
@@ -365,8 +366,9 @@ static trace_write_status write_file(const char *path, const trace_write_section
    for (size_t i = 0; i < n; i++) {
       if ((uint64_t)secs[i].size > UINT32_MAX)
          return fail(err, errlen, TRACE_WRITE_EARG,
-                     "section %u: %zu bytes exceed the 4 GiB limit",
-                     secs[i].type, secs[i].size);
+                     "section %u (%s): %zu bytes exceed the format's limit "
+                     "of 4 GiB a section", secs[i].type,
+                     trace_section_name(secs[i].type), secs[i].size);
       if (secs[i].size > 0 && !secs[i].data)
          return fail(err, errlen, TRACE_WRITE_EARG, "section %u: no data",
                      secs[i].type);
