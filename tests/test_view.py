@@ -141,61 +141,82 @@ def test_view_draws_the_four_views():
     shots = {k: os.path.join(WORK, "view-%s.png" % k) for k in ("timeline", "access", "flow", "comm")}
     steps = [
         {"frame": True},
-        {"eval": "catsView.stats().timeline"},                                     # 0
+        {"eval": "[catsView.stats().timeline, catsView.timeline.blocks()]"},    # 0: default
         {"screenshot": shots["timeline"], "fullPage": True},
+        {"click": "#tl-system"},
+        {"click": "#tl-reset"},
+        {"frame": True},
+        {"eval": "catsView.stats().timeline"},                                     # 1
         {"eval": "catsView.timeline.setView(%d, %d), catsView.stats().timeline"
-                 % (tmp["first_alloc"] - 2, tmp["last_free"] + 2)},              # 1
+                 % (tmp["first_alloc"] - 2, tmp["last_free"] + 2)},              # 2
         {"mouse": "down", "x": 700, "y": 300},
         {"mouse": "up", "x": 500, "y": 300},
         {"frame": True},
-        {"eval": "catsView.stats().timeline.view"},                              # 2
+        {"eval": "catsView.stats().timeline.view"},                              # 3
         {"wheel": {"x": 700, "y": 300, "deltaY": 300}},
         {"frame": True},
-        {"eval": "catsView.stats().timeline.view"},                              # 3
+        {"eval": "catsView.stats().timeline.view"},                              # 4
         {"click": "#tl-reset"},
         {"click": "#tl-hidefn"},
         {"frame": True},
-        {"eval": "catsView.stats().timeline"},                                    # 4
+        {"eval": "catsView.stats().timeline"},                                    # 5
         {"select": "#tl-scale", "value": "linear"},
         {"frame": True},
-        {"eval": "catsView.stats().timeline.scale"},                              # 5
+        {"eval": "catsView.stats().timeline.scale"},                              # 6
         {"click": "button[data-tab=access]"},
-        {"eval": "catsView.stats().access"},                                      # 6
+        {"eval": "catsView.stats().access"},                                      # 7
         {"eval": "[%s].map(n => catsView.access.row(n))"
-                 % ", ".join(json.dumps(v["name"]) for v in (a, m, tmp, x))},      # 7
+                 % ", ".join(json.dumps(v["name"]) for v in (a, m, tmp, x))},      # 8
         {"click": "#ac-tree th[data-col='2']"},
-        {"eval": "document.querySelector('#ac-tree tbody tr.node td.name').title"},  # 8
+        {"eval": "document.querySelector('#ac-tree tbody tr.node td.name').title"},  # 9
         {"click": "#ac-tree th[data-col='3']"},
         {"eval": "catsView.access.expand(%s), document.querySelector('#ac-tree tbody').innerText"
-                 % json.dumps(x["name"])},                                        # 9
+                 % json.dumps(x["name"])},                                        # 10
         {"screenshot": shots["access"]},
         {"select": "#ac-group", "value": "flow"},
-        {"eval": "catsView.access.row('thread 1')"},                              # 10
+        {"eval": "catsView.access.row('thread 1')"},                              # 11
         {"click": "button[data-tab=flow]"},
         {"click": ".fnode[data-ctx='%d'] > .fhead" % prod},
-        {"eval": "[catsView.flow.edges(), catsView.flow.stats()]"},               # 11
+        {"eval": "[catsView.flow.edges(), catsView.flow.stats()]"},               # 12
         {"screenshot": shots["flow"]},
         {"dblclick": ".fnode[data-ctx='%d'] > .fhead .flabel" % consume},
         {"click": ".fnode[data-ctx='%d'] > .fhead" % prod},
-        {"eval": "[catsView.flow.edges(), catsView.flow.stats()]"},               # 12
-        {"eval": "document.querySelector('.fnode[data-ctx=\"%d\"] > .fhead').title" % prod},  # 13
+        {"eval": "[catsView.flow.edges(), catsView.flow.stats()]"},               # 13
+        {"eval": "document.querySelector('.fnode[data-ctx=\"%d\"] > .fhead').title" % prod},  # 14
         {"click": "button[data-tab=comm]"},
-        {"eval": "catsView.stats().comm"},                                        # 14
+        {"eval": "catsView.stats().comm"},                                        # 15
         {"screenshot": shots["comm"], "fullPage": True},
         {"select": "#cm-scale", "value": "median"},
-        {"eval": "catsView.stats().comm.matrices"},                               # 15
+        {"eval": "catsView.stats().comm.matrices"},                               # 16
         {"select": "#cm-scale", "value": "histogram"},
         {"select": "#cm-palette", "value": "cividis"},
-        {"eval": "catsView.stats().comm.matrices"},                               # 16
+        {"eval": "catsView.stats().comm.matrices"},                               # 17
     ]
     r = _drive(steps, url=url)
     for k, p in shots.items():
         check(os.path.getsize(p) > 0, "screenshot " + p)
         print("    screenshot of the %s view: %s" % (k, p))
 
-    # 1. Memory timeline: every heap, global and stack-array container is a
-    # block at the whole-run zoom, every scope a bar.
-    tl = r[0]
+    # 1. Memory timeline. By default the program's own work, from main:
+    # its heap blocks and globals (view_kernel.c's a, m, tmp, flags,
+    # rowptr, col, x, y, u, v) and its own data sections, none of libc's
+    # or ld.so's, in bytes; a and m (8000 and 4096 bytes) labelled.
+    default, drawn = r[0]
+    names = {d["name"] for d in drawn}
+    mine = {"main (view_kernel.c:68)", "main (view_kernel.c:69)", "main (view_kernel.c:77)",
+            "main (view_kernel.c:83)", "rowptr", "col", "x", "y", "u", "v"}
+    check(mine <= names, "the program's containers in the default timeline: missing %r"
+          % sorted(mine - names))
+    check(all(n in mine or n.startswith("view_kernel.O0:") for n in names),
+          "other containers in the default timeline: %r" % sorted(names - mine))
+    check_eq(default["scale"], "linear", "bytes by default")
+    main = [c for c in j["contexts"] if c["name"] == "main" and c["kind"] == "function"][0]
+    check_eq(default["view"], [main["first_time"], main["last_time"] + 1], "the default view is main's run")
+    check({"main (view_kernel.c:68)", "main (view_kernel.c:69)"} <= set(default["labels"]),
+          "labels: %r" % default["labels"])
+    # With the system's objects and the whole run: every heap, global and
+    # stack-array container is a block, every scope a bar.
+    tl = r[1]
     want_blocks = sum(1 for c in j["allocs"] if c["kind"] in HEAP or c["kind"] in ("global", "stack-var"))
     check_eq(tl["blocks"], want_blocks, "allocation blocks drawn")
     check(_malloc_of(trace, 100)["conditional"], "the malloc under the if is conditional")
@@ -212,16 +233,16 @@ def test_view_draws_the_four_views():
              (True, int(j["meta"]["peak_footprint"]), int(j["meta"]["peak_time"])), "peak marked")
     check_eq(tl["scale"], "log", "automatic log heights (4 B to 152 KiB containers)")
     # Zoomed onto the loop that allocates tmp: its 5 instances appear.
-    check_eq(r[1]["instances"], 5, "instances of the malloc in a loop")
+    check_eq(r[2]["instances"], 5, "instances of the malloc in a loop")
     # Dragging left moves the view later; the wheel zooms out around the mouse.
-    v0, v1 = r[1]["view"]
-    d0, d1 = r[2]
+    v0, v1 = r[2]["view"]
+    d0, d1 = r[3]
     check(d0 > v0 and abs((d1 - d0) - (v1 - v0)) < 1e-6, "drag pans: %r -> %r" % ((v0, v1), (d0, d1)))
-    w0, w1 = r[3]
+    w0, w1 = r[4]
     check(w1 - w0 > d1 - d0, "wheel down zooms out: %r -> %r" % ((d0, d1), (w0, w1)))
     # Without function scopes: no function bars, and a row per loop or
     # conditional nesting level (the thread root is the top row).
-    nofn = r[4]
+    nofn = r[5]
     rows = 0
     for c in j["contexts"]:
         if c["kind"] == "function":
@@ -233,51 +254,51 @@ def test_view_draws_the_four_views():
         rows = max(rows, depth + 1)
     check_eq((nofn["functionBars"], nofn["loopBars"], nofn["icicleRows"]),
              (0, kinds.count("loop"), rows), "icicle without function scopes")
-    check_eq(r[5], "linear", "height scale switched")
+    check_eq(r[6], "linear", "height scale switched")
 
     # 2. Data-access statistics: the histogram of the whole trace, and the
     # containers' rows known by construction: [constant, stride-1,
     # stride-k, indirect, total].
-    acc = r[6]
+    acc = r[7]
     want = {p: sum(e["count"] for e in j["events"] if e["pattern"] == p)
             for p in ("constant", "stride-1", "stride-k", "irregular")}
     check_eq(acc["histogram"], want, "histogram of accesses by class")
     check_eq(acc["records"], {p: sum(1 for e in j["events"] if e["pattern"] == p) for p in want},
              "histogram of records by class")
-    check_eq(r[7], [[0, 1512, 0, 0, 1512],       # a: 1000 writes, 512 reads
+    check_eq(r[8], [[0, 1512, 0, 0, 1512],       # a: 1000 writes, 512 reads
                     [0, 512, 512, 0, 1024],      # m: written by rows, read by columns
                     [5, 40, 0, 0, 45],           # tmp: 5 x 8 writes, tmp[3] read 5 times
                     [0, 48, 0, 7, 55]],          # x: 8 + 40 stride-1, 7 gathered
              "rows of a, m, tmp and x")
-    check_eq(r[8], m["name"], "sorted by stride-k, m comes first")
+    check_eq(r[9], m["name"], "sorted by stride-k, m comes first")
     xe = [e for e in j["events"] if e["alloc"] == x["id"] and e["pattern"] == "irregular"]
     if any(e.get("index_container") is not None for e in xe):
         # the trace knows where the indices come from: col
-        check("indices from col (7)" in r[9], "index container of x shown:\n" + r[9][:2000])
-        check("index from col" in r[9], "index container on the record:\n" + r[9][:2000])
-    check(re.search(r"read indirect, 8 B \u00d7 7", r[9]) is not None, "x's gather record listed:\n" + r[9][:2000])
-    check_eq(r[10], [want["constant"], want["stride-1"], want["stride-k"],
+        check("indices from col (7)" in r[10], "index container of x shown:\n" + r[10][:2000])
+        check("index from col" in r[10], "index container on the record:\n" + r[10][:2000])
+    check(re.search(r"read indirect, 8 B \u00d7 7", r[10]) is not None, "x's gather record listed:\n" + r[10][:2000])
+    check_eq(r[11], [want["constant"], want["stride-1"], want["stride-k"],
                      want["irregular"], sum(want.values())], "the thread root holds every access")
 
     # 3. Control-flow dependencies: the producer loop's values are read by
     # the consumer's inner loop; with consume collapsed, by consume.
     cons_outer = _ctx(trace, "loop", parent_function="consume")
     inner = [c["id"] for c in j["contexts"] if c["parent"] == cons_outer and c["kind"] == "loop"][0]
-    edges, st = r[11]
+    edges, st = r[12]
     check_eq([(e["dir"], e["from"], e["to"], e["uses"], e["bytes"]) for e in edges],
              [("out", prod, inner, 512, 4096)], "edges of the producer loop")
     check_eq((st["selected"], st["edges"]), (prod, 1), "one edge drawn for the selection")
-    edges, st2 = r[12]
+    edges, st2 = r[13]
     check_eq([(e["dir"], e["from"], e["to"], e["uses"], e["bytes"]) for e in edges],
              [("out", prod, consume, 512, 4096)], "edges rolled up to the collapsed consume")
     check(st2["nodes"] < st["nodes"], "collapsing removed boxes")
-    check_eq(r[13].split("\n")[1:], ["deepest loop nest: 1", "loops: 1", "stride-k accesses: 0",
+    check_eq(r[14].split("\n")[1:], ["deepest loop nest: 1", "loops: 1", "stride-k accesses: 0",
                                      "indirect accesses: 0", "footprint: 0 B in 0 allocations"],
              "summary of the producer loop")
 
     # 4. Communication: one heat map per rank count, cells N x N, scaled
     # around the mean, the median or by histogram buckets.
-    comm = r[14]
+    comm = r[15]
     proj = cats_cmd("project", trace.path, "--stored", "--json", os.path.join(WORK, "kernel-p.json"))
     with open(os.path.join(WORK, "kernel-p.json")) as f:
         results = json.load(f)["results"]
@@ -294,11 +315,11 @@ def test_view_draws_the_four_views():
     for c, res in zip(comm["matrices"], results):
         obs = observed(res)
         check(abs(c["center"] - sum(obs) / len(obs)) < 1e-9, "mean centre for %d ranks" % res["ranks"])
-    for c, res in zip(r[15], results):
+    for c, res in zip(r[16], results):
         obs = observed(res)
         med = obs[len(obs) // 2] if len(obs) % 2 else (obs[len(obs) // 2 - 1] + obs[len(obs) // 2]) / 2
         check_eq((c["scale"], c["center"]), ("median", med), "median centre for %d ranks" % res["ranks"])
-    for c, res in zip(r[16], results):
+    for c, res in zip(r[17], results):
         check_eq((c["scale"], c["buckets"]), ("histogram", len(set(observed(res)))),
                  "histogram buckets for %d ranks" % res["ranks"])
     check_eq(comm["chartPoints"], 2 * len(results), "volume chart: p2p and collective per rank count")
@@ -440,3 +461,29 @@ def test_view_bad_input():
     check(not os.path.exists(out), "no page written")
     data, _ = _data_of(_page(novf, "novf.html"))
     check_eq(data["dependencies"], None, "no dependencies without a graph")
+
+
+def test_view_of_the_bundled_example_shows_its_arrays():
+    # examples/heat.c as the README runs it: without any option changed the
+    # timeline shows the program's work from main, its two 128 KiB grids
+    # (temperature, temperature_next) labelled in bytes, and the 2 KiB
+    # buffer boundary_flux allocates each step; nothing of libc's or
+    # ld.so's (their tables were most of the plot, on a log scale).
+    src = os.path.join(SRC, "..", "examples", "heat.c")
+    binary = os.path.join(WORK, "heat-example")
+    subprocess.run(["gcc", "-O2", "-g", "-I" + os.path.join(SRC, "..", "cats"), src, "-o", binary, "-lm"],
+                   check=True)
+    trace, _ = run_cats(binary, tool_args=("--value-flow=no",), out=binary + ".cats")
+    path = _page(trace, "heat-example.html")
+    shot = os.path.join(WORK, "heat-timeline.png")
+    r = _drive([{"frame": True}, {"eval": "[catsView.stats().timeline, catsView.timeline.blocks()]"},
+                {"screenshot": shot}], url="file://" + path)
+    stats, drawn = r[0]
+    names = {d["name"] for d in drawn}
+    check({"temperature", "temperature_next", "boundary_flux (heat.c:17)"} <= names,
+          "the example's arrays: %r" % sorted(names))
+    check(not any(n.startswith(("libc.so", "ld-linux", "ld.so", "_rtld", "_IO_", "_dl_")) for n in names),
+          "system containers in the default timeline: %r" % sorted(names))
+    check({"temperature", "temperature_next"} <= set(stats["labels"]), "labels: %r" % stats["labels"])
+    check_eq(stats["scale"], "linear", "heights in bytes")
+    print("    screenshot of the example's timeline: %s" % shot)

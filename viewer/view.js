@@ -160,6 +160,10 @@
     for (const e of events) tEnd = Math.max(tEnd, e.last_time);
     m.tEnd = tEnd + 1;
 
+    // The program's own containers (cats view marks them; all without).
+    m.ours = new Uint8Array(nA).fill(DATA.program ? 0 : 1);
+    if (DATA.program) for (const i of DATA.program.containers) m.ours[i] = 1;
+
     // Per allocation: its access records and their time span.
     m.allocEvents = Array.from({ length: nA }, () => []);
     m.allocAcc = new Float64Array(nA * 4);
@@ -247,6 +251,15 @@
     m.main = null;
     for (let i = 0; i < nC; i++) {
       if (ctxs[i].kind === 'function' && ctxs[i].name === 'main') { m.main = i; break; }
+    }
+    // The program's own scopes, as cats decides its containers: code of
+    // main's object with a source line (not libc's, ld.so's or crt1.o's).
+    const mainLoc = m.main !== null && ctxs[m.main].loc !== null ? t.locs[ctxs[m.main].loc] : null;
+    m.ownScope = new Uint8Array(nC);
+    for (let i = 0; i < nC; i++) {
+      const l = ctxs[i].loc !== null ? t.locs[ctxs[i].loc] : null;
+      m.ownScope[i] = !mainLoc || ctxs[i].kind === 'thread' ||
+        (l !== null && l.object === mainLoc.object && l.line > 0) ? 1 : 0;
     }
     return m;
   }
@@ -386,6 +399,7 @@
       heap: document.getElementById('tl-heap'),
       globals: document.getElementById('tl-globals'),
       frames: document.getElementById('tl-frames'),
+      system: document.getElementById('tl-system'),
       hidefn: document.getElementById('tl-hidefn'),
     };
     const HEAP = new Set(['malloc', 'calloc', 'realloc', 'memalign', 'new', 'new[]', 'mmap', 'client']);
@@ -409,22 +423,25 @@
     let byEnd = [];
     let colGeom = null;                // the columns of the last frame drawn
     function layout() {
-      const want = (a) => (HEAP.has(a.kind) && sel.heap.checked) ||
+      const want = (a, i) => ((HEAP.has(a.kind) && sel.heap.checked) ||
         (GLOBAL.has(a.kind) && sel.globals.checked) ||
-        (a.kind === 'stack-frame' && sel.frames.checked);
+        (a.kind === 'stack-frame' && sel.frames.checked)) &&
+        (sel.system.checked || M.ours[i]);
       const list = [];
       let minB = Infinity, maxB = 0;
       for (let i = 0; i < M.allocs.length; i++) {
         const a = M.allocs[i];
-        if (!want(a)) continue;
+        if (!want(a, i)) continue;
         const bytes = a.size * Math.max(1, a.max_live);
         if (bytes > 0) { minB = Math.min(minB, bytes); maxB = Math.max(maxB, bytes); }
         list.push({ id: i, a, bytes, t0: a.first_alloc, t1: Math.max(allocEnd(a, M.tEnd), a.first_alloc + 1) });
       }
       scaleUsed = sel.scale.value;
       if (scaleUsed === 'auto') {
+        // The program's own containers in bytes, as they are; with the
+        // system's (libc's tables dwarf them) a compressed scale.
         const ratio = maxB / (minB === Infinity ? 1 : minB);
-        scaleUsed = ratio > 1e4 ? 'log' : ratio > 100 ? 'sqrt' : 'linear';
+        scaleUsed = !sel.system.checked ? 'linear' : ratio > 1e4 ? 'log' : ratio > 100 ? 'sqrt' : 'linear';
       }
       const f = scaleFn(scaleUsed);
       list.sort((x, y) => x.t0 - y.t0 || x.id - y.id);
@@ -482,7 +499,7 @@
         while (stack.length) {
           const c = stack.pop();
           const kind = M.ctxs[c].kind;
-          const visible = !(hide && kind === 'function');
+          const visible = !(hide && kind === 'function') && (sel.system.checked || M.ownScope[c]);
           if (visible) {
             rowOf[c] = band + depthIn[c];
             maxRow = Math.max(maxRow, depthIn[c]);
@@ -825,11 +842,48 @@
         g.fillText('peak footprint ' + fmtBytes(pf), x + (x > width - 160 ? -4 : 4), TOP - 6);
         peakShown = true;
       }
+      const labels = labelBlocks(g);
+      // axis titles
+      g.fillStyle = '#444';
+      g.font = '11px system-ui, sans-serif';
+      g.textAlign = 'left';
+      g.fillText(scaleUsed === 'linear' ? 'bytes live' : 'height: ' + scaleUsed + ' of bytes', 4, TOP - 9);
+      g.textAlign = 'right';
+      g.fillText('logical time (accesses) →', width - R, MEMH - 2);
       g.strokeStyle = '#999';
       g.lineWidth = 1;
       g.beginPath(); g.moveTo(L, yBase + 0.5); g.lineTo(width - R, yBase + 0.5); g.stroke();
-      Object.assign(st, { blocks: nBlocks, stripedBlocks: nStriped, instances: nInst, accessLines: nLines, writeLines: nWrite,
+      Object.assign(st, { labels, blocks: nBlocks, stripedBlocks: nStriped, instances: nInst, accessLines: nLines, writeLines: nWrite,
         readLines: nRead, peakShown, peakTime: pt, peakFootprint: pf, scale: scaleUsed, columnWidth: cw });
+    }
+
+    /* Each block at least a text line high somewhere in view gets its
+     * name, where its visible span is widest at that height: at the middle
+     * of its visible span, at its height in the stacking there. */
+    function labelBlocks(g) {
+      const names = [];
+      const pxPerUnit = (MEMH - TOP - BOT) / maxUnits;
+      g.font = '11px system-ui, sans-serif';
+      g.textAlign = 'center';
+      for (const b of blocks) {
+        if (b.t1 <= v0 || b.t0 >= v1 || b.h * pxPerUnit < 13) continue;
+        const tm = (Math.max(b.t0, v0) + Math.min(b.t1, v1)) / 2;
+        let u = 0;
+        for (const c of blocks) {
+          if (c === b) break;
+          if (c.t0 <= tm && c.t1 > tm) u += c.h;
+        }
+        const x = xOf(tm), y = yOf(u + b.h / 2) + 4;
+        const text = b.a.name || '(unnamed)';
+        const w = g.measureText(text).width;
+        if (w > xOf(Math.min(b.t1, v1)) - xOf(Math.max(b.t0, v0)) - 4) continue;
+        g.fillStyle = 'rgba(255,255,255,0.85)';
+        g.fillRect(x - w / 2 - 2, y - 10, w + 4, 13);
+        g.fillStyle = '#222';
+        g.fillText(text, x, y);
+        names.push(text);
+      }
+      return names;
     }
 
     const CTX_COLOR = { loop: '#c0392b', conditional: '#1f6fb4', function: '#c8c8c8', thread: '#8a8a8a',
@@ -1026,6 +1080,7 @@
 
     sel.scale.addEventListener('change', () => { layout(); redraw(); });
     for (const k of ['heap', 'globals', 'frames']) sel[k].addEventListener('change', () => { layout(); redraw(); });
+    sel.system.addEventListener('change', () => { layout(); layoutRows(); redraw(); });
     sel.hidefn.addEventListener('change', () => { layoutRows(); redraw(); });
     document.getElementById('tl-reset').addEventListener('click', () => setView(0, M.tEnd));
     const mainBtn = document.getElementById('tl-main');
@@ -1039,7 +1094,13 @@
 
     return {
       show() {
-        if (!shown) { shown = true; layout(); layoutRows(); }
+        if (!shown) {
+          shown = true;
+          layout();
+          layoutRows();
+          // the program's own work first: main, when the trace has it
+          if (M.main !== null) setView(M.ctxs[M.main].first_time, M.ctxs[M.main].last_time + 1);
+        }
         draw();
       },
       stats() { return Object.assign({}, st); },

@@ -13,67 +13,6 @@
 #include "cli_outfile.h"
 #include "cats/trace/json_out.h"
 
-static uint32_t loc_object(const trace_file *t, uint32_t loc)
-{
-   return loc == CATS_NONE ? CATS_NONE : t->locs[loc].object;
-}
-
-/* Code of the program's own source: in main's object and with a line (the
- * start-up files linked into it, crt1.o and the PLT, have none). */
-static int own_code(const cli_export_view *v, const trace_file *t, uint32_t loc)
-{
-   return loc_object(t, loc) == v->object && t->locs[loc].line != 0;
-}
-
-int cli_export_view_init(cli_export_view *v, const trace_file *t,
-                         int whole_run)
-{
-   *v = (cli_export_view){ 0, CATS_NONE, NULL };
-   for (uint32_t i = 0; i < t->ncontexts && !whole_run; i++) {
-      const trace_context *c = &t->contexts[i];
-      if (c->kind == CATS_CTX_FUNCTION &&
-          strcmp(trace_str(t, c->name), "main") == 0) {
-         v->start = c->first_time;
-         v->object = loc_object(t, c->loc);
-         break;
-      }
-   }
-   if (!(v->ours = calloc((size_t)t->nallocs + 1, 1)))
-      return -1;
-   for (uint32_t i = 0; i < t->nallocs; i++)
-      v->ours[i] = v->object == CATS_NONE ||
-                   own_code(v, t, t->allocs[i].alloc_loc);
-   for (uint32_t i = 0; i < t->nevents; i++) {
-      const trace_event *e = &t->events[i];
-      if (e->alloc < t->nallocs && v->object != CATS_NONE &&
-          own_code(v, t, e->loc))
-         v->ours[e->alloc] = 1;
-   }
-   return 0;
-}
-
-void cli_export_view_free(cli_export_view *v)
-{
-   free(v->ours);
-   v->ours = NULL;
-}
-
-int cli_export_event_shown(const cli_export_view *v, const trace_file *t,
-                           uint32_t event)
-{
-   const trace_event *e = &t->events[event];
-   return e->alloc < t->nallocs && v->ours[e->alloc] &&
-          (v->start == 0 || e->last_time > v->start);
-}
-
-int cli_export_context_shown(const cli_export_view *v, const trace_file *t,
-                             uint32_t ctx)
-{
-   const trace_context *c = &t->contexts[ctx];
-   return c->kind != CATS_CTX_THREAD &&
-          (v->object == CATS_NONE || own_code(v, t, c->loc));
-}
-
 typedef struct cli_export_name {
    const char *name;
    uint32_t id;
@@ -143,7 +82,7 @@ int cli_export(int argc, char **argv)
    if (!viz)
       return cli_error(CLI_EUSAGE, "export: choose a format: --cats-viz "
                        "(usage: %s)", usage);
-   int (*write)(const trace_file *, const cli_export_view *, FILE *, char *,
+   int (*write)(const trace_file *, const cli_program *, FILE *, char *,
                 size_t) =
       strcmp(page, "timeline") == 0       ? cli_export_timeline
       : strcmp(page, "stats") == 0        ? cli_export_stats
@@ -163,12 +102,12 @@ int cli_export(int argc, char **argv)
       return cli_error(CLI_EFILE, "%s", err);
    }
    char why[512] = "";
-   cli_export_view v;
-   int ok = cli_export_view_init(&v, t, whole) == 0;
+   cli_program v;
+   int ok = cli_program_init(&v, t, whole) == 0;
    if (!ok)
       snprintf(why, sizeof why, "out of memory");
    ok = ok && write(t, &v, f.fp, why, sizeof why) == 0;
-   cli_export_view_free(&v);
+   cli_program_free(&v);
    trace_free(t);
    if (cli_outfile_close(&f, ok, err, sizeof err) != 0) {
       if (ok)

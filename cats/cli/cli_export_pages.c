@@ -44,7 +44,7 @@ static void site_name(const trace_file *t, FILE *fp, uint32_t loc)
    json_out_string(fp, buf);
 }
 
-int cli_export_stats(const trace_file *t, const cli_export_view *view,
+int cli_export_stats(const trace_file *t, const cli_program *view,
                      FILE *fp, char *err, size_t errlen)
 {
    uint64_t *total = calloc((size_t)t->nallocs + 1, sizeof *total);
@@ -58,7 +58,7 @@ int cli_export_stats(const trace_file *t, const cli_export_view *view,
    uint64_t all = 0;
    for (uint32_t i = 0; i < t->nevents; i++) {
       const trace_event *e = &t->events[i];
-      if (cli_export_event_shown(view, t, i)) {
+      if (cli_program_event_shown(view, t, i)) {
          total[e->alloc] += e->count;
          all += e->count;
       }
@@ -90,7 +90,7 @@ int cli_export_stats(const trace_file *t, const cli_export_view *view,
          for (uint32_t i = 0; i < t->nevents; i++) {
             const trace_event *e = &t->events[i];
             if (e->alloc != a || e->pattern != c ||
-                !cli_export_event_shown(view, t, i))
+                !cli_program_event_shown(view, t, i))
                continue;
             fputs(first_site ? "{\"name\": " : ", {\"name\": ", fp);
             first_site = 0;
@@ -136,12 +136,12 @@ static int cmp_loop(const void *pa, const void *pb)
    return (a > b) - (a < b);
 }
 
-static int cf_shown(const trace_file *t, const cli_export_view *view,
+static int cf_shown(const trace_file *t, const cli_program *view,
                     uint32_t i)
 {
    return t->contexts[i].kind == CATS_CTX_LOOP &&
           t->contexts[i].first_time >= view->start &&
-          cli_export_context_shown(view, t, i);
+          cli_program_context_shown(view, t, i);
 }
 
 static void cf_block(const trace_file *t, const cf_tree *tr, FILE *fp,
@@ -187,7 +187,7 @@ static void cf_block(const trace_file *t, const cf_tree *tr, FILE *fp,
    fputc('}', fp);
 }
 
-int cli_export_control_flow(const trace_file *t, const cli_export_view *view,
+int cli_export_control_flow(const trace_file *t, const cli_program *view,
                             FILE *fp, char *err, size_t errlen)
 {
    size_t n = t->ncontexts;
@@ -217,7 +217,7 @@ int cli_export_control_flow(const trace_file *t, const cli_export_view *view,
    }
    for (uint32_t i = 0; i < t->nevents; i++) {
       const trace_event *e = &t->events[i];
-      if (e->ctx >= n || !cli_export_event_shown(view, t, i))
+      if (e->ctx >= n || !cli_program_event_shown(view, t, i))
          continue;
       uint32_t l = cf_shown(t, view, e->ctx) ? e->ctx : tr.loop_of[e->ctx];
       tr.own[l == CATS_NONE ? n : l] = 1;

@@ -79,11 +79,11 @@ static int cmp_child(const void *pa, const void *pb)
 
 /* The nearest ancestor that is shown (threads and libc's scopes are
  * not: their children take their place). */
-static uint32_t scope_parent(const trace_file *t, const cli_export_view *view,
+static uint32_t scope_parent(const trace_file *t, const cli_program *view,
                              uint32_t i)
 {
    uint32_t p = t->contexts[i].parent;
-   while (p != CATS_NONE && !cli_export_context_shown(view, t, p))
+   while (p != CATS_NONE && !cli_program_context_shown(view, t, p))
       p = t->contexts[p].parent;
    return p;
 }
@@ -93,7 +93,7 @@ static uint32_t scope_parent(const trace_file *t, const cli_export_view *view,
  * siblings: the viewer has one stack). A scope that starts before
  * `start` (main's callers) is not shown, but its children are. Returns -1 if out of
  * memory. */
-static int clip_scopes(const trace_file *t, const cli_export_view *view,
+static int clip_scopes(const trace_file *t, const cli_program *view,
                        vz_scope *sc)
 {
    uint64_t start = view->start;
@@ -112,7 +112,7 @@ static int clip_scopes(const trace_file *t, const cli_export_view *view,
    size_t nk = 0;
    for (uint32_t i = 0; i < n; i++) {
       sc[i] = (vz_scope){ 0, 0, 0, 0, 0 };
-      if (cli_export_context_shown(view, t, i))
+      if (cli_program_context_shown(view, t, i))
          keys[nk++] = (vz_child){ scope_parent(t, view, i), i,
                                   t->contexts[i].first_time };
    }
@@ -183,7 +183,7 @@ static int64_t last_offset(const trace_event *e)
 }
 
 /* The events after `start`, sorted; NULL if out of memory. */
-static vz_item *collect(const trace_file *t, const cli_export_view *view,
+static vz_item *collect(const trace_file *t, const cli_program *view,
                         size_t *nout, size_t *naccess, size_t *nalloc)
 {
    uint64_t start = view->start;
@@ -330,7 +330,7 @@ static void write_item(const trace_file *t, FILE *fp, const vz_item *it,
    }
 }
 
-int cli_export_timeline(const trace_file *t, const cli_export_view *view,
+int cli_export_timeline(const trace_file *t, const cli_program *view,
                         FILE *fp, char *err, size_t errlen)
 {
    size_t n, naccess, nalloc;

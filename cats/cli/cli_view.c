@@ -49,6 +49,7 @@
 #include "partition/part_report.h"
 #include "partition/part_section.h"
 #include "cli.h"
+#include "cli_program.h"
 #include "cats/trace/json_out.h"
 #include "cli_outfile.h"
 
@@ -387,6 +388,18 @@ static int write_data(FILE *fp, const cvw_shown *s, const cvw_dep *deps,
                "\"accesses_shown\": %llu, \"accesses_total\": %llu}",
            t->nevents, s->total, (unsigned long long)s->accesses_shown,
            (unsigned long long)s->accesses_total);
+   cli_program prog;
+   if (cli_program_init(&prog, t, 0) != 0)
+      return -1;
+   fprintf(fp, ",\n\"program\": {\"start\": %llu, \"containers\": [",
+           (unsigned long long)prog.start);
+   for (uint32_t i = 0, first = 1; i < t->nallocs; i++)
+      if (prog.ours[i]) {
+         fprintf(fp, first ? "%u" : ", %u", i);
+         first = 0;
+      }
+   fputs("]}", fp);
+   cli_program_free(&prog);
    fputs(",\n\"dependencies\": ", fp);
    if (t->has_vcg)
       write_deps(fp, deps, ndeps);
