@@ -176,3 +176,15 @@ def test_stat_matches_meta():
     m = re.search(r"^\s+1\.\s+(\S+)\s+(\d+) B x (\d+)", out, re.M)
     check(m is not None, "largest containers list")
     check_eq((m.group(1), int(m.group(2)), int(m.group(3))), ("malloc", 8000000, 1), "largest container")
+    # The program's containers by default, the system's counted in one
+    # line; --all lists everything.
+    listed = re.findall(r'^\s+\d+\.\s+\S+\s+\d+ B x \d+ = \d+ B\s+"(.*)"$', out, re.M)
+    check(listed and not any(n.startswith(("libc.so", "ld-linux", "ld.so", "_rtld")) for n in listed),
+          "system containers among the program's: %r" % listed)
+    others = sum(1 for a in t.allocs if a["name"].startswith(("libc.so", "ld-linux", "_rtld")))
+    m = re.search(r"^  and (\d+) containers of libc, ld.so and other system code", out, re.M)
+    check(m is not None and int(m.group(1)) >= others > 0, "the system's containers counted: %r" % out[-800:])
+    full = cats_cmd("stat", "--all", t.path).stdout
+    listed = re.findall(r'^\s+\d+\.\s+\S+\s+\d+ B x \d+ = \d+ B\s+"(.*)"$', full, re.M)
+    check(any(n.startswith("libc.so") for n in listed) and " and " not in full.split("busiest")[0][-200:],
+          "--all lists libc's containers: %r" % listed)

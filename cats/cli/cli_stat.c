@@ -4,12 +4,15 @@
  * Record counts by kind and pattern, access totals, the peak footprint the
  * tool measured (META), the largest containers by size x max_live (the
  * memory they can pin at once), the busiest access sites and the deepest
- * context paths. Sites and paths are those under `main` when the trace has
- * one: start-up code in ld.so and libc is not what a reader looks for. */
+ * context paths. Containers are the program's own (cli_program.h), sites
+ * and paths those under `main` when the trace has one: start-up code and
+ * the tables of ld.so and libc are not what a reader looks for; --all
+ * shows them. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_program.h"
 #include "cats/trace/trace_names.h"
 
 #define STAT_TOP_CONTAINERS 10
@@ -80,17 +83,29 @@ static void counts(const trace_file *t, FILE *fp)
    print_meta(t, fp, "peak footprint", "peak_footprint", " bytes");
 }
 
-static int largest(const trace_file *t, FILE *fp)
+/* The program's own containers (cli_program.h), or all of them; the
+ * others are counted in one line. */
+static int largest(const trace_file *t, const cli_program *prog, FILE *fp)
 {
    st_key *k = malloc(((size_t)t->nallocs + 1) * sizeof *k);
    if (!k)
       return -1;
-   for (uint32_t i = 0; i < t->nallocs; i++)
-      k[i] = (st_key){ cli_mul_sat(t->allocs[i].size, t->allocs[i].max_live),
-                       i };
-   qsort(k, t->nallocs, sizeof *k, cmp_key);
-   fprintf(fp, "\nlargest containers (size x max live):\n");
-   for (uint32_t r = 0; r < t->nallocs && r < STAT_TOP_CONTAINERS; r++) {
+   uint32_t n = 0, others = 0;
+   uint64_t other_bytes = 0;
+   for (uint32_t i = 0; i < t->nallocs; i++) {
+      uint64_t bytes = cli_mul_sat(t->allocs[i].size, t->allocs[i].max_live);
+      if (prog->ours[i]) {
+         k[n++] = (st_key){ bytes, i };
+      } else {
+         others++;
+         other_bytes = other_bytes + bytes < other_bytes ? UINT64_MAX
+                                                         : other_bytes + bytes;
+      }
+   }
+   qsort(k, n, sizeof *k, cmp_key);
+   fprintf(fp, "\nlargest containers (size x max live)%s:\n",
+           others ? " of the program" : "");
+   for (uint32_t r = 0; r < n && r < STAT_TOP_CONTAINERS; r++) {
       const trace_alloc *a = &t->allocs[k[r].id];
       fprintf(fp, "  %2u. %-11s %llu B x %llu = %llu B  \"", r + 1,
               trace_names_alloc_kind(a->kind), (unsigned long long)a->size,
@@ -98,6 +113,10 @@ static int largest(const trace_file *t, FILE *fp)
       cli_text(fp, trace_str(t, a->name));
       fputs("\"\n", fp);
    }
+   if (others)
+      fprintf(fp, "  and %u containers of libc, ld.so and other system code, "
+                  "%llu B (--all lists them)\n", others,
+              (unsigned long long)other_bytes);
    free(k);
    return 0;
 }
@@ -174,8 +193,10 @@ static int deepest(const trace_file *t, const uint8_t *in_main, FILE *fp)
 int cli_stat(int argc, char **argv)
 {
    const char *file = NULL;
-   const cli_opt opts[] = { { NULL, NULL, NULL, NULL } };
-   int rc = cli_parse(argc, argv, opts, &file, 1, "cats stat FILE");
+   int all = 0;
+   const cli_opt opts[] = { { "--all", NULL, &all, NULL },
+                            { NULL, NULL, NULL, NULL } };
+   int rc = cli_parse(argc, argv, opts, &file, 1, "cats stat [--all] FILE");
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
    trace_file *t;
@@ -183,11 +204,13 @@ int cli_stat(int argc, char **argv)
       return rc;
    counts(t, stdout);
    uint8_t *in_main = malloc((size_t)t->ncontexts + 1);
-   int bad = in_main == NULL;
-   if (!bad && mark_main(t, in_main) == 0)
+   cli_program prog = { 0, CATS_NONE, NULL };
+   int bad = in_main == NULL || cli_program_init(&prog, t, all) != 0;
+   if (!bad && (all || mark_main(t, in_main) == 0))
       memset(in_main, 1, t->ncontexts);   /* no main: everything counts */
-   bad = bad || largest(t, stdout) != 0 || busiest(t, in_main, stdout) != 0 ||
-         deepest(t, in_main, stdout) != 0;
+   bad = bad || largest(t, &prog, stdout) != 0 ||
+         busiest(t, in_main, stdout) != 0 || deepest(t, in_main, stdout) != 0;
+   cli_program_free(&prog);
    free(in_main);
    trace_free(t);
    if (bad)
