@@ -11,16 +11,21 @@ from catslib import VGLIB, cats_cmd, check, compile_program
 MIB = 1 << 20
 
 
+def _start(binary, args, out):
+    """Starts BINARY under cats with value flow, writing OUT."""
+    if os.path.exists(out):
+        os.unlink(out)
+    env = dict(os.environ, VALGRIND_LIB=VGLIB)
+    return subprocess.Popen(["valgrind", "-q", "--tool=cats", "--cats-out-file=" + out, binary]
+                            + [str(a) for a in args], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+
+
 def peak_bytes(binary, args, out):
     """Runs BINARY under cats with value flow; returns the peak resident
     memory of valgrind and its helper (the largest of the two), in bytes,
     and the trace's path."""
-    if os.path.exists(out):
-        os.unlink(out)
-    env = dict(os.environ, VALGRIND_LIB=VGLIB)
-    proc = subprocess.Popen(["valgrind", "-q", "--tool=cats", "--cats-out-file=" + out, binary]
-                            + [str(a) for a in args], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = _start(binary, args, out)
     _, status, usage = os.wait4(proc.pid, 0)
     err = proc.stderr.read().decode(errors="replace")
     proc.stderr.close()
@@ -97,12 +102,7 @@ def component_peaks(binary, args, out):
     """Runs BINARY under cats; returns the peak resident bytes of the tool
     (valgrind's process) and of its helper, from the kernel's high-water
     marks (VmHWM), read until each process ends."""
-    if os.path.exists(out):
-        os.unlink(out)
-    env = dict(os.environ, VALGRIND_LIB=VGLIB)
-    proc = subprocess.Popen(["valgrind", "-q", "--tool=cats", "--cats-out-file=" + out, binary]
-                            + [str(a) for a in args], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = _start(binary, args, out)
     peaks = {}
     while proc.poll() is None:
         for p in _tree(proc.pid):
@@ -116,6 +116,7 @@ def component_peaks(binary, args, out):
                 if line.startswith("VmHWM:"):
                     peaks[name] = max(peaks.get(name, 0), int(line.split()[1]) * 1024)
         time.sleep(0.02)
+    proc.stderr.close()
     check(proc.returncode == 0, "cats %s %s failed" % (binary, args))
     check("tool" in peaks and "helper" in peaks, "no peaks read: %r" % peaks)
     return peaks["tool"], peaks["helper"]

@@ -63,6 +63,13 @@ void cli_export_buffer_name(const trace_file *t, FILE *fp, uint32_t id,
    free(s);
 }
 
+int cli_export_nothing(const cli_program *v, char *err, size_t errlen)
+{
+   snprintf(err, errlen, "nothing to draw: no container is accessed%s",
+            v->start ? " after main (--whole-run exports the whole run)" : "");
+   return -1;
+}
+
 int cli_export(int argc, char **argv)
 {
    int viz = 0, whole = 0;

@@ -19,6 +19,9 @@ uint8_t *cli_export_shared_names(const trace_file *t);
 void cli_export_buffer_name(const trace_file *t, FILE *fp, uint32_t id,
                             const uint8_t *dup);
 
+/* The reason for a file with nothing in it: -1, err set. */
+int cli_export_nothing(const cli_program *v, char *err, size_t errlen);
+
 int cli_export_timeline(const trace_file *t, const cli_program *v,
                         FILE *fp, char *err, size_t errlen);
 int cli_export_stats(const trace_file *t, const cli_program *v,

@@ -66,10 +66,7 @@ int cli_export_stats(const trace_file *t, const cli_program *view,
    if (all == 0) {
       free(total);
       free(dup);
-      snprintf(err, errlen, "nothing to show: no container is accessed%s",
-               view->start ? " after main (--whole-run exports the whole run)"
-                           : "");
-      return -1;
+      return cli_export_nothing(view, err, errlen);
    }
    fprintf(fp, "{\"all_cfg_stats\": [{\"name\": \"program\", \"id\": 0, "
                "\"n_total_accesses\": %llu, \"accesses\": [",

@@ -344,10 +344,7 @@ int cli_export_timeline(const trace_file *t, const cli_program *view,
    if (naccess == 0 || nalloc == 0) {
       free(v);
       free(dup);
-      snprintf(err, errlen, "nothing to draw: no container is accessed%s",
-               view->start ? " after main (--whole-run exports the whole run)"
-                           : "");
-      return -1;
+      return cli_export_nothing(view, err, errlen);
    }
    fputs("{\"events\": [", fp);
    for (size_t i = 0; i < n; i++) {
