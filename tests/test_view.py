@@ -477,6 +477,7 @@ def test_view_of_the_bundled_example_shows_its_arrays():
     path = _page(trace, "heat-example.html")
     shot = os.path.join(WORK, "heat-timeline.png")
     r = _drive([{"frame": True}, {"eval": "[catsView.stats().timeline, catsView.timeline.blocks()]"},
+                {"eval": "document.getElementById('tl-legend').textContent"},
                 {"screenshot": shot}], url="file://" + path)
     stats, drawn = r[0]
     names = {d["name"] for d in drawn}
@@ -486,4 +487,22 @@ def test_view_of_the_bundled_example_shows_its_arrays():
           "system containers in the default timeline: %r" % sorted(names))
     check({"temperature", "temperature_next"} <= set(stats["labels"]), "labels: %r" % stats["labels"])
     check_eq(stats["scale"], "linear", "heights in bytes")
+    # Reuse as a user acts on it: the share of the program's accesses an
+    # LRU cache of 32 KiB, 1 MiB and 32 MiB would hit (first accesses
+    # miss), from the trace's per-container histograms of distances in
+    # 64-byte lines (bucket b: 2^(b-1) .. 2^b - 1; bucket 0: 0).
+    data = _data_of(path)[0]
+    j, ours = data["trace"], set(data["program"]["containers"])
+    buckets, cold = [0] * 64, 0
+    for i, a in enumerate(j["allocs"]):
+        if i in ours and a.get("reuse"):
+            for b, v in enumerate(a["reuse"]["buckets"]):
+                buckets[b] += v
+            cold += a["reuse"]["cold"]
+    total = sum(buckets) + cold
+    want = []
+    for name, size in (("L1 32 KiB", 32 << 10), ("L2 1 MiB", 1 << 20), ("32 MiB", 32 << 20)):
+        hit = sum(v for b, v in enumerate(buckets) if b == 0 or 2 ** b - 1 < size // 64)
+        want.append("%s %d%%" % (name, round(100 * hit / total)))
+    check(" \u00b7 ".join(want) in r[1], "the legend's cache shares, want %r: %r" % (want, r[1]))
     print("    screenshot of the example's timeline: %s" % shot)

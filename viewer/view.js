@@ -289,16 +289,35 @@
     return fmtInt(Math.pow(2, b - 1)) + '\u2013' + fmtInt(Math.pow(2, b) - 1) + unit;
   }
 
-  /* The same over every allocation of the trace, or null. */
+  /* What a user acts on: the share of accesses whose reuse distance
+   * fits common cache sizes (an LRU cache of that many lines hits them;
+   * first accesses miss), as 'L1 32 KiB 87% · L2 1 MiB 95% · 32 MiB 99%'.
+   * Bucket 0 holds distance 0, bucket b the distances 2^(b-1) .. 2^b - 1. */
+  const CACHES = [['L1 32 KiB', 32 << 10], ['L2 1 MiB', 1 << 20], ['32 MiB', 32 << 20]];
+  function reuseShares(r) {
+    if (!r || !Array.isArray(r.buckets)) return null;
+    const line = TR.reuse && TR.reuse.line_size ? TR.reuse.line_size : 64;
+    const total = r.buckets.reduce((x, y) => x + y, 0) + (r.cold || 0);
+    if (!total) return null;
+    return CACHES.map(([name, bytes]) => {
+      const lines = bytes / line;
+      let hit = 0;
+      r.buckets.forEach((v, b) => { if (b === 0 || Math.pow(2, b) - 1 < lines) hit += v; });
+      return name + ' ' + (100 * hit / total).toFixed(0) + '%';
+    }).join(' \u00b7 ');
+  }
+
+  /* The same over the program's containers (all without that mark), or
+   * null. */
   function programReuse() {
     let sum = null, cold = 0;
-    for (const a of TR.allocs) {
-      if (!a.reuse || !Array.isArray(a.reuse.buckets)) continue;
+    TR.allocs.forEach((a, i) => {
+      if (!M.ours[i] || !a.reuse || !Array.isArray(a.reuse.buckets)) return;
       if (!sum) sum = a.reuse.buckets.map(() => 0);
       a.reuse.buckets.forEach((v, k) => { sum[k] += v; });
       cold += a.reuse.cold || 0;
-    }
-    return sum ? reuseMedian({ reuse: { cold, buckets: sum } }) : null;
+    });
+    return sum ? reuseShares({ cold, buckets: sum }) : null;
   }
 
   function locShort(loc) {
@@ -538,7 +557,7 @@
       lg.appendChild(item({ background: '#c8c8c8' }, 'function'));
       lg.appendChild(item({ borderLeft: '2px dashed #e67e22', width: '2px' }, 'peak footprint'));
       const all = programReuse();
-      if (all) lg.appendChild(el('span', { text: 'median reuse distance of the program: ' + all }));
+      if (all) lg.appendChild(el('span', { text: 'accesses of the program\u2019s containers that a cache of this size would hit: ' + all }));
     }
 
     const plotW = () => width - L - R;
@@ -1046,7 +1065,8 @@
       } else {
         lines.push(['usage', 'never accessed']);
       }
-      const rd = reuseMedian(a);
+      const rd = reuseMedian(a), rs = reuseShares(a.reuse);
+      if (rs) lines.push(['hits by cache size', rs]);
       if (rd) lines.push(['median reuse distance', rd]);
       const acc = M.allocAcc;
       lines.push(['accesses', PATTERN_LABEL.map((p, k) => p + ' ' + fmtInt(acc[b.id * 4 + k])).join(', ')]);
