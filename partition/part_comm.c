@@ -121,8 +121,8 @@ static void collectives(const trace_vcg *vcg, const part_graph *g,
           (in && (!in[k] || !g->written[k])))
          continue;
       int t = coll_of_kind(skind[k]);
-      r->coll_calls[t] += g->versions[k];
-      r->coll_bytes[t] += g->versions[k] * part_comm_coll_bytes(t, g->size[k], n);
+      r->coll_calls[t] += g->calls[k];
+      r->coll_bytes[t] += g->calls[k] * part_comm_coll_bytes(t, g->size[k], n);
    }
    free(in);
 }

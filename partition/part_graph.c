@@ -96,10 +96,11 @@ static int alloc_groups(part_graph *g)
    g->weight = calloc(n, sizeof *g->weight);
    g->size = calloc(n, sizeof *g->size);
    g->versions = calloc(n, sizeof *g->versions);
+   g->calls = calloc(n, sizeof *g->calls);
    g->members = calloc(n, sizeof *g->members);
    g->written = calloc(n, 1);
    return g->xadj && g->dir && g->weight && g->size && g->versions &&
-                g->members && g->written
+                g->calls && g->members && g->written
              ? 0
              : -1;
 }
@@ -118,6 +119,34 @@ static void group_attributes(const trace_vcg *vcg, part_graph *g)
       if (!(vx->flags & CATS_VCG_INPUT) || vx->versions > 1)
          g->written[k] = 1;
    }
+}
+
+/* How often each group's value was made. A reduction arrives as a chain
+ * of intermediates, and one made at the same site from data at two
+ * addresses (a buffer that alternates between two blocks from step to
+ * step) as two chains, each made every other step: the most versions of
+ * a member counts half the reductions. Each chain starts at a member
+ * without a predecessor in the group, once per reduction, so the calls
+ * are the starts' versions summed; a group that is a cycle (a running
+ * sum) has no start and counts its most versions. */
+static int group_calls(const trace_vcg *vcg, part_graph *g)
+{
+   uint8_t *follows = calloc(vcg->nvertices ? vcg->nvertices : 1, 1);
+   if (!follows)
+      return -1;
+   for (uint32_t e = 0; e < vcg->nedges; e++) {
+      const trace_vcg_edge *ed = &vcg->edges[e];
+      if (ed->src != ed->dst && g->group[ed->src] == g->group[ed->dst])
+         follows[ed->dst] = 1;
+   }
+   for (uint32_t v = 0; v < vcg->nvertices; v++)
+      if (!follows[v])
+         g->calls[g->group[v]] += vcg->vertices[v].versions;
+   for (uint32_t k = 0; k < g->ng; k++)
+      if (g->calls[k] == 0)
+         g->calls[k] = g->versions[k];
+   free(follows);
+   return 0;
 }
 
 /* Undirected rows: every inter-group edge lands in both rows, then each row
@@ -196,6 +225,10 @@ int part_graph_build(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
       return -1;
    }
    group_attributes(vcg, g);
+   if (group_calls(vcg, g) != 0) {
+      part_graph_free(g);
+      return -1;
+   }
    return 0;
 }
 
@@ -209,6 +242,7 @@ void part_graph_free(part_graph *g)
    free(g->weight);
    free(g->size);
    free(g->versions);
+   free(g->calls);
    free(g->members);
    free(g->written);
    memset(g, 0, sizeof *g);

@@ -29,6 +29,8 @@ typedef struct part_graph {
    uint64_t *weight;       /* [ng] computation of the members */
    uint32_t *size;         /* [ng] bytes of the largest member */
    uint64_t *versions;     /* [ng] most versions of a member */
+   uint64_t *calls;        /* [ng] times the group's value was made: a
+                              reduction chain's starts' versions summed */
    uint32_t *members;      /* [ng] member count */
    uint8_t *written;       /* [ng] 1 when a member was ever written */
    const uint8_t *scope;   /* borrowed: contexts whose edges count, or NULL */

@@ -28,7 +28,8 @@ def test_stencil_projection_exact():
     # k ranks cut the line k-1 times; each cut moves one value each way per
     # step: 16 bytes per cut per step.
     trace, proc = traced("vf_stencil.c", ("-O2",), tool_args=("--ranks=2,3,4",))
-    check("projected communication per iteration of loop vf_stencil.c:16 "
+    # The time loop is named by its for (line 15).
+    check("projected communication per iteration of loop vf_stencil.c:15 "
           "(chosen automatically; 100 iterations)" in proc.stderr,
           "the table names the time loop: %s" % proc.stderr[-1500:])
     stored = json.loads(json.dumps(_projection(trace.path, "--stored")))
@@ -40,7 +41,7 @@ def test_stencil_projection_exact():
         check_eq(_per_iter(res[k]), 16 * (k - 1), "bytes per step on %d ranks" % k)
         check_eq(res[k]["collective_bytes"], 0, "collectives on %d ranks" % k)
     check_eq(res[2]["matrix"], [[0, 800], [800, 0]], "2-rank matrix")
-    check_eq(again["region"], "loop vf_stencil.c:16", "region")
+    check_eq(again["region"], "loop vf_stencil.c:15", "region")
 
 
 def test_norm_singletons():
@@ -207,3 +208,23 @@ def test_memset_initialised_stencil_moves_whole_values():
             r = _by_ranks(json.load(f))[2]
         check_eq((_per_iter(r), _per_iter(r, "collective_bytes")), (16, 0),
                  "bytes per step, arrays set up with %s" % how)
+
+
+def test_one_reduction_per_step_is_one_collective_per_step():
+    # examples/heat.c sums the boundary flux once per time step
+    # (flux += boundary_flux(v), 20 steps). The sum's chain of intermediates
+    # is made from a buffer that malloc hands out at two addresses in
+    # turn, so it is two chains, each made every other step: 20 reduce
+    # calls, one per step, not the 10 versions of either chain.
+    import subprocess
+    from catslib import SRC
+    binary = os.path.join(WORK, "heat-reduce")
+    subprocess.run(["gcc", "-O2", "-g", "-I" + os.path.join(SRC, "..", "cats"),
+                    os.path.join(SRC, "..", "examples", "heat.c"), "-o", binary, "-lm"], check=True)
+    trace, proc = run_cats(binary, tool_args=("--ranks=2",), out=binary + ".cats")
+    check(proc.returncode == 0, proc.stderr[-1500:])
+    r = _by_ranks(_projection(trace, "--ranks=2,4"))
+    for k in (2, 4):
+        check_eq((r[k]["iterations"], r[k]["collectives"]),
+                 (20, {"reduce": {"calls": 20, "bytes": 20 * 8 * (k - 1)}}),
+                 "reductions on %d ranks" % k)

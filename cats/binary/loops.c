@@ -103,6 +103,8 @@ typedef struct loops_dom {
 /* A loop or conditional of the function being analysed. */
 typedef struct loops_reg {
    uint64_t header;   /* address */
+   uint64_t latch;    /* loop: last instruction of the bottom-most back
+                         edge's source; conditional: header */
    uint32_t hblock;   /* loop: header block; conditional: branch block */
    uint32_t off, n;   /* its blocks: pool[off .. off + n) */
    uint32_t parent;   /* local index, or NONE */
@@ -1076,7 +1078,12 @@ static loops_status find_loops(loops_ctx *x)
       if (push_u32(&x->pool, h) != 0)
          return LOOPS_ENOMEM;
       int fwd_done = 0;
+      uint64_t latch = 0;
       for (; i < x->ledges.n && le[i].header == h; i++) {
+         uint32_t last = AT(x->blk_first, uint32_t)[le[i].src + 1] - 1;
+         uint64_t at = AT(x->insns, loops_insn)[last].addr;
+         if (at > latch)
+            latch = at;
          if (le[i].natural) {
             st = walk_back(x, le[i].src, 0);
          } else {
@@ -1093,7 +1100,7 @@ static loops_status find_loops(loops_ctx *x)
       loops_reg *r = vec_push(&x->regs);
       if (!r)
          return LOOPS_ENOMEM;
-      *r = (loops_reg){ block_addr(x, h), h, off,
+      *r = (loops_reg){ block_addr(x, h), latch, h, off,
                       (uint32_t)(x->pool.n - off), NONE, NONE, LOOPS_LOOP };
    }
    vec_sort(&x->regs, cmp_reg_size);
@@ -1287,8 +1294,8 @@ static loops_status loop_conds(loops_ctx *x, uint32_t l, uint32_t lstamp)
       loops_reg *r = vec_push(&x->regs);
       if (!r)
          return LOOPS_ENOMEM;
-      *r = (loops_reg){ 0, b, off, (uint32_t)(x->pool.n - off), NONE, NONE,
-                      LOOPS_CONDITIONAL };
+      *r = (loops_reg){ 0, 0, b, off, (uint32_t)(x->pool.n - off), NONE,
+                      NONE, LOOPS_CONDITIONAL };
    }
 
    /* Nesting, largest first: a conditional's parent is the smallest one
@@ -1321,7 +1328,7 @@ static loops_status loop_conds(loops_ctx *x, uint32_t l, uint32_t lstamp)
             lo = a;
       }
       r[c].n = kept;
-      r[c].header = lo;
+      r[c].header = r[c].latch = lo;
    }
 
    /* Loops directly in l whose header lies in a conditional of l. */
@@ -1438,6 +1445,7 @@ static loops_status emit_regions(loops_ctx *x, const loops_func *f)
       if (!o)
          return LOOPS_ENOMEM;
       *o = (loops_region){ r[c].header + x->bias, f->start + x->bias,
+                         r[c].latch + x->bias,
                          r[c].parent == NONE ? LOOPS_NONE : r[r[c].parent].id,
                          name, r[c].kind };
       for (uint32_t k = 0; k < r[c].n; k++)

@@ -48,6 +48,10 @@ typedef struct loops_region {
    uint64_t header;  /* loop: first address of the header block (runs once
                         per iteration); conditional: lowest address of it */
    uint64_t func;    /* entry of the function it lies in */
+   uint64_t latch;   /* loop: the last instruction of its bottom-most back
+                        edge's source block (the `for`'s condition or
+                        increment, on the loop's own source line);
+                        conditional: its header */
    uint32_t parent;  /* index of the enclosing region (smaller than this
                         one's), or LOOPS_NONE */
    uint32_t name;    /* offset of the function's name in loops_result.names */

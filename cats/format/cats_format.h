@@ -93,7 +93,7 @@ enum cats_frame {
 };
 #define CATS_FRAME_HEADER_SIZE 16
 /* LOOPS answer: region table entry, then range entry (docs/FORMAT.md). */
-#define CATS_REGION_ENTRY_SIZE 16
+#define CATS_REGION_ENTRY_SIZE 24
 #define CATS_RANGE_ENTRY_SIZE  24
 
 /* Value communication graph (docs/VCG.md): section 7 record sizes and

@@ -214,7 +214,8 @@ static int send_answer(const char *what, uint32_t type, const void *data,
 }
 
 /* The LOOPS answer for res: u32 nregions, then per region u64 header,
- * u32 parent, u8 kind, 3 bytes pad; u32 nranges, then per range u64 start,
+ * u64 latch (the address whose source line names the region), u32 parent,
+ * u8 kind, 3 bytes pad; u32 nranges, then per range u64 start,
  * u64 end, u32 region, u32 pad. -1 if out of memory. */
 static int put_loops(trace_buf *ans, const loops_result *res)
 {
@@ -226,6 +227,7 @@ static int put_loops(trace_buf *ans, const loops_result *res)
    for (size_t i = 0; !bad && i < res->nregions; i++) {
       const loops_region *g = &res->regions[i];
       bad = trace_buf_put64(ans, g->header) != 0 ||
+            trace_buf_put64(ans, g->latch) != 0 ||
             trace_buf_put32(ans, g->parent) != 0 ||
             trace_buf_put8(ans, g->kind) != 0 || trace_buf_zero(ans, 3) != 0;
    }

@@ -664,52 +664,6 @@ Func* CATS_(func_of)(Addr a, Bool* is_entry)
    return (Func*)*CATS_(map_slot)(&func_map, entry, 1, &found);
 }
 
-/* A loop is labelled with the line of its `for` or `while`, not of its
-   header block: an optimised loop is rotated, its header is the first
-   line of its body and its condition is at the bottom, on the loop's own
-   line. The label is the smallest line of the loop's own code (its
-   ranges, at most LABEL_SCAN bytes) in the header's source file and at
-   most LABEL_ABOVE lines above the header's: code inlined from a function
-   defined further up the file is not the loop's. */
-#define LABEL_SCAN  4096
-#define LABEL_ABOVE 4
-
-static void label_loops(ObjRegions* o)
-{
-   DiEpoch ep = VG_(current_DiEpoch)();
-   UInt i;
-   for (i = 0; i < o->n_ranges; i++) {
-      Region* r = o->ranges[i].region;
-      if (r == NULL || r->kind != CATS_CTX_LOOP)
-         continue;
-      const HChar *hfile, *hdir;
-      UInt hline;
-      if (!VG_(get_filename_linenum)(ep, r->header, &hfile, &hdir, &hline))
-         continue;
-      HChar want[256];
-      VG_(strncpy)(want, hfile, sizeof want - 1);
-      want[sizeof want - 1] = 0;
-      UInt best = hline;
-      if (r->label != r->header) {
-         const HChar *lf, *ld;
-         if (!VG_(get_filename_linenum)(ep, r->label, &lf, &ld, &best))
-            best = hline;
-      }
-      Addr a, end = o->ranges[i].end;
-      if (end - o->ranges[i].start > LABEL_SCAN)
-         end = o->ranges[i].start + LABEL_SCAN;
-      for (a = o->ranges[i].start; a < end; a++) {
-         const HChar *f, *d;
-         UInt line;
-         if (VG_(get_filename_linenum)(ep, a, &f, &d, &line) && line < best
-             && line + LABEL_ABOVE >= hline && VG_STREQ(f, want)) {
-            best = line;
-            r->label = a;
-         }
-      }
-   }
-}
-
 static ObjRegions* obj_regions(Addr a)
 {
    Word i;
@@ -734,9 +688,6 @@ static ObjRegions* obj_regions(Addr a)
                             &o->n_ranges);
    o->headers = VG_(malloc)("cats.objregions.headers",
                             (o->n_regs + 1) * sizeof(Addr));
-   for (i = 0; i < (Word)o->n_regs; i++)
-      o->regs[i].label = o->regs[i].header;
-   label_loops(o);
    for (i = 0; i < (Word)o->n_regs; i++) {
       Region* r = &o->regs[i];
       r->loc = CATS_(loc_of_addr)(r->label);

@@ -573,9 +573,10 @@ void CATS_(regions_of_object)(Addr text_avma, SizeT text_size,
    UInt i, m = 0;
    for (i = 0; i < nr; i++) {
       const UChar* e = a + 4 + (SizeT)i * CATS_REGION_ENTRY_SIZE;
-      UInt parent = (UInt)get_le(e + 8, 4);
-      UChar kind = e[12];
+      UInt parent = (UInt)get_le(e + 16, 4);
+      UChar kind = e[20];
       r[i].header = (Addr)get_le(e, 8);
+      r[i].label = (Addr)get_le(e + 8, 8);
       r[i].kind = kind == CATS_CTX_CONDITIONAL ? CATS_CTX_CONDITIONAL
                                                : CATS_CTX_LOOP;
       r[i].parent = parent < i ? &r[parent] : NULL;

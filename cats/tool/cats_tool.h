@@ -108,8 +108,9 @@ typedef struct _StackInfo StackInfo;
    code may be spread over several address ranges. */
 typedef struct _Region {
    Addr  header;         /* loops: the header; conditionals: first address */
-   Addr  label;          /* where the source line that names it is: loops
-                            the line of their for (cats_cflow.c) */
+   Addr  label;          /* whose source line names it: a loop's latch
+                            (the for's condition or increment), as the
+                            helper finds it; a conditional's header */
    UChar kind;           /* CATS_CTX_LOOP or CATS_CTX_CONDITIONAL */
    UInt  loc;            /* code location of the label */
    struct _Region* parent;  /* enclosing region of the same function */

@@ -222,7 +222,8 @@ static long loops_query(child *c, const char *path, uint64_t avma)
    uint64_t len;
    if (recv_frame(c->from, &type, &a, &len) != 0)
       return -1;
-   /* u32 nregions, 16-byte regions, u32 nranges, 24-byte ranges. */
+   /* u32 nregions, 24-byte regions (header, latch, parent, kind), u32
+    * nranges, 24-byte ranges. */
    long n = -1;
    if (type == CATS_FRAME_LOOPS_ANSWER && len >= 8) {
       uint32_t ng = le_u32(a);
@@ -233,9 +234,12 @@ static long loops_query(child *c, const char *path, uint64_t avma)
          n = nr;
          for (uint32_t i = 0; i < ng; i++) {
             const uint8_t *e = a + 4 + (size_t)i * CATS_REGION_ENTRY_SIZE;
-            uint32_t parent = le_u32(e + 8);
+            uint32_t parent = le_u32(e + 16);
             CHECK(parent == 0xFFFFFFFFu || parent < i);
-            CHECK(e[12] == 2 || e[12] == 3);
+            CHECK(e[20] == 2 || e[20] == 3);
+            /* A loop's latch is its bottom-most back edge's source; a
+             * conditional's is its header. */
+            CHECK(e[20] == 2 ? le_u64(e + 8) != 0 : le_u64(e + 8) == le_u64(e));
          }
          for (uint32_t i = 0; i < nr; i++) {
             const uint8_t *e = a + rpos + 4 + (size_t)i * CATS_RANGE_ENTRY_SIZE;
