@@ -87,6 +87,8 @@ _OUTPUT_COMMANDS = (
     ("dump", "{t}", "-o", "{o}"),
     ("dump", "--json", "{t}", "-o", "{o}"),
     ("export", "--cats-viz", "{t}", "-o", "{o}"),
+    ("export", "--cats-viz", "--page=stats", "{t}", "-o", "{o}"),
+    ("export", "--cats-viz", "--page=control-flow", "{t}", "-o", "{o}"),
     ("view", "{t}", "-o", "{o}"),
     ("project", "{t}", "--ranks=2,4", "--json", "{o}"),
     ("report", "{t}", "--json", "{o}"),

@@ -21,8 +21,9 @@ SAN = os.path.join(WORK, "sanitize")
 ENV = dict(os.environ,
            ASAN_OPTIONS="abort_on_error=0:halt_on_error=1:exitcode=99:detect_leaks=1",
            UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=99")
-COMMANDS = (("stat",), ("dump",), ("dump", "--json"), ("export", "--cats-viz"),
-            ("vcg",), ("vcg", "--edges", "--vertices", "--contexts"),
+COMMANDS = (("stat",), ("stat", "--all"), ("dump",), ("dump", "--json"), ("export", "--cats-viz"),
+            ("export", "--cats-viz", "--page=stats"), ("export", "--cats-viz", "--page=control-flow"),
+            ("export", "--cats-viz", "--whole-run"), ("vcg",), ("vcg", "--edges", "--vertices", "--contexts"),
             ("project", "--ranks=2,4"), ("project",), ("report",), ("view",))
 
 
@@ -84,7 +85,7 @@ def _run_one(args):
     cats = os.path.join(SAN, "bin", "cats")
     argv = [cats] + list(cmd) + [path]
     if cmd[0] in ("export", "view"):
-        argv += ["-o", path + "." + cmd[0]]
+        argv += ["-o", "%s.out%d" % (path, COMMANDS.index(cmd))]   # one file per command
     try:
         p = subprocess.run(argv, capture_output=True, text=True, errors="replace", env=ENV,
                            timeout=120)
