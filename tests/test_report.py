@@ -90,6 +90,26 @@ def test_report_peak_footprint():
           "text shows the q record as a range:\n" + sec)
 
 
+def test_report_peak_lists_the_program_first():
+    # report_peak.c at its peak: its own blocks are listed; libc's and
+    # ld.so's tables live then are one line (records, bytes), and --all
+    # lists them among the others, as before. The bytes add up either way.
+    j, text, t = _report("report_peak.c", opts=("--top=" + ALL,))
+    a, _, _ = _report("report_peak.c", opts=("--top=" + ALL, "--all"))
+    p, pa = j["peak"], a["peak"]
+    system = {e["name"] for e in pa["live"]} - {e["name"] for e in p["live"]}
+    check(any(n.startswith(("libc.so", "ld-linux", "_rtld")) for n in system),
+          "libc's records live at the peak under --all: %r" % sorted(system))
+    check(not any(e["name"].startswith(("libc.so", "ld-linux", "_rtld")) for e in p["live"]),
+          "libc's records among the program's: %r" % [e["name"] for e in p["live"]])
+    check_eq((p["system_records"], pa["system_records"]), (len(system), 0), "system records counted")
+    check_eq(p["total"] + p["system_records"], pa["total"], "records live, split")
+    check_eq(p["upper_bytes"] + p["system_bytes"], pa["upper_bytes"], "bytes live, split")
+    check(re.search(r"^   and up to %d bytes in %d records of libc, ld.so and other system code"
+                    % (p["system_bytes"], p["system_records"]), _section(text, 1), re.M),
+          "the system's line:\n" + _section(text, 1))
+
+
 def test_report_allocations_in_loops():
     # report_loops.c: malloc(48) in a 4 x 25 nest (line 12; the inner loop,
     # line 11, runs 100 iterations in all); malloc(100) on the even

@@ -59,6 +59,7 @@
 #include "cats/trace/json_out.h"
 #include "cli_outfile.h"
 #include "cli_report.h"
+#include "cli_program.h"
 #include "cats/trace/trace_names.h"
 
 #define REPORT_USAGE                                                    \
@@ -204,21 +205,27 @@ static void text_peak(FILE *fp, const trace_file *t, const cli_report_peak *p)
    }
    fprintf(fp, "1. peak footprint: %llu bytes at time %llu\n",
            (unsigned long long)p->bytes, (unsigned long long)p->time);
-   fprintf(fp, "   live then: %llu bytes in %u records",
-           (unsigned long long)p->exact_bytes, p->total);
+   fprintf(fp, "   live then: %llu bytes in %u records%s",
+           (unsigned long long)p->exact_bytes, p->total,
+           p->system ? " of the program" : "");
    if (p->upper_bytes > p->exact_bytes)
       fprintf(fp, ", up to %llu more in records whose instances straddle "
                   "the peak",
               (unsigned long long)(p->upper_bytes - p->exact_bytes));
    fputc('\n', fp);
+   if (p->system)
+      fprintf(fp, "   and up to %llu bytes in %u records of libc, ld.so and "
+                  "other system code (--all lists them)\n",
+              (unsigned long long)p->system_bytes, p->system);
    /* The records should explain the whole peak. They do not when the
     * tool's running footprint kept bytes no record holds then: a global
     * released by a mapping laid over it still counts (cats_mem.c,
     * release_range subtracts mappings only). Say so, do not hide it. */
-   if (p->bytes > p->upper_bytes)
+   uint64_t held = cli_report_add_sat(p->upper_bytes, p->system_bytes);
+   if (p->bytes > held)
       fprintf(fp, "   %llu bytes of the peak are in no record live "
                   "then\n",
-              (unsigned long long)(p->bytes - p->upper_bytes));
+              (unsigned long long)(p->bytes - held));
    for (uint32_t i = 0; i < p->n; i++) {
       const cli_report_live *l = &p->live[i];
       const trace_alloc *a = &t->allocs[l->alloc];
@@ -441,7 +448,8 @@ static void write_text(FILE *fp, const trace_file *t, const char *file,
                "allocation, release)\n\n",
            o->all ? "the whole process"
                   : "main and below and other threads, without ld.so and "
-                    "the tool's preload (--all: everything)");
+                    "the tool's preload; the program's containers, not "
+                    "libc's (--all: everything)");
    text_peak(fp, t, &r->peak);
    text_loops(fp, t, r);
    text_shorts(fp, t, r, o->short_ratio);
@@ -501,6 +509,8 @@ static void json_peak(FILE *fp, const trace_file *t, const cli_report_peak *p)
    j_u64(fp, "exact_bytes", p->exact_bytes);
    j_u64(fp, "upper_bytes", p->upper_bytes);
    j_u64(fp, "total", p->total);
+   j_u64(fp, "system_records", p->system);
+   j_u64(fp, "system_bytes", p->system_bytes);
    fputs(", \"live\": [", fp);
    for (uint32_t i = 0; i < p->n; i++) {
       const cli_report_live *l = &p->live[i];
@@ -743,7 +753,8 @@ int cli_report(int argc, char **argv)
    if (rc != CLI_OK)
       return rc == CLI_HELP ? CLI_OK : rc;
    /* 32 KiB of 64-byte lines: a level-1 data cache. */
-   cli_report_options o = { CLI_REPORT_TOP_DEFAULT, CLI_REPORT_SHORT_DEFAULT, 512, NULL, all };
+   cli_report_options o = { CLI_REPORT_TOP_DEFAULT, CLI_REPORT_SHORT_DEFAULT, 512, NULL, all,
+                            NULL };
    if (cache_s) {
       char *end;
       unsigned long long c = strtoull(cache_s, &end, 10);
@@ -763,6 +774,7 @@ int cli_report(int argc, char **argv)
    if ((rc = cli_load(file, &t)) != CLI_OK)
       return rc;
    uint8_t *in_scope = malloc((size_t)t->ncontexts + 1);
+   cli_program prog = { 0, CATS_NONE, NULL };
    cli_report_data r;
    memset(&r, 0, sizeof r);
    int bad = in_scope == NULL;
@@ -773,7 +785,9 @@ int cli_report(int argc, char **argv)
          o.all = 1;
       }
       o.in_scope = in_scope;
-      bad = n < 0 || cli_report_memory(t, &o, &r) != 0 ||
+      bad = n < 0 || cli_program_init(&prog, t, all) != 0;
+      o.ours = prog.ours;
+      bad = bad || cli_report_memory(t, &o, &r) != 0 ||
             cli_report_access(t, &o, &r) != 0 || cli_report_comm(t, &o, &r) != 0;
    }
    if (bad) {
@@ -798,6 +812,7 @@ int cli_report(int argc, char **argv)
       }
    }
    cli_report_free(&r);
+   cli_program_free(&prog);
    free(in_scope);
    trace_free(t);
    return rc;

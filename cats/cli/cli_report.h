@@ -41,6 +41,9 @@ typedef struct cli_report_options {
    const uint8_t *in_scope;    /* per context: 1 if sections 2-6 look at it */
    int all;                    /* every context is in scope (also takes
                                   what has no context) */
+   const uint8_t *ours;        /* per ALLOCS record: the program's
+                                  (cli_program.h); section 1 lists only
+                                  these, and sums the others */
 } cli_report_options;
 
 /* 1. A container record live at the peak. */
@@ -55,7 +58,9 @@ typedef struct cli_report_peak {
    uint64_t time, bytes;       /* the peak the tool measured */
    uint64_t exact_bytes;       /* sum of min x size over the records */
    uint64_t upper_bytes;       /* sum of max x size */
-   uint32_t n, total;          /* records listed, records live */
+   uint32_t n, total;          /* records listed, the program's records live */
+   uint32_t system;            /* other records live (libc, ld.so ...) */
+   uint64_t system_bytes;      /* and their bytes, at most */
    cli_report_live *live;             /* by min x size, then max x size */
 } cli_report_peak;
 

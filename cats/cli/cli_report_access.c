@@ -283,6 +283,7 @@ int cli_report_access(const trace_file *t, const cli_report_options *o, cli_repo
    for (uint32_t i = 0; i < t->nevents; i++) {
       const trace_event *e = &t->events[i];
       if (!o->in_scope[e->ctx] || unrolled[i] ||
+          (o->ours && e->alloc < t->nallocs && !o->ours[e->alloc]) ||
           (e->pattern != CATS_PAT_STRIDEK && e->pattern != CATS_PAT_IRREGULAR))
          continue;
       int k = e->pattern == CATS_PAT_STRIDEK ? varying_dim(e) : -1;

@@ -148,6 +148,12 @@ static int peak(const trace_file *t, const cli_report_options *o, cli_report_pea
       live_at(a, p->time, &lo, &hi);
       if (hi == 0)
          continue;
+      if (o->ours && !o->ours[i]) {
+         p->system++;
+         p->system_bytes = cli_report_add_sat(p->system_bytes,
+                                              cli_mul_sat(hi, a->size));
+         continue;
+      }
       p->exact_bytes = cli_report_add_sat(p->exact_bytes, cli_mul_sat(lo,
                                                                    a->size));
       p->upper_bytes = cli_report_add_sat(p->upper_bytes, cli_mul_sat(hi,
