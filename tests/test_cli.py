@@ -188,3 +188,23 @@ def test_stat_matches_meta():
     listed = re.findall(r'^\s+\d+\.\s+\S+\s+\d+ B x \d+ = \d+ B\s+"(.*)"$', full, re.M)
     check(any(n.startswith("libc.so") for n in listed) and " and " not in full.split("busiest")[0][-200:],
           "--all lists libc's containers: %r" % listed)
+
+
+def test_stat_tells_a_lines_accesses_apart():
+    # examples/heat.c's stencil reads five neighbours of u on lines 42-44;
+    # the busiest sites were five identical rows. Each now says where in
+    # the container it starts: u[i*N+j] at row 1, column 1 of the 128 x 128
+    # grid is byte 1032, its neighbours 8 (above), 2056 (below), 1024
+    # (left) and 1040 (right).
+    import subprocess
+    from catslib import SRC, run_cats
+    binary = os.path.join(WORK, "heat-stat")
+    subprocess.run(["gcc", "-O2", "-g", "-I" + os.path.join(SRC, "..", "cats"),
+                    os.path.join(SRC, "..", "examples", "heat.c"), "-o", binary, "-lm"], check=True)
+    trace, proc = run_cats(binary, tool_args=("--value-flow=no",), out=binary + ".cats")
+    check(proc.returncode == 0, proc.stderr[-1500:])
+    out = cats_cmd("stat", trace).stdout
+    rows = set(re.findall(r'^\s+\d+\.\s+\d+ r stride-1\s+8 B\s+heat\.c:(\d+)\s+"temperature" from offset (\d+)$',
+                          out, re.M))
+    check_eq(rows, {("42", "1032"), ("43", "8"), ("43", "2056"), ("43", "1024"), ("44", "1040")},
+             "the stencil's reads of u by line and first offset")
