@@ -97,6 +97,27 @@ def traced(name, flags=("-O0",), args=(), tool_args=(), expect_rc=0):
     return _traces[key]
 
 
+_examples = {}
+
+
+def example_trace(tool_args=()):
+    """The bundled example, examples/heat.c at -O2 as the README builds it,
+    run under cats with TOOL_ARGS once per test run; returns the trace's
+    path."""
+    key = tuple(tool_args)
+    if key not in _examples:
+        binary = os.path.join(WORK, "heat-example")
+        if not os.path.exists(binary):
+            subprocess.run(["gcc", "-O2", "-g", "-I" + os.path.join(SRC, "..", "cats"),
+                            os.path.join(SRC, "..", "examples", "heat.c"), "-o", binary, "-lm"],
+                           check=True)
+        tag = "-".join(a.strip("-").replace("=", "") for a in key)
+        path, proc = run_cats(binary, tool_args=key, out="%s.%s.cats" % (binary, tag or "plain"))
+        check(proc.returncode == 0 and os.path.exists(path), "the example under cats: " + proc.stderr[-1500:])
+        _examples[key] = path
+    return _examples[key]
+
+
 def cats_cmd(*args, check_rc=True):
     proc = subprocess.run([CATS] + list(args), capture_output=True, text=True)
     if check_rc and proc.returncode != 0:

@@ -4,7 +4,7 @@ import json
 import os
 import re
 
-from catslib import WORK, cats_cmd, check, check_eq, traced
+from catslib import WORK, cats_cmd, check, check_eq, example_trace, traced
 import vizcheck
 
 # Fields the viewer (spcl/cats-viz, src/access_timeline_view.ts) reads.
@@ -196,13 +196,7 @@ def test_stat_tells_a_lines_accesses_apart():
     # the container it starts: u[i*N+j] at row 1, column 1 of the 128 x 128
     # grid is byte 1032, its neighbours 8 (above), 2056 (below), 1024
     # (left) and 1040 (right).
-    import subprocess
-    from catslib import SRC, run_cats
-    binary = os.path.join(WORK, "heat-stat")
-    subprocess.run(["gcc", "-O2", "-g", "-I" + os.path.join(SRC, "..", "cats"),
-                    os.path.join(SRC, "..", "examples", "heat.c"), "-o", binary, "-lm"], check=True)
-    trace, proc = run_cats(binary, tool_args=("--value-flow=no",), out=binary + ".cats")
-    check(proc.returncode == 0, proc.stderr[-1500:])
+    trace = example_trace(("--value-flow=no",))
     out = cats_cmd("stat", trace).stdout
     rows = set(re.findall(r'^\s+\d+\.\s+\d+ r stride-1\s+8 B\s+heat\.c:(\d+)\s+"temperature" from offset (\d+)$',
                           out, re.M))

@@ -5,7 +5,7 @@ volumes are derived by hand from the programs."""
 import json
 import os
 
-from catslib import WORK, cats_cmd, check, check_eq, compile_program, run_cats, traced
+from catslib import WORK, cats_cmd, check, check_eq, compile_program, example_trace, run_cats, traced
 
 
 def _projection(trace, *args):
@@ -216,13 +216,7 @@ def test_one_reduction_per_step_is_one_collective_per_step():
     # is made from a buffer that malloc hands out at two addresses in
     # turn, so it is two chains, each made every other step: 20 reduce
     # calls, one per step, not the 10 versions of either chain.
-    import subprocess
-    from catslib import SRC
-    binary = os.path.join(WORK, "heat-reduce")
-    subprocess.run(["gcc", "-O2", "-g", "-I" + os.path.join(SRC, "..", "cats"),
-                    os.path.join(SRC, "..", "examples", "heat.c"), "-o", binary, "-lm"], check=True)
-    trace, proc = run_cats(binary, tool_args=("--ranks=2",), out=binary + ".cats")
-    check(proc.returncode == 0, proc.stderr[-1500:])
+    trace = example_trace(("--ranks=2",))
     r = _by_ranks(_projection(trace, "--ranks=2,4"))
     for k in (2, 4):
         check_eq((r[k]["iterations"], r[k]["collectives"]),

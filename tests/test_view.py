@@ -14,8 +14,8 @@ import re
 import shutil
 import subprocess
 
-from catslib import (CATS, SRC, WORK, TestFailure, cats_cmd, check, check_eq, compile_program, run_cats,
-                     traced)
+from catslib import (CATS, SRC, WORK, TestFailure, cats_cmd, check, check_eq, compile_program, example_trace,
+                     run_cats, traced)
 
 NODE_DIR = os.path.join(SRC, "node")
 CHROMIUM = os.environ.get("CATS_CHROMIUM", "/usr/bin/chromium")
@@ -469,11 +469,7 @@ def test_view_of_the_bundled_example_shows_its_arrays():
     # (temperature, temperature_next) labelled in bytes, and the 2 KiB
     # buffer boundary_flux allocates each step; nothing of libc's or
     # ld.so's (their tables were most of the plot, on a log scale).
-    src = os.path.join(SRC, "..", "examples", "heat.c")
-    binary = os.path.join(WORK, "heat-example")
-    subprocess.run(["gcc", "-O2", "-g", "-I" + os.path.join(SRC, "..", "cats"), src, "-o", binary, "-lm"],
-                   check=True)
-    trace, _ = run_cats(binary, tool_args=("--value-flow=no",), out=binary + ".cats")
+    trace = example_trace(("--value-flow=no",))
     path = _page(trace, "heat-example.html")
     shot = os.path.join(WORK, "heat-timeline.png")
     r = _drive([{"frame": True}, {"eval": "[catsView.stats().timeline, catsView.timeline.blocks()]"},
