@@ -252,15 +252,11 @@
     for (let i = 0; i < nC; i++) {
       if (ctxs[i].kind === 'function' && ctxs[i].name === 'main') { m.main = i; break; }
     }
-    // The program's own scopes, as cats decides its containers: code of
-    // main's object with a source line (not libc's, ld.so's or crt1.o's).
-    const mainLoc = m.main !== null && ctxs[m.main].loc !== null ? t.locs[ctxs[m.main].loc] : null;
-    m.ownScope = new Uint8Array(nC);
-    for (let i = 0; i < nC; i++) {
-      const l = ctxs[i].loc !== null ? t.locs[ctxs[i].loc] : null;
-      m.ownScope[i] = !mainLoc || ctxs[i].kind === 'thread' ||
-        (l !== null && l.object === mainLoc.object && l.line > 0) ? 1 : 0;
-    }
+    // The program's own scopes (cats view marks them, as it does its
+    // containers; thread roots always show; all without that mark).
+    m.ownScope = new Uint8Array(nC).fill(DATA.program ? 0 : 1);
+    if (DATA.program) for (const i of DATA.program.scopes) m.ownScope[i] = 1;
+    for (let i = 0; i < nC; i++) if (ctxs[i].kind === 'thread') m.ownScope[i] = 1;
     return m;
   }
 

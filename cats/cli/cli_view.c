@@ -398,6 +398,12 @@ static int write_data(FILE *fp, const cvw_shown *s, const cvw_dep *deps,
          fprintf(fp, first ? "%u" : ", %u", i);
          first = 0;
       }
+   fputs("], \"scopes\": [", fp);
+   for (uint32_t i = 0, first = 1; i < t->ncontexts; i++)
+      if (cli_program_context_shown(&prog, t, i)) {
+         fprintf(fp, first ? "%u" : ", %u", i);
+         first = 0;
+      }
    fputs("]}", fp);
    cli_program_free(&prog);
    fputs(",\n\"dependencies\": ", fp);
