@@ -247,7 +247,8 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    part_metis_graph *m = NULL;
    part_layout_pairs pairs = { 0 };
    if (!skind || !part ||
-       part_singleton_detect(&g, &t->vcg, o->threshold, skind, &p->singletons) != 0 ||
+       part_singleton_detect(&g, &t->vcg, o->threshold, p->region.iterations, skind,
+                             &p->singletons) != 0 ||
        part_layout_build(t, p->region.scope, &pairs) != 0 ||
        !(m = part_metis_graph_build(&g, skind, &pairs))) {
       snprintf(err, errlen, "out of memory building the graph");

@@ -5,17 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_u64(const void *a, const void *b)
+double part_singleton_score(double degree, double centroid, uint32_t connected)
 {
-   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-   return (x > y) - (x < y);
-}
-
-double part_singleton_score(uint64_t degree, double centroid, uint32_t connected)
-{
-   if (degree == 0)
+   if (degree <= 0)
       return 0.0;
-   double d = (double)degree;
+   double d = degree;
    double distance = d > centroid ? 1.0 - centroid / d : 0.0;
    double density = connected > 1 ? d / (double)(connected - 1) : 0.0;
    return distance > density ? distance : density;
@@ -48,14 +42,113 @@ static void classify(const part_graph *g, const trace_vcg *vcg, uint8_t *kind)
    }
 }
 
+/* One neighbour's share of an iteration: an edge used in every iteration
+ * of the region counts 1, one used once in ten iterations 0.1. A vertex
+ * coalesces its versions, so its edges over a whole run are the union of
+ * many iterations' neighbours (an atom slot that holds other atoms after
+ * a re-sort, a buffer that alternates): this is its degree in one. */
+static double per_iteration(uint64_t uses, uint64_t iterations)
+{
+   return uses >= iterations ? 1.0 : (double)uses / (double)iterations;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+   return (x > y) - (x < y);
+}
+
+/* Each group's array: the container of its first member, or for register
+ * intermediates the code location that made them (a site's values are
+ * its array). 0 groups without either. Returns the number of arrays. */
+static uint32_t arrays_of(const part_graph *g, const trace_vcg *vcg, uint32_t *arr)
+{
+   uint32_t maxa = 0, maxl = 0;
+   for (uint32_t v = 0; v < vcg->nvertices; v++) {
+      const trace_vcg_vertex *x = &vcg->vertices[v];
+      if (x->alloc != CATS_NONE && x->alloc >= maxa)
+         maxa = x->alloc + 1;
+      if (x->loc != CATS_NONE && x->loc >= maxl)
+         maxl = x->loc + 1;
+   }
+   uint32_t *ids = malloc(((size_t)maxa + maxl + 1) * sizeof *ids);
+   if (!ids)
+      return 0;
+   memset(ids, 0xff, ((size_t)maxa + maxl + 1) * sizeof *ids);
+   uint32_t n = 1;
+   for (uint32_t k = 0; k < g->ng; k++)
+      arr[k] = UINT32_MAX;
+   for (uint32_t v = 0; v < vcg->nvertices; v++) {
+      uint32_t k = g->group[v];
+      if (arr[k] != UINT32_MAX)
+         continue;
+      const trace_vcg_vertex *x = &vcg->vertices[v];
+      size_t key = (x->flags & CATS_VCG_REGISTER) && x->loc != CATS_NONE ? maxa + x->loc
+                   : x->alloc != CATS_NONE                                 ? x->alloc
+                                                                           : (size_t)maxa + maxl;
+      if (ids[key] == UINT32_MAX)
+         ids[key] = key == (size_t)maxa + maxl ? 0 : n++;
+      arr[k] = ids[key];
+   }
+   free(ids);
+   return n;
+}
+
+/* The typical degree of each array of at least PART_SINGLETON_ARRAY
+ * connected groups (the median of its members' degrees), 0 for smaller
+ * arrays. */
+static int array_medians(const part_graph *g, const uint32_t *arr, uint32_t narr,
+                         const double *pd, double *median)
+{
+   uint64_t *start = calloc((size_t)narr + 1, sizeof *start);
+   double *vals = malloc((g->ng ? g->ng : 1) * sizeof *vals);
+   if (!start || !vals) {
+      free(start), free(vals);
+      return -1;
+   }
+   for (uint32_t k = 0; k < g->ng; k++)
+      if (g->xadj[k + 1] > g->xadj[k])
+         start[arr[k] + 1]++;
+   for (uint32_t a = 0; a < narr; a++)
+      start[a + 1] += start[a];
+   for (uint32_t k = 0; k < g->ng; k++)
+      if (g->xadj[k + 1] > g->xadj[k])
+         vals[start[arr[k]]++] = pd[k];
+   for (uint32_t a = narr; a > 0; a--)   /* back to each array's first slot */
+      start[a] = start[a - 1];
+   start[0] = 0;
+   for (uint32_t a = 0; a < narr; a++) {
+      uint64_t n = start[a + 1] - start[a];
+      median[a] = 0;
+      if (a == 0 || n < PART_SINGLETON_ARRAY)   /* 0: groups of no array */
+         continue;
+      double *v = vals + start[a];
+      qsort(v, n, sizeof *v, cmp_double);
+      median[a] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+   }
+   free(start), free(vals);
+   return 0;
+}
+
 int part_singleton_detect(const part_graph *g, const trace_vcg *vcg, double threshold,
-                          uint8_t *kind, part_singleton_summary *sum)
+                          uint64_t iterations, uint8_t *kind, part_singleton_summary *sum)
 {
    memset(sum, 0, sizeof *sum);
    memset(kind, PART_SINGLETON_NONE, g->ng);
-   uint64_t *deg = malloc((g->ng ? g->ng : 1) * sizeof *deg);
-   if (!deg)
+   if (iterations == 0)
+      iterations = 1;
+   size_t ng = g->ng ? g->ng : 1;
+   double *pd = malloc(ng * sizeof *pd), *deg = malloc(ng * sizeof *deg);
+   uint32_t *arr = malloc(ng * sizeof *arr);
+   if (!pd || !deg || !arr) {
+      free(pd), free(deg), free(arr);
       return -1;
+   }
+   for (uint32_t k = 0; k < g->ng; k++) {
+      pd[k] = 0;
+      for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++)
+         pd[k] += per_iteration(g->adjw[i], iterations);
+   }
    /* The degree cluster is that of computed values (groups with an
     * incoming edge): read-only inputs such as matrix coefficients, each
     * read once, would otherwise pull the centroid to 1 and make every
@@ -66,35 +159,45 @@ int part_singleton_detect(const part_graph *g, const trace_vcg *vcg, double thre
       n = 0;
       total = 0;
       for (uint32_t k = 0; k < g->ng; k++) {
-         uint64_t d = g->xadj[k + 1] - g->xadj[k];
-         if (d && pass == 0)
+         int linked = g->xadj[k + 1] > g->xadj[k];
+         if (linked && pass == 0)
             connected++;
-         if (d && (pass == 1 || (g->dir[k] & PART_GRAPH_IN))) {
-            deg[n++] = d;
-            total += (double)d;
+         if (linked && (pass == 1 || (g->dir[k] & PART_GRAPH_IN))) {
+            deg[n++] = pd[k];
+            total += pd[k];
          }
       }
    }
    sum->connected = connected;
-   if (n < 3) {   /* nothing to stand out from */
-      free(deg);
-      sum->count[PART_SINGLETON_NONE] = g->ng;
-      return 0;
+   int rc = 0;
+   if (n >= 3) {   /* else nothing to stand out from */
+      qsort(deg, n, sizeof *deg, cmp_double);
+      double median = n % 2 ? deg[n / 2] : (deg[n / 2 - 1] + deg[n / 2]) / 2;
+      double mean = total / n;
+      sum->centroid = mean < median ? mean : median;
+      uint32_t narr = arrays_of(g, vcg, arr);
+      double *amed = malloc((narr ? narr : 1) * sizeof *amed);
+      if (!narr || !amed || array_medians(g, arr, narr, pd, amed) != 0) {
+         rc = -1;
+      } else {
+         /* A singleton stands out from its own array as well as from the
+          * whole graph: a force reads a few hundred positions and a row of
+          * a 27-point matrix 54 values, but so does every other element of
+          * its array, and they are spread over the ranks by the partition.
+          * A time step, a norm or a sum has no array of peers (a scalar, a
+          * site that makes one chain). */
+         for (uint32_t k = 0; k < g->ng; k++) {
+            double typical = amed[arr[k]] > sum->centroid ? amed[arr[k]] : sum->centroid;
+            kind[k] = part_singleton_score(pd[k], typical, connected) >= threshold;
+         }
+         classify(g, vcg, kind);
+      }
+      free(amed);
    }
-   qsort(deg, n, sizeof *deg, cmp_u64);
-   double median = n % 2 ? (double)deg[n / 2]
-                         : ((double)deg[n / 2 - 1] + (double)deg[n / 2]) / 2;
-   double mean = total / n;
-   sum->centroid = mean < median ? mean : median;
-   free(deg);
-   for (uint32_t k = 0; k < g->ng; k++) {
-      uint64_t d = g->xadj[k + 1] - g->xadj[k];
-      kind[k] = part_singleton_score(d, sum->centroid, connected) >= threshold;
-   }
-   classify(g, vcg, kind);
    for (uint32_t k = 0; k < g->ng; k++)
       sum->count[kind[k]]++;
-   return 0;
+   free(pd), free(deg), free(arr);
+   return rc;
 }
 
 const char *part_singleton_kind_name(int kind)

@@ -33,18 +33,28 @@ typedef struct part_singleton_summary {
    uint32_t count[PART_SINGLETON_NKINDS];  /* groups per part_singleton_kind */
 } part_singleton_summary;
 
+/* Arrays of at least this many connected groups have a typical degree of
+ * their own that a singleton must stand out from. */
+#define PART_SINGLETON_ARRAY 16
+
 /* Fill kind[g] for every group (PART_SINGLETON_NONE for most) of g, built from vcg.
- * The centroid is taken over computed groups (with an incoming edge),
- * or over all connected groups when there are none: unused constants or
- * coefficients each read once would pull it towards 0 or 1 and make
- * every value read a few times a singleton. 0, or -1 out of memory. */
+ * Degrees are per iteration of the region (iterations, 0 taken as 1): a
+ * neighbour counts uses / iterations, at most 1. The centroid is taken
+ * over computed groups (with an incoming edge), or over all connected
+ * groups when there are none: unused constants or coefficients each read
+ * once would pull it towards 0 or 1 and make every value read a few times
+ * a singleton. A group's array is its container, or for register
+ * intermediates the code location that made them; the distance score is
+ * taken from the larger of the centroid and the median degree of the
+ * group's array when that has at least PART_SINGLETON_ARRAY groups. 0,
+ * or -1 out of memory. */
 int part_singleton_detect(const part_graph *g, const trace_vcg *vcg, double threshold,
-                          uint8_t *kind, part_singleton_summary *sum);
+                          uint64_t iterations, uint8_t *kind, part_singleton_summary *sum);
 
 /* The score of one group given the centroid and connected count: the
  * larger of the distance score 1 - centroid/d and the density score
  * d / (connected - 1). Exposed for the tests. */
-double part_singleton_score(uint64_t degree, double centroid, uint32_t connected);
+double part_singleton_score(double degree, double centroid, uint32_t connected);
 
 const char *part_singleton_kind_name(int kind);
 

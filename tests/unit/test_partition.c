@@ -15,7 +15,7 @@
 
 CHECK_DEFINE_GLOBALS;
 
-#define MAXV 256
+#define MAXV 1024
 #define MAXE 2048
 
 /* A hand-made VCG: memory vertices of 8 bytes. */
@@ -57,7 +57,7 @@ static void detect(tgraph *t, uint8_t *kind, part_singleton_summary *s)
 {
    part_graph g;
    CHECK(part_graph_build(&t->vcg, NULL, &g) == 0);
-   CHECK(part_singleton_detect(&g, &t->vcg, 0.9, kind, s) == 0);
+   CHECK(part_singleton_detect(&g, &t->vcg, 0.9, 1, kind, s) == 0);
    part_graph_free(&g);
 }
 
@@ -119,6 +119,65 @@ static void path_has_no_singleton(void)
    for (int i = 0; i < 30; i++)
       CHECK_EQ(kind[i], PART_SINGLETON_NONE);
    CHECK_EQ(s.connected, 30);
+}
+
+/* Degrees are per iteration of the region: a vertex that coalesces 20
+ * iterations and met each of 30 neighbours once is not a hub, one that
+ * met all 30 in each of them is. */
+static void degree_is_per_iteration(void)
+{
+   static tgraph t;
+   for (int every = 0; every < 2; every++) {
+      tg_init(&t, 41);
+      t.v[0].alloc = 2;   /* a scalar of its own */
+      for (uint32_t i = 1; i < 40; i++)
+         tg_edge(&t, i, i + 1, 20, 20);
+      for (uint32_t i = 1; i <= 30; i++)
+         tg_edge(&t, 0, i, every ? 20 : 1, 1);
+      tg_done(&t);
+      part_graph g;
+      CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
+      uint8_t kind[41];
+      part_singleton_summary s;
+      CHECK(part_singleton_detect(&g, &t.vcg, 0.9, 20, kind, &s) == 0);
+      CHECK_EQ(kind[g.group[0]], every ? PART_SINGLETON_BROADCAST : PART_SINGLETON_NONE);
+      part_graph_free(&g);
+   }
+}
+
+/* Sixteen rows that each sum 24 inputs (a matrix-vector product's
+ * output) stand out from a graph of degree 2, but not from each other:
+ * none is a singleton. A scalar summing 24 inputs has no peers: it is. */
+static void singleton_stands_out_from_its_array(void)
+{
+   static tgraph t;
+   enum { PATH = 150, ROWS = 16, READS = 24 };
+   uint32_t nv = PATH + ROWS + 1 + (ROWS + 1) * READS;
+   tg_init(&t, nv);
+   for (uint32_t i = 0; i + 1 < PATH; i++)
+      tg_edge(&t, i, i + 1, 1, 1);                 /* alloc 1, degree 2 */
+   uint32_t leaf = PATH + ROWS + 1;
+   for (uint32_t r = 0; r <= ROWS; r++) {
+      uint32_t v = PATH + r;
+      t.v[v].alloc = r < ROWS ? 2 : 3;             /* the rows; the scalar */
+      for (uint32_t j = 0; j < READS; j++, leaf++) {
+         t.v[leaf].alloc = 4;                      /* inputs, read once */
+         tg_edge(&t, leaf, v, 1, 1);
+      }
+   }
+   tg_done(&t);
+   part_graph g;
+   CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
+   static uint8_t kind[MAXV];
+   part_singleton_summary s;
+   CHECK(part_singleton_detect(&g, &t.vcg, 0.9, 1, kind, &s) == 0);
+   CHECK(s.centroid == 2.0);
+   for (uint32_t r = 0; r < ROWS; r++)
+      CHECK_EQ(kind[g.group[PATH + r]], PART_SINGLETON_NONE);
+   CHECK_EQ(kind[g.group[PATH + ROWS]], PART_SINGLETON_REDUCE);
+   CHECK_EQ(s.count[PART_SINGLETON_REDUCE], 1);
+   CHECK_EQ(s.count[PART_SINGLETON_NONE], g.ng - 1);
+   part_graph_free(&g);
 }
 
 static void scores(void)
@@ -320,7 +379,7 @@ static void broadcast_singleton_costed(void)
    CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
    uint8_t kind[41];
    part_singleton_summary s;
-   CHECK(part_singleton_detect(&g, &t.vcg, 0.9, kind, &s) == 0);
+   CHECK(part_singleton_detect(&g, &t.vcg, 0.9, 1, kind, &s) == 0);
    CHECK_EQ(kind[0], PART_SINGLETON_BROADCAST);
    CHECK_EQ(s.count[PART_SINGLETON_BROADCAST], 1);
    uint32_t part[41];
@@ -416,6 +475,8 @@ int main(void)
    RUN(path_has_no_singleton);
    RUN(singleton_of_singleton_is_replicated);
    RUN(scores);
+   RUN(degree_is_per_iteration);
+   RUN(singleton_stands_out_from_its_array);
    RUN(intermediate_chain_is_one_group);
    RUN(grid_in_four);
    RUN(dense_graph_skips_contig);
