@@ -123,6 +123,17 @@ def test_workspace_is_a_carrier():
         check_eq(stack, [], "vertices in the workspace %s" % tag)
 
 
+def test_sets_in_a_leaf_functions_red_zone_survive_collection():
+    # vf_redzone.c: leaf() keeps w[k] = a[2k] * a[2k+1] in the 128 bytes
+    # below its stack pointer (a leaf at -O0 never moves it) while 50,000
+    # new sets have the tool's set table collected several times; out is
+    # the sum of w, so its sources are a[0..7]. The collector used to scan
+    # from the stack pointer up, and reused the nodes of w's sets.
+    g = vcg_of("vf_redzone.c", ("-O0",))
+    got = sorted(src for (src, dst) in g.edges if dst == "out+0")
+    check_eq(got, sorted("a+%d" % (8 * i) for i in range(8)), "sources of out")
+
+
 def test_two_threads_one_graph():
     # vf_threads.c: two threads compute c[0..31] and c[32..63]
     for flags in OPT_LEVELS[:2]:

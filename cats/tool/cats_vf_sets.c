@@ -127,6 +127,9 @@ static void mark_logged(UInt p)
    mark_p(marks, p);
 }
 
+/* How much of the dead stack below the red zone a collection clears. */
+#define VF_DEAD_STACK ((Addr)64 << 10)
+
 static void collect(void)
 {
    UInt i;
@@ -140,10 +143,18 @@ static void collect(void)
    VG_(thread_stack_reset_iter)(&tid);
    while (VG_(thread_stack_next)(&tid, &smin, &smax)) {
       mark_registers(marks, tid);
-      Addr a = VG_(get_SP)(tid) - 128;
-      if (a < smin)
-         a = smin;
-      a &= ~(((Addr)1 << CATS_(vf_wshift)) - 1);
+      /* From the red zone: Valgrind's lowest address of a stack is its
+         SP, but a leaf function keeps locals in the 128 bytes below it
+         (gfortran's kernels do), and a set there is live. */
+      Addr a = (VG_(get_SP)(tid) - 128) & ~(((Addr)1 << CATS_(vf_wshift)) - 1);
+      if (smin < a)
+         a = smin & ~(((Addr)1 << CATS_(vf_wshift)) - 1);
+      /* Below it the stack is dead, but its words may still hold sets
+         stored there by calls that have returned (carriers keep sets),
+         and a frame that reads a slot before writing it (padding copied
+         with a struct, a stack probe) would find a node reused since:
+         the recent frames' words are no values now. */
+      CATS_(vf_clear_range)(a - VF_DEAD_STACK, VF_DEAD_STACK);
       for (; a <= smax; a += (Addr)1 << CATS_(vf_wshift), scanned++)
          mark_p(marks, *CATS_(vf_p_slot)(a));
    }

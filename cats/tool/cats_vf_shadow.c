@@ -120,7 +120,8 @@ void CATS_(vf_clear_range)(Addr a, SizeT len)
    for (; w < end; w += (Addr)1 << CATS_(vf_wshift)) {
       /* Whole untouched chunks stay untouched. */
       UWord chunk = w >> VF_SM_BITS;
-      if (chunk < VF_PM_SIZE && CATS_(vf_primary)[chunk] == NULL) {
+      if (chunk < VF_PM_SIZE ? CATS_(vf_primary)[chunk] == NULL
+                             : CATS_(map_find)(&high_maps, chunk, 1) == NULL) {
          w = ((chunk + 1) << VF_SM_BITS) - ((Addr)1 << CATS_(vf_wshift));
          continue;
       }
