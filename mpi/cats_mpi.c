@@ -127,34 +127,22 @@ static void cmpi_teardown(void)
 /* Wrappers: environment and region marker                             */
 /* ------------------------------------------------------------------ */
 
-int MPI_Init(int *argc, char ***argv)
+void cmpi_started(char **argv)
 {
-   int rc = PMPI_Init(argc, argv);
-   if (rc == MPI_SUCCESS)
-      cmpi_setup(argv ? *argv : NULL);
-   return rc;
+   cmpi_setup(argv);
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
-{
-   int rc = PMPI_Init_thread(argc, argv, required, provided);
-   if (rc == MPI_SUCCESS)
-      cmpi_setup(argv ? *argv : NULL);
-   return rc;
-}
-
-int MPI_Finalize(void)
+void cmpi_finishing(void)
 {
    if (cmpi.active) {
       cmpi_report();
       cmpi_teardown();
    }
-   return PMPI_Finalize();
 }
 
 /* Level >= 1 opens the region (an iteration, unless one is open), 0
  * closes it; negative levels mean nothing to us. */
-int MPI_Pcontrol(const int level, ...)
+void cmpi_pcontrol(int level)
 {
    if (cmpi.active && level >= 0) {
       pthread_mutex_lock(&cmpi.lock);
@@ -168,6 +156,33 @@ int MPI_Pcontrol(const int level, ...)
       }
       pthread_mutex_unlock(&cmpi.lock);
    }
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+   int rc = PMPI_Init(argc, argv);
+   if (rc == MPI_SUCCESS)
+      cmpi_started(argv ? *argv : NULL);
+   return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+   int rc = PMPI_Init_thread(argc, argv, required, provided);
+   if (rc == MPI_SUCCESS)
+      cmpi_started(argv ? *argv : NULL);
+   return rc;
+}
+
+int MPI_Finalize(void)
+{
+   cmpi_finishing();
+   return PMPI_Finalize();
+}
+
+int MPI_Pcontrol(const int level, ...)
+{
+   cmpi_pcontrol(level);
    return PMPI_Pcontrol(level);
 }
 

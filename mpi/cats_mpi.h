@@ -8,6 +8,8 @@
  *                    persistent requests
  *   cats_mpi_coll.c  collective wrappers and their byte formulas (a table)
  *   cats_mpi_json.c  gathering the counters to rank 0 and writing the file
+ *   cats_mpi_fortran.c  the same for Fortran programs (mpif.h and the mpi
+ *                    module), whose bindings call PMPI_* directly
  *
  * Only the MPI_* wrappers are exported; everything here is hidden so the
  * library cannot clash with the program's own symbols. */
@@ -73,6 +75,42 @@ CMPI_HIDDEN uint64_t cmpi_type_bytes(int count, MPI_Datatype type);
  * counters in effect. Takes the lock. */
 CMPI_HIDDEN void cmpi_count_collective(enum cmpi_kind kind, int count_call,
                                        uint64_t share);
+
+/* The wrapped functions; the nonblocking ones share their blocking
+ * sibling's entry. */
+enum cmpi_op {
+   CMPI_OP_BARRIER,
+   CMPI_OP_BCAST,
+   CMPI_OP_REDUCE,
+   CMPI_OP_ALLREDUCE,
+   CMPI_OP_GATHER,
+   CMPI_OP_GATHERV,
+   CMPI_OP_SCATTER,
+   CMPI_OP_SCATTERV,
+   CMPI_OP_ALLGATHER,
+   CMPI_OP_ALLGATHERV,
+   CMPI_OP_ALLTOALL,
+   CMPI_OP_ALLTOALLV,
+   CMPI_OP_REDUCE_SCATTER,
+   CMPI_OP_REDUCE_SCATTER_BLOCK,
+   CMPI_NOPS
+};
+
+/* Counts one successful call of OP on COMM. COUNT or COUNTS (per rank of
+ * COMM) are elements of TYPE (cats_mpi_coll.c). */
+CMPI_HIDDEN void cmpi_coll(enum cmpi_op op, MPI_Comm comm, int root, int count,
+                           const int counts[], MPI_Datatype type);
+
+/* Counts one send of COUNT elements of TYPE to rank DEST of COMM
+ * (cats_mpi_p2p.c). */
+CMPI_HIDDEN void cmpi_p2p(MPI_Comm comm, int dest, int count, MPI_Datatype type);
+
+/* After a successful MPI_Init: set up the counters (argv may be NULL);
+ * before MPI_Finalize: report and tear down; MPI_Pcontrol's level
+ * (cats_mpi.c). */
+CMPI_HIDDEN void cmpi_started(char **argv);
+CMPI_HIDDEN void cmpi_finishing(void);
+CMPI_HIDDEN void cmpi_pcontrol(int level);
 
 /* Creates the keyval of the rank translation (0, or -1 on failure);
  * frees the persistent-request table and the keyval. */

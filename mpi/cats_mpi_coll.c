@@ -46,25 +46,6 @@ enum cmpi_share {
    CMPI_SHARE_OTHERS      /* sum of counts[j], j != me */
 };
 
-/* The wrapped functions; the nonblocking ones share their blocking
- * sibling's entry. */
-enum cmpi_op {
-   CMPI_OP_BARRIER,
-   CMPI_OP_BCAST,
-   CMPI_OP_REDUCE,
-   CMPI_OP_ALLREDUCE,
-   CMPI_OP_GATHER,
-   CMPI_OP_GATHERV,
-   CMPI_OP_SCATTER,
-   CMPI_OP_SCATTERV,
-   CMPI_OP_ALLGATHER,
-   CMPI_OP_ALLGATHERV,
-   CMPI_OP_ALLTOALL,
-   CMPI_OP_ALLTOALLV,
-   CMPI_OP_REDUCE_SCATTER,
-   CMPI_OP_REDUCE_SCATTER_BLOCK,
-   CMPI_NOPS
-};
 
 static const struct cmpi_op_desc {
    enum cmpi_kind kind;     /* counted under */
@@ -89,7 +70,7 @@ static const struct cmpi_op_desc {
 /* Counts one successful call of OP on COMM. COUNT or COUNTS (per rank of
  * COMM) are elements of TYPE; the type is only looked at when this rank's
  * share needs it, since MPI leaves some arguments undefined at the root. */
-static void cmpi_coll(enum cmpi_op op, MPI_Comm comm, int root, int count,
+void cmpi_coll(enum cmpi_op op, MPI_Comm comm, int root, int count,
                       const int counts[], MPI_Datatype type)
 {
    if (!cmpi.active)

@@ -109,7 +109,7 @@ static int cmpi_dest_of(MPI_Comm comm, int dest)
 }
 
 /* Counts one send of COUNT elements of TYPE to rank DEST of COMM. */
-static void cmpi_p2p(MPI_Comm comm, int dest, int count, MPI_Datatype type)
+void cmpi_p2p(MPI_Comm comm, int dest, int count, MPI_Datatype type)
 {
    if (!cmpi.active || dest == MPI_PROC_NULL)
       return;

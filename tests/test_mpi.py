@@ -192,3 +192,38 @@ def test_mpi_unwritable_output_is_one_line():
     check_eq(lines, ["libcats-mpi: cannot write %s: No such file or directory" % out],
              "error lines")
     check(not os.path.exists(missing), "%s was created" % missing)
+
+
+def test_mpi_fortran_calls_are_counted():
+    # mpi_known_f.f90 on 4 ranks: the Fortran bindings call PMPI_*
+    # directly, so only the library's Fortran entry points see them.
+    # Rank r sends 3 x 10 doubles to r+1, 6 integers to r+2 (ISEND) and
+    # 2 doubles to r+3 (SENDRECV); see the program's comment for the rest.
+    if shutil.which("mpif90") is None:
+        raise TestFailure("mpif90 is needed (apt-get install libopenmpi-dev gfortran)")
+    prog = os.path.join(WORK, "mpi_known_f")
+    proc = subprocess.run(["mpif90", "-g", "-O0", "-o", prog,
+                           os.path.join(SRC, "programs", "mpi_known_f.f90")],
+                          capture_output=True, text=True)
+    check_eq(proc.returncode, 0, "mpif90 (stderr %r)" % proc.stderr[-2000:])
+    out = os.path.join(WORK, "mpi_known_f.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    env = dict(os.environ, **MPI_ENV)
+    env.pop("LD_PRELOAD", None)
+    proc = subprocess.run(["mpirun", "--oversubscribe", "-np", str(RANKS), "-x",
+                           "LD_PRELOAD=" + _library(), "-x", "CATS_MPI_OUT=" + out, prog],
+                          env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    check_eq(proc.returncode, 0, "exit status of mpirun (stderr %r)" % proc.stderr[-2000:])
+    with open(out) as f:
+        res = json.load(f)["results"][0]
+    want = [[0] * RANKS for _ in range(RANKS)]
+    for r in range(RANKS):
+        want[r][(r + 1) % RANKS] = 3 * 10 * 8
+        want[r][(r + 2) % RANKS] = 6 * 4
+        want[r][(r + 3) % RANKS] = 2 * 8
+    check_eq(res["matrix"], want, "matrix")
+    check_eq(res["collectives"], {"broadcast": {"calls": 1, "bytes": 5 * 4 * 3},
+                                  "reduce": {"calls": 1, "bytes": 8 * 3},
+                                  "allreduce": {"calls": 2, "bytes": 2 * 2 * 32 * 3},
+                                  "barrier": {"calls": 1, "bytes": 0}}, "collectives")
