@@ -129,7 +129,7 @@ def project(code, ctx):
                + code.get("cats_options", []) + argv(code["serial"], ctx["programs"], s2),
                ctx["env"], rundir, os.path.join(rundir, "log"))
     pj = os.path.join(rundir, "projected.json")
-    run([ctx["cats"], "project", trace, "--json", pj], ctx["env"], rundir,
+    run([ctx["cats"], "project", trace, "--stored", "--json", pj], ctx["env"], rundir,
         os.path.join(rundir, "project.txt"))
     with open(pj) as f:
         doc = json.load(f)
