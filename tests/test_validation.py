@@ -5,7 +5,9 @@ run under Open MPI with libcats-mpi at 2, 4 and 8 ranks. They are the
 kernels the projection was tuned on: regression tests of each component
 `cats compare` prints (point-to-point, collectives and their kinds, pairs,
 the headline that charges a wrong kind twice), not evidence of accuracy
-on code nobody here wrote."""
+on code nobody here wrote; that is scripts/validation/run.py's, on public
+mini-apps built outside the repository (docs/VALIDATION.md), whose
+arithmetic is tested here."""
 import json
 import os
 import subprocess
@@ -69,3 +71,43 @@ def test_projection_matches_mpi():
             check(not r["collective_kinds_agree"], "%s: kinds agree" % case)
             check_eq((r["p2p_accuracy"], r["accuracy"]), (0.0, 0.0), case)
     check_eq(proc.returncode, 0, "validate.py status: " + proc.stderr[-1000:])
+
+
+def _public_runner():
+    """scripts/validation/run.py as a module."""
+    import importlib.util
+    path = os.path.join(HERE, "..", "scripts", "validation", "run.py")
+    spec = importlib.util.spec_from_file_location("validation_run", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_public_validation_takes_the_difference_of_two_runs():
+    # The public codes' traffic per step is the difference of an MPI run
+    # of 20 steps and one of 10, entry by entry and kind by kind: set-up
+    # (a broadcast, the first exchange) cancels. 10 steps here send 10 x 8
+    # bytes 0 -> 1 and make 10 allreduces on top of a set-up of 100 bytes
+    # and one broadcast.
+    run = _public_runner()
+    code = {"name": "toy"}
+
+    def result(steps):
+        return {"ranks": 2, "matrix": [[0, 100 + 8 * steps], [4 * steps, 0]],
+                "collectives": {"broadcast": {"calls": 1, "bytes": 8},
+                                "allreduce": {"calls": steps, "bytes": 16 * steps}}}
+
+    d = run.difference(code, 2, result(10), result(20), 10, 20)
+    (res,) = d["results"]
+    check_eq((res["iterations"], res["matrix"], res["p2p_bytes"]), (10, [[0, 80], [40, 0]], 120),
+             "matrix of steps 11..20")
+    check_eq(res["collectives"], {"allreduce": {"calls": 10, "bytes": 160}},
+             "collectives of steps 11..20 (the broadcast cancels)")
+    check_eq(res["collective_bytes"], 160, "collective bytes")
+    # A longer run that sent less is a failed measurement, not a figure.
+    try:
+        run.difference(code, 2, result(20), result(10), 20, 10)
+    except run.RunFailed:
+        pass
+    else:
+        check(False, "a negative difference was taken as traffic")
