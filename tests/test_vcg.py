@@ -134,6 +134,23 @@ def test_sets_in_a_leaf_functions_red_zone_survive_collection():
     check_eq(got, sorted("a+%d" % (8 * i) for i in range(8)), "sources of out")
 
 
+def test_a_dot_product_keeps_its_chain_after_many_intermediates_elsewhere():
+    # vf_dot_after_many.c: a running sum over words read in an order that
+    # never repeats makes over 400,000 chain links' worth of sets, and
+    # then dot() sums 4,096 products (8,192 sources) 10 times. Each
+    # site's chains are bounded by the data: the first site goes on in its
+    # last link; the dot product still gets its chain, the first link of
+    # 16 sources and each next of its predecessor and 15 more, so 546
+    # links take 8,191 sources (r holds the last and the one left), each
+    # made 10 times. A global bound gave the dot product one link made
+    # 5,460 times (miniFE's CG: its two dot products as 689,150 allreduce
+    # calls).
+    g = vcg_of("vf_dot_after_many.c", ("-O0",))
+    links = [v for v, (f, _, _) in g.vertices.items() if f == "reg" and "vf_dot_after_many.c:23" in v]
+    check_eq(sorted({g.vertices[v][1] for v in links}), [10], "versions of the dot product's links")
+    check_eq(len(links), 546, "the dot product's links")
+
+
 def test_two_threads_one_graph():
     # vf_threads.c: two threads compute c[0..31] and c[32..63]
     for flags in OPT_LEVELS[:2]:

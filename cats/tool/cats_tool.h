@@ -433,6 +433,7 @@ typedef struct _VfSite {          /* a union's code site */
    ULong epoch;                    /* set collections when last_base was seen */
    UInt  last_reg;                 /* register intermediate it made last,
                                       index + 1 (cats_vf_sets.c) */
+   UInt  n_links;                  /* register intermediates it made */
 } VfSite;
 void  CATS_(vf_sets_init)(void);
 /* Members of P: a set's sources, a copied value itself, or none. */

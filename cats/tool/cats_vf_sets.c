@@ -286,11 +286,24 @@ static UInt chain_pred(const VfSite* site, UInt p)
    return 0;
 }
 
-/* At most this many register intermediates, or as many as words that
-   hold vertices if that is more: a chain that never repeats its
-   sources (a running sum over data read in an order that never
-   repeats) then goes on in its last link. */
-#define REG_FLOOR (1u << 16)
+/* A site's chains hold at most as many links as its share of the data
+   needs: one per VF_SET_CAP words that hold values, or SITE_FLOOR. A
+   chain that never repeats its sources (a running sum over data read in
+   an order that never repeats) then goes on in its last link. The bound
+   is the site's own, so that a solver's dot products still get their
+   chains after an assembly elsewhere made millions of links; all sites
+   together stop at REG_CEILING times the words, to bound the memory. */
+#define SITE_FLOOR  (1u << 12)
+#define REG_FLOOR   (1u << 16)
+#define REG_CEILING 4
+
+static Bool site_full(const VfSite* site)
+{
+   UInt words = CATS_(vf_vertex_words)();
+   UInt mine = words / VF_SET_CAP, all = words > REG_FLOOR ? words : REG_FLOOR;
+   return site->n_links >= (mine > SITE_FLOOR ? mine : SITE_FLOOR)
+          || n_reg_vs / REG_CEILING >= all;
+}
 
 /* The register intermediate of set P (of at least two sources) at this
    site. The table's key is the hash of P's sources less the site's
@@ -313,8 +326,7 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h)
    UWord* hit = CATS_(map_find)(&reg_map, (ULong)(HWord)site, key);
    if (hit != NULL)
       return (UInt)*hit - 1;
-   if (pred != 0 && n_reg_vs >= REG_FLOOR
-       && n_reg_vs >= CATS_(vf_vertex_words)())
+   if (pred != 0 && site_full(site))
       return pred - 1;
    Bool found;
    UWord* slot = CATS_(map_slot)(&reg_map, (ULong)(HWord)site, key, &found);
@@ -335,6 +347,7 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h)
                             reg_vs_cap * sizeof(RegVertex));
    }
    reg_vs[n_reg_vs++] = fresh;
+   site->n_links++;
    *slot = n_reg_vs;
    return n_reg_vs - 1;
 }
