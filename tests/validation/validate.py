@@ -21,6 +21,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.abspath(os.path.join(HERE, "..", ".."))
+# The MPI runs are started as the public codes' are (scripts/validation/run.py).
+sys.path.insert(0, os.path.join(SRC, "scripts", "validation"))
+from run import mpirun as mpirun_cmd  # noqa: E402
 # Other MPI versions of a kernel, built by build.sh as KERNEL_mpi_VARIANT:
 # reported beside the main one, not counted in the targets.
 VARIANTS = {"matmul": ["summa"]}
@@ -55,14 +58,6 @@ def build(work):
     os.makedirs(bindir, exist_ok=True)
     run(["sh", os.path.join(HERE, "build.sh"), bindir])
     return bindir
-
-
-def mpirun_cmd(n, lib, out):
-    cmd = ["mpirun", "-np", str(n), "--oversubscribe", "-x", "LD_PRELOAD=" + lib,
-           "-x", "CATS_MPI_OUT=" + out]
-    if os.geteuid() == 0:
-        cmd.append("--allow-run-as-root")
-    return cmd
 
 
 def main():
