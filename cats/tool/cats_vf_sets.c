@@ -147,14 +147,16 @@ static void collect(void)
          SP, but a leaf function keeps locals in the 128 bytes below it
          (gfortran's kernels do), and a set there is live. */
       Addr a = (VG_(get_SP)(tid) - 128) & ~(((Addr)1 << CATS_(vf_wshift)) - 1);
-      if (smin < a)
-         a = smin & ~(((Addr)1 << CATS_(vf_wshift)) - 1);
       /* Below it the stack is dead, but its words may still hold sets
          stored there by calls that have returned (carriers keep sets),
          and a frame that reads a slot before writing it (padding copied
          with a struct, a stack probe) would find a node reused since:
-         the recent frames' words are no values now. */
-      CATS_(vf_clear_range)(a - VF_DEAD_STACK, VF_DEAD_STACK);
+         the recent frames' words are no values now. Not below a
+         thread's stack, where other data may lie. */
+      Addr lo = a - VF_DEAD_STACK;
+      if (smin < a && smin > lo)
+         lo = smin;
+      CATS_(vf_clear_range)(lo, a - lo);
       for (; a <= smax; a += (Addr)1 << CATS_(vf_wshift), scanned++)
          mark_p(marks, *CATS_(vf_p_slot)(a));
    }
