@@ -58,6 +58,13 @@ static int cmp_double(const void *a, const void *b)
    return (x > y) - (x < y);
 }
 
+/* The median of v[0..n), n > 0, which it sorts. */
+static double median_of(double *v, uint64_t n)
+{
+   qsort(v, n, sizeof *v, cmp_double);
+   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* Each group's array: the container of its first member, or for register
  * intermediates the code location that made them (a site's values are
  * its array). 0 groups without either. Returns the number of arrays. */
@@ -122,9 +129,7 @@ static int array_medians(const part_graph *g, const uint32_t *arr, uint32_t narr
       median[a] = 0;
       if (a == 0 || n < PART_SINGLETON_ARRAY)   /* 0: groups of no array */
          continue;
-      double *v = vals + start[a];
-      qsort(v, n, sizeof *v, cmp_double);
-      median[a] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+      median[a] = median_of(vals + start[a], n);
    }
    free(start), free(vals);
    return 0;
@@ -171,8 +176,7 @@ int part_singleton_detect(const part_graph *g, const trace_vcg *vcg, double thre
    sum->connected = connected;
    int rc = 0;
    if (n >= 3) {   /* else nothing to stand out from */
-      qsort(deg, n, sizeof *deg, cmp_double);
-      double median = n % 2 ? deg[n / 2] : (deg[n / 2 - 1] + deg[n / 2]) / 2;
+      double median = median_of(deg, n);
       double mean = total / n;
       sum->centroid = mean < median ? mean : median;
       uint32_t narr = arrays_of(g, vcg, arr);
