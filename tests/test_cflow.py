@@ -4,7 +4,9 @@ threads, and -O0 against -O2."""
 import re
 from collections import Counter
 
-from catslib import check, check_eq, traced
+import subprocess
+
+from catslib import Trace, check, check_eq, compile_program, run_cats, traced
 
 
 def _program_contexts(t, name, file, kind="function"):
@@ -245,3 +247,33 @@ def test_threads_have_their_own_roots():
     for c in workers:
         check_eq(c["entries"], 1, "worker entries per thread root")
     check(int(t.meta["threads"]) >= 5, "META threads %r" % t.meta["threads"])
+
+
+def test_code_without_symbols_takes_its_callers_context():
+    # stripped.c with work's symbol and all debug info removed: work calls
+    # fill 100 times and reads buf's 4096 bytes after each call. fill's
+    # frame is popped when it returns, so work's 409,600 reads belong to
+    # main's context (the innermost known function), fill's 409,600
+    # writes to fill's; work's superblocks make no call into the tool
+    # unless a frame returned or a call is pending.
+    binary = compile_program("stripped.c", ("-O1",))
+    bare = binary + ".nosym"
+    subprocess.run(["objcopy", "--strip-debug", "--strip-symbol=work", binary, bare], check=True)
+    path, proc = run_cats(bare, tool_args=("--value-flow=no",))
+    check_eq(proc.returncode, 0, "exit status")
+    t = Trace(path)
+    main = [c for c in t.contexts_named("main") if t.under_main(c["id"]) is not None]
+    check_eq(len(main), 1, "main contexts")
+    fill = [c for c in t.contexts_named("fill")]
+    check_eq(len(fill), 1, "fill contexts")
+    check_eq(fill[0]["entries"], 100, "calls of fill")
+    check_eq(fill[0]["parent"], main[0]["id"], "fill called from main's context")
+    check_eq(t.contexts_named("work"), [], "no context for work")
+    buf = t.alloc_by_name("buf")
+    reads = t.events_of(buf["id"], "read")
+    writes = t.events_of(buf["id"], "write")
+    check_eq([(e["ctx"], e["count"]) for e in reads], [(main[0]["id"], 409600)], "work's reads")
+    check_eq(len(writes), 1, "fill's write records")
+    check_eq(writes[0]["count"], 409600, "fill's writes")
+    check_eq(t.kinds_under_main(writes[0]["ctx"]), ["function", "function", "loop"],
+             "fill's writes in its loop")

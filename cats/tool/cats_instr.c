@@ -177,9 +177,38 @@ static void add_point(IRSB* out, Point* p, IRTemp sp)
    const HChar* name = sb_start ? "cats_on_sb_entry" : "cats_on_point";
    Int regparms = sb_start ? 2 : 1;
 
-   /* Function entries and code outside known functions always go the
-      slow way: they may push or replace frames. */
-   if (p->fn == NULL || p->fn->hidden || (sb_start && p->is_entry)) {
+   /* Code without symbols (a stripped program, a library's static
+      functions) and our hidden code never get a frame of their own: the
+      entry call only pops the frames that returned and takes a pending
+      call, and a point inside such code does nothing. So the call is
+      made only when the SP rose above the innermost frame's or a call
+      is pending (top_key 0), as for any other point; a stripped
+      interpreter's or compressor's every superblock would otherwise
+      make it. */
+   if (p->fn == NULL || p->fn->hidden) {
+      if (!sb_start)
+         return;
+      IRTemp pop = bin_tmp(out, Iop_CmpLT64U,
+                           load_tmp(out, Ity_I64, &CATS_(top_sp)),
+                           IRExpr_RdTmp(sp));
+      IRTemp pending = bin_tmp(out, Iop_CmpEQ64,
+                               load_tmp(out, Ity_I64, &CATS_(top_key)),
+                               mkIRExpr_HWord(0));
+      IRTemp pop64 = newIRTemp(out->tyenv, Ity_I64);
+      IRTemp pending64 = newIRTemp(out->tyenv, Ity_I64);
+      addStmtToIRSB(out, IRStmt_WrTmp(pop64, IRExpr_Unop(Iop_1Uto64,
+                                                         IRExpr_RdTmp(pop))));
+      addStmtToIRSB(out, IRStmt_WrTmp(pending64,
+                                      IRExpr_Unop(Iop_1Uto64,
+                                                  IRExpr_RdTmp(pending))));
+      IRTemp either = bin_tmp(out, Iop_Or64, pop64, IRExpr_RdTmp(pending64));
+      IRTemp slow = bin_tmp(out, Iop_CmpNE64, either, mkIRExpr_HWord(0));
+      add_call(out, name, fn, regparms, args, IRExpr_RdTmp(slow));
+      return;
+   }
+   /* Function entries always go the slow way: they may push or replace
+      frames. */
+   if (sb_start && p->is_entry) {
       add_call(out, name, fn, regparms, args, NULL);
       return;
    }
