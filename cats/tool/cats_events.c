@@ -546,18 +546,36 @@ Event* CATS_(access_slow)(Site* s, Addr a, ULong now)
       s->blk_epoch = b->epoch;
       return s->ev;
    }
-   if (2 * (index_used + 1) > index_cap)
-      index_grow();
-   UInt at = 0, tag = 0;
-   Event* e = index_find(ctx, b->alloc, s, &at, &tag);
-   if (e != NULL) {
-      CATS_(event_update)(e, off, now);
+   /* A site in a function called from a few places alternates between
+      their contexts: its last records are kept, so that the index is
+      searched only for a record it has not seen lately. */
+   Event* e;
+   Bool made = False;
+   if (s->alt[0] != NULL && s->alt[0]->ctx == ctx && s->alt[0]->alloc == b->alloc) {
+      e = s->alt[0];
+      s->alt[0] = s->ev;
+   } else if (s->alt[1] != NULL && s->alt[1]->ctx == ctx
+              && s->alt[1]->alloc == b->alloc) {
+      e = s->alt[1];
+      s->alt[1] = s->alt[0];
+      s->alt[0] = s->ev;
    } else {
-      e = new_event(s, ctx, b->alloc, off, now);
-      index_slots[at].rec = CATS_(n_events)();   /* its number + 1 */
-      index_slots[at].tag = tag;
-      index_used++;
+      if (2 * (index_used + 1) > index_cap)
+         index_grow();
+      UInt at = 0, tag = 0;
+      e = index_find(ctx, b->alloc, s, &at, &tag);
+      if (e == NULL) {
+         e = new_event(s, ctx, b->alloc, off, now);
+         made = True;
+         index_slots[at].rec = CATS_(n_events)();   /* its number + 1 */
+         index_slots[at].tag = tag;
+         index_used++;
+      }
+      s->alt[1] = s->alt[0];
+      s->alt[0] = s->ev;
    }
+   if (!made)
+      CATS_(event_update)(e, off, now);
    s->blk = b;
    s->blk_epoch = b->epoch;
    s->ctx = ctx;

@@ -66,6 +66,12 @@ ULong CATS_(peak_time);
 static Addr  neg_addr[NEG_SLOTS];
 static ULong neg_gen[NEG_SLOTS];
 static ULong insert_gen = 1;
+/* Positive lookups, at the same granularity: a container found for an
+   address is the only live one holding it (blocks do not overlap) while
+   its epoch stands, so a hit is exact. An instruction that walks many
+   heap blocks (a general program's objects) would otherwise search the
+   tree at each. */
+static struct { Block* b; ULong epoch; } hit[NEG_SLOTS];
 
 static Word cmp_ranges(UWord x, UWord y)
 {
@@ -577,10 +583,16 @@ Block* CATS_(find_block)(ThreadId tid, Addr a)
    Thread* owner = CATS_(stack_owner)(tid, a);
    if (owner != NULL)
       return stack_block(owner, a);
-   Block* b = lookup_block(a);
-   if (b != NULL)
-      return b;
    UWord h = (a >> 6) & (NEG_SLOTS - 1);
+   Block* b = hit[h].b;
+   if (b != NULL && hit[h].epoch == b->epoch && a - b->lo < b->hi - b->lo)
+      return b;
+   b = lookup_block(a);
+   if (b != NULL) {
+      hit[h].b = b;
+      hit[h].epoch = b->epoch;
+      return b;
+   }
    if (neg_addr[h] == (a >> 6) && neg_gen[h] == insert_gen)
       return NULL;
    b = global_from_symtab(a);

@@ -308,6 +308,8 @@ typedef struct {
    ULong  blk_epoch;
    UInt   ctx;
    Event* ev;
+   Event* alt[2];        /* its records in the last other contexts (or
+                            containers), most recent first */
    struct _VfSite* vf;   /* its instruction's union sites, one per lane
                             (value flow) */
 } Site;
