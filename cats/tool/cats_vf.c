@@ -174,6 +174,20 @@ static inline UInt lanes_of(UInt size)
    return size <= 8 ? 1 : size / 8;
 }
 
+/* A memory vertex's size: its word from the first store on, within the
+   container. A value of the program's type fills its word whatever
+   wrote it first: memset's byte stores (rep stosb), calloc's, memcpy's
+   wide ones, or a 4-byte int beside another in one 8-byte word. */
+static inline UInt vertex_size(const Block* b, Addr a, UInt len, UInt sh)
+{
+   if (b == NULL)
+      return len;
+   Addr end = (a | (((Addr)1 << sh) - 1)) + 1;
+   if (end > b->hi)
+      end = b->hi;
+   return end > a + len ? (UInt)(end - a) : len;
+}
+
 /* The provenance of the word at 'a', whose shadow slot is 'slot'. */
 static UInt load_lane(const Site* s, Block* b, Bool carrier, UInt* slot,
                       Addr a, UInt len)
@@ -197,8 +211,8 @@ static UInt load_lane(const Site* s, Block* b, Bool carrier, UInt* slot,
    if (*ver == 0)
       CATS_(vf_send_version)(id, ++*ver, 0, NULL, 0, CATS_VF_MEMORY_INPUT,
                              b ? b->alloc : CATS_NONE,
-                             b ? (ULong)(a - b->origin) : (ULong)a, len,
-                             s->loc);
+                             b ? (ULong)(a - b->origin) : (ULong)a,
+                             vertex_size(b, a, len, CATS_(vf_wshift)), s->loc);
    *slot = id;
    return id;
 }
@@ -315,8 +329,8 @@ UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w, Addr a,
       }
       CATS_(vf_send_version)(v, vs[0], tag, m, n, CATS_VF_MEMORY,
                              b ? b->alloc : CATS_NONE,
-                             b ? (ULong)(a - b->origin) : (ULong)a, len,
-                             s->loc);
+                             b ? (ULong)(a - b->origin) : (ULong)a,
+                             vertex_size(b, a, len, sh), s->loc);
    }
    return v;
 }
