@@ -45,6 +45,35 @@ static uint8_t *written_in(const trace_vcg *vcg, const uint8_t *scope)
    return w;
 }
 
+/* feeds[v]: the singleton group v is an input of, reads[v]: the one v
+ * reads (the first found, UINT32_MAX for none). A reduction's reader
+ * gets its result through the tool's source set, which keeps the last
+ * few elements beside the chain until the set is named: the first
+ * reader also reads those elements directly. In the MPI code they went
+ * into the collective, so such an edge moves nothing. */
+static int singleton_ends(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
+                          const uint8_t *scope, uint32_t **feeds, uint32_t **reads)
+{
+   size_t nv = vcg->nvertices ? vcg->nvertices : 1;
+   *feeds = malloc(nv * sizeof **feeds);
+   *reads = malloc(nv * sizeof **reads);
+   if (!*feeds || !*reads)
+      return -1;
+   memset(*feeds, 0xff, nv * sizeof **feeds);
+   memset(*reads, 0xff, nv * sizeof **reads);
+   for (uint32_t e = 0; e < vcg->nedges; e++) {
+      const trace_vcg_edge *ed = &vcg->edges[e];
+      uint32_t gs = g->group[ed->src], gd = g->group[ed->dst];
+      if (gs == gd || (scope && (ed->ctx == CATS_NONE || !scope[ed->ctx])))
+         continue;
+      if (skind[gd] && (*feeds)[ed->src] == UINT32_MAX)
+         (*feeds)[ed->src] = gd;
+      if (skind[gs] && (*reads)[ed->dst] == UINT32_MAX)
+         (*reads)[ed->dst] = gs;
+   }
+   return 0;
+}
+
 /* Point-to-point: one pass over the edges, which come sorted by source;
  * per source the most versions each remote rank consumed. */
 static int p2p(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
@@ -54,8 +83,10 @@ static int p2p(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
    uint64_t *best = calloc(n, sizeof *best);
    uint32_t *touched = malloc(n * sizeof *touched);
    uint8_t *written = setup_outside ? written_in(vcg, scope) : NULL;
-   if (!best || !touched || (setup_outside && !written)) {
-      free(best), free(touched), free(written);
+   uint32_t *feeds = NULL, *reads = NULL;
+   if (!best || !touched || (setup_outside && !written) ||
+       singleton_ends(vcg, g, skind, scope, &feeds, &reads) != 0) {
+      free(best), free(touched), free(written), free(feeds), free(reads);
       return -1;
    }
    for (uint32_t e = 0; e < vcg->nedges;) {
@@ -75,6 +106,8 @@ static int p2p(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
             /* Read-only data read once is initial state, exchanged in the
              * first step; read again and again it is set-up data. */
             if (written && !written[src] && ed->uses > 1)
+               continue;
+            if (feeds[src] != UINT32_MAX && feeds[src] == reads[ed->dst])
                continue;
             uint32_t pd = part[gd];
             if (!best[pd])
@@ -97,6 +130,8 @@ static int p2p(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
    free(best);
    free(touched);
    free(written);
+   free(feeds);
+   free(reads);
    return 0;
 }
 

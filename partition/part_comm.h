@@ -15,6 +15,7 @@
 
 #include "cats/trace/trace.h"
 #include "part_graph.h"
+#include "part_grid.h"
 
 enum part_comm_coll { PART_COMM_BROADCAST = 0, PART_COMM_REDUCE, PART_COMM_ALLREDUCE, PART_COMM_NCOLL };
 
@@ -39,6 +40,14 @@ typedef struct part_comm_result {
    uint64_t cut;              /* partitioner's edge cut (uses) */
    int method;                /* enum part_metis_method used */
    uint32_t dealt;            /* values dealt round-robin (part_metis_result) */
+   part_grid grid;            /* the process grid of a structured
+                                 decomposition; all 0 for METIS's parts */
+   /* The decompositions tried and their bytes (point-to-point and
+    * collective), the chosen one among them; f all 0 is METIS's. Not
+    * kept in section 8. */
+   uint32_t ncand;
+   part_grid cand[PART_GRID_MAX_CANDIDATES + 1];
+   uint64_t cand_bytes[PART_GRID_MAX_CANDIDATES + 1];
    uint32_t *vertex_part;     /* [nvertices] rank of each VCG vertex (kept
                                  on request; UINT32_MAX for singletons) */
 } part_comm_result;

@@ -104,6 +104,33 @@ int part_project_set_option(part_project_options *o, const char *name, const cha
          }
       goto bad;
    }
+   if (strcmp(name, "decomposition") == 0) {
+      static const char *const d[PART_DECOMP_N] = { "auto", "metis", "grid" };
+      for (int i = 0; i < PART_DECOMP_N; i++)
+         if (strcmp(value, d[i]) == 0) {
+            o->decomp = i;
+            return 0;
+         }
+      goto bad;
+   }
+   if (strcmp(name, "grid") == 0) {
+      char one[64];
+      const char *q = value;
+      o->nnamed = 0;
+      for (;;) {
+         size_t len = strcspn(q, ",");
+         if (len >= sizeof one || o->nnamed == PART_PROJECT_MAX_RANKS)
+            goto bad;
+         memcpy(one, q, len);
+         one[len] = '\0';
+         if (part_grid_parse(one, &o->named[o->nnamed], err, errlen) != 0)
+            return -1;
+         o->nnamed++;
+         if (!q[len])
+            return 0;
+         q += len + 1;
+      }
+   }
    if (strcmp(name, "seed") == 0) {
       if (parse_double(value, 0, 2147483647.0, &d) != 0 || d != (int)d)
          goto bad;
@@ -167,15 +194,31 @@ static int list_singletons(const part_graph *g, const uint8_t *skind,
    return 0;
 }
 
-/* One rank count: METIS by the chosen method, or by each method keeping
+/* r->vertex_part from the groups' parts (--keep-parts). */
+static int keep_vertex_parts(const trace_file *t, const part_graph *g, const uint32_t *part,
+                             part_comm_result *r, char *err, size_t errlen)
+{
+   r->vertex_part = malloc((t->vcg.nvertices ? t->vcg.nvertices : 1) *
+                           sizeof *r->vertex_part);
+   if (!r->vertex_part) {
+      part_comm_result_free(r);
+      snprintf(err, errlen, "out of memory");
+      return -1;
+   }
+   for (uint32_t v = 0; v < t->vcg.nvertices; v++)
+      r->vertex_part[v] = part[g->group[v]];
+   return 0;
+}
+
+/* One rank count by METIS: the chosen method, or each method keeping
  * the decomposition whose projected communication is smallest (the
  * partitioners minimise proxies of it; which proxy fits depends on the
  * graph: a stencil's cut is its volume, a matrix product's is not). */
-static int project_one(const trace_file *t, const part_graph *g,
-                       const uint8_t *skind, const part_metis_graph *m,
-                       const part_project_options *o, uint32_t n, uint32_t *part,
-                       const uint8_t *scope, uint64_t iterations,
-                       part_comm_result *best, char *err, size_t errlen)
+static int project_metis(const trace_file *t, const part_graph *g,
+                         const uint8_t *skind, const part_metis_graph *m,
+                         const part_project_options *o, uint32_t n, uint32_t *part,
+                         const uint8_t *scope, uint64_t iterations,
+                         part_comm_result *best, char *err, size_t errlen)
 {
    int methods[3] = { o->metis.method };
    int nmethods = o->metis.method == PART_METIS_BEST ? part_metis_best_methods(m, methods)
@@ -204,20 +247,97 @@ static int project_one(const trace_file *t, const part_graph *g,
          part_comm_result_free(&r);
          continue;
       }
-      if (o->keep_parts) {
-         r.vertex_part = malloc((t->vcg.nvertices ? t->vcg.nvertices : 1) *
-                                sizeof *r.vertex_part);
-         if (!r.vertex_part) {
-            part_comm_result_free(&r);
-            snprintf(err, errlen, "out of memory");
-            return -1;
-         }
-         for (uint32_t v = 0; v < t->vcg.nvertices; v++)
-            r.vertex_part[v] = part[g->group[v]];
-      }
+      if (o->keep_parts && keep_vertex_parts(t, g, part, &r, err, errlen) != 0)
+         return -1;
       part_comm_result_free(best);
       *best = r;
    }
+   return 0;
+}
+
+/* One rank count by a process grid. */
+static int project_grid(const trace_file *t, const part_graph *g, const uint8_t *skind,
+                        const part_grid_info *gi, const part_grid *grid,
+                        const part_project_options *o, uint32_t n, uint32_t *part,
+                        const uint8_t *scope, uint64_t iterations, part_comm_result *r,
+                        char *err, size_t errlen)
+{
+   if (part_grid_assign(t, g, gi, grid, n, part) != 0 ||
+       part_comm_compute(&t->vcg, g, skind, part, n, scope, iterations > 1, &o->cost,
+                         r) != 0) {
+      snprintf(err, errlen, "out of memory projecting %u ranks", n);
+      return -1;
+   }
+   r->method = PART_PROJECT_GRID;
+   r->grid = *grid;
+   if (o->keep_parts && keep_vertex_parts(t, g, part, r, err, errlen) != 0)
+      return -1;
+   return 0;
+}
+
+static uint64_t total_bytes(const part_comm_result *r)
+{
+   return r->p2p_bytes + r->coll_total;
+}
+
+/* One rank count: the grid named for it; else every candidate grid,
+ * keeping the cheapest, and METIS's parts, and of these the one the
+ * decomposition option asks for (docs/PROJECTION.md). */
+static int project_one(const trace_file *t, const part_graph *g,
+                       const uint8_t *skind, const part_metis_graph *m,
+                       const part_grid_info *gi, const part_project_options *o,
+                       uint32_t n, uint32_t *part, const uint8_t *scope,
+                       uint64_t iterations, part_comm_result *best, char *err,
+                       size_t errlen)
+{
+   memset(best, 0, sizeof *best);
+   for (uint32_t i = 0; i < o->nnamed; i++)
+      if (part_grid_ranks(&o->named[i]) == n) {
+         if (project_grid(t, g, skind, gi, &o->named[i], o, n, part, scope, iterations,
+                          best, err, errlen) != 0)
+            return -1;
+         best->ncand = 1;
+         best->cand[0] = o->named[i];
+         best->cand_bytes[0] = total_bytes(best);
+         return 0;
+      }
+   part_grid cand[PART_GRID_MAX_CANDIDATES];
+   uint32_t nc = o->decomp == PART_DECOMP_METIS
+                    ? 0 : part_grid_candidates(n, gi->maxdims, cand, PART_GRID_MAX_CANDIDATES);
+   part_comm_result grid = { 0 };
+   part_grid tried[PART_GRID_MAX_CANDIDATES + 1];
+   uint64_t bytes[PART_GRID_MAX_CANDIDATES + 1];
+   uint32_t ntried = 0;
+   for (uint32_t c = 0; c < nc; c++) {
+      part_comm_result r;
+      if (project_grid(t, g, skind, gi, &cand[c], o, n, part, scope, iterations, &r, err,
+                       errlen) != 0) {
+         part_comm_result_free(&grid);
+         return -1;
+      }
+      tried[ntried] = cand[c];
+      bytes[ntried++] = total_bytes(&r);
+      if (c > 0 && total_bytes(&r) >= total_bytes(&grid)) {
+         part_comm_result_free(&r);
+         continue;
+      }
+      part_comm_result_free(&grid);
+      grid = r;
+   }
+   int use_grid = nc > 0 && (o->decomp == PART_DECOMP_GRID || part_grid_regular(gi));
+   if (use_grid) {
+      *best = grid;
+   } else {
+      part_comm_result_free(&grid);
+      if (project_metis(t, g, skind, m, o, n, part, scope, iterations, best, err,
+                        errlen) != 0)
+         return -1;
+      tried[ntried] = (part_grid){ { 0, 0, 0 } };
+      bytes[ntried++] = total_bytes(best);
+   }
+   best->ncand = ntried;
+   memcpy(best->cand, tried, ntried * sizeof *tried);
+   memcpy(best->cand_bytes, bytes, ntried * sizeof *bytes);
    return 0;
 }
 
@@ -246,6 +366,7 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    uint32_t *part = malloc((g.ng ? g.ng : 1) * sizeof *part);
    part_metis_graph *m = NULL;
    part_layout_pairs pairs = { 0 };
+   part_grid_info gi = { 0 };
    if (!skind || !part ||
        part_singleton_detect(&g, &t->vcg, o->threshold, p->region.iterations, skind,
                              &p->singletons) != 0 ||
@@ -262,8 +383,27 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    p->metis_vertices = part_metis_graph_vertices(m);
    p->metis_edges = part_metis_graph_edges(m);
    p->connected = part_metis_graph_connected(m);
+   if (part_grid_analyse(t, p->region.scope, &gi) != 0) {
+      snprintf(err, errlen, "out of memory reading the arrays' shapes");
+      goto out;
+   }
+   p->array_uses = gi.array_uses;
+   p->direct_uses = gi.direct_uses;
+   p->maxdims = gi.maxdims;
+   for (uint32_t i = 0; i < o->nnamed; i++) {
+      uint32_t r = part_grid_ranks(&o->named[i]), k = 0;
+      while (k < o->nranks && o->ranks[k] != r)
+         k++;
+      if (k == o->nranks) {
+         char name[64];
+         part_grid_format(&o->named[i], name, sizeof name);
+         snprintf(err, errlen, "--grid=%s is a grid of %u ranks, which --ranks does "
+                               "not list", name, r);
+         goto out;
+      }
+   }
    for (uint32_t i = 0; i < o->nranks; i++) {
-      if (project_one(t, &g, skind, m, o, o->ranks[i], part,
+      if (project_one(t, &g, skind, m, &gi, o, o->ranks[i], part,
                       p->region.scope, p->region.iterations,
                       &p->results[i], err, errlen) != 0)
          goto out;
@@ -271,6 +411,7 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    }
    rc = 0;
 out:
+   part_grid_info_free(&gi);
    part_metis_graph_free(m);
    part_layout_free(&pairs);
    free(skind);

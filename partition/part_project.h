@@ -12,12 +12,25 @@
 
 #include "cats/trace/trace.h"
 #include "part_comm.h"
+#include "part_grid.h"
 #include "part_metis.h"
 #include "part_region.h"
 #include "part_singleton.h"
 
 #define PART_PROJECT_MAX_RANKS 64          /* rank counts in one projection */
 #define PART_PROJECT_MAX_N     (1u << 16)  /* largest rank count */
+
+/* Which decomposition a rank count gets (docs/PROJECTION.md). */
+enum part_project_decomp {
+   PART_DECOMP_AUTO = 0,   /* the cheapest grid when the arrays are regular,
+                              else METIS's parts */
+   PART_DECOMP_METIS,      /* METIS's parts */
+   PART_DECOMP_GRID,       /* the cheapest grid */
+   PART_DECOMP_N
+};
+
+/* part_comm_result.method of a structured decomposition. */
+#define PART_PROJECT_GRID PART_METIS_NMETHODS
 
 typedef struct part_project_options {
    uint32_t ranks[PART_PROJECT_MAX_RANKS];
@@ -27,6 +40,10 @@ typedef struct part_project_options {
    part_comm_cost cost;
    const char *per;        /* NULL automatic, "run", a name or FILE:LINE */
    int keep_parts;         /* fill part_comm_result.vertex_part */
+   int decomp;             /* enum part_project_decomp */
+   part_grid named[PART_PROJECT_MAX_RANKS];   /* --grid: the grid of its
+                                                 rank count */
+   uint32_t nnamed;
 } part_project_options;
 
 typedef struct part_project_singleton {
@@ -48,6 +65,10 @@ typedef struct part_projection {
    uint32_t metis_vertices;
    uint64_t metis_edges;
    int connected;
+   /* The arrays' shapes (part_grid.h): uses of array values in scope,
+    * of which of regular arrays, and their most dimensions. */
+   uint64_t array_uses, direct_uses;
+   uint32_t maxdims;
    uint32_t nresults;
    part_comm_result results[PART_PROJECT_MAX_RANKS];
 } part_projection;
@@ -59,7 +80,8 @@ int part_project_parse_ranks(const char *s, part_project_options *o, char *err, 
 
 /* Set one option by name, as the tool and `cats project` spell it:
  * ranks=LIST, per=NAME|FILE:LINE|run, singleton-threshold=X (0..1],
- * partitioner=kway|rb|best, seed=N, tries=N (1-100), imbalance=X (allowed load ratio,
+ * partitioner=kway|rb|best, decomposition=auto|metis|grid, grid=AxB[,...],
+ * seed=N, tries=N (1-100), imbalance=X (allowed load ratio,
  * >= 1.001), contig=yes|no|auto, alpha=SECONDS, beta=SECONDS_PER_BYTE.
  * Returns 1 when the name is not a projection option, 0 when set, -1 with
  * a message for a bad value. `per` keeps a pointer to value. */

@@ -27,23 +27,52 @@ void part_report_table(FILE *fp, const part_projection *p, const char *prefix)
            prefix, s->count[PART_SINGLETON_BROADCAST], s->count[PART_SINGLETON_REDUCE],
            s->count[PART_SINGLETON_ALLREDUCE], s->count[PART_SINGLETON_REPLICATED], p->opts.threshold,
            s->centroid);
-   fprintf(fp, "%s%6s %14s %14s %14s %10s %9s %12s\n", prefix, "ranks",
+   fprintf(fp, "%s%6s %14s %14s %14s %10s %9s %12s  %s\n", prefix, "ranks",
            "p2p bytes", "coll. bytes", "max/rank", "neighbours", "imbalance",
-           "time (s)");
+           "time (s)", "decomposition");
    for (uint32_t i = 0; i < p->nresults; i++) {
       const part_comm_result *r = &p->results[i];
-      char nb[32];
+      char nb[32], dec[64];
       snprintf(nb, sizeof nb, "%u/%.1f", r->max_neighbours, r->avg_neighbours);
-      fprintf(fp, "%s%6u %14.0f %14.0f %14.0f %10s %9.3f %12.3g\n", prefix,
+      part_report_decomposition(r, dec, sizeof dec);
+      fprintf(fp, "%s%6u %14.0f %14.0f %14.0f %10s %9.3f %12.3g  %s\n", prefix,
               r->nranks, per(p, (double)r->p2p_bytes),
               per(p, (double)r->coll_total), per(p, (double)r->max_rank_bytes),
-              nb, r->imbalance, per(p, r->time_estimate));
+              nb, r->imbalance, per(p, r->time_estimate), dec);
+   }
+   if (p->array_uses) {
+      static const char *const how[PART_DECOMP_N] = { "automatic", "METIS asked for",
+                                                      "grid asked for" };
+      fprintf(fp, "%sdecomposition %s: %.0f%% of the reads of arrays per iteration are "
+                  "direct, not through loaded indices (%u dimension%s)%s%s\n",
+              prefix, how[p->opts.decomp],
+              100.0 * (double)p->direct_uses / (double)p->array_uses, p->maxdims,
+              p->maxdims == 1 ? "" : "s",
+              p->opts.decomp != PART_DECOMP_AUTO ? ""
+              : 4 * (p->array_uses - p->direct_uses) <= p->array_uses
+                 ? ", so the cheapest process grid"
+                                                     : ", so METIS's parts",
+              p->opts.nnamed ? "; --grid names the grid of its rank count" : "");
    }
    for (uint32_t i = 0; i < p->nresults; i++)
       if (p->results[i].dealt)
          fprintf(fp, "%snote: %u ranks: only %u values outside the singletons, "
                      "dealt round-robin (METIS needs more values than parts)\n",
                  prefix, p->results[i].nranks, p->results[i].dealt);
+}
+
+void part_report_decomposition(const part_comm_result *r, char *buf, size_t len)
+{
+   static const char *const metis[PART_METIS_NMETHODS] = { "METIS k-way", "METIS rb", "METIS",
+                                                       "METIS volume" };
+   if (r->method == PART_PROJECT_GRID) {
+      char g[48];
+      part_grid_format(&r->grid, g, sizeof g);
+      snprintf(buf, len, "grid %s", g);
+   } else {
+      snprintf(buf, len, "%s", r->method >= 0 && r->method < PART_METIS_NMETHODS
+                                  ? metis[r->method] : "?");
+   }
 }
 
 static void json_matrix(FILE *fp, const part_comm_result *r)
@@ -87,6 +116,25 @@ int part_report_json(FILE *fp, const part_projection *p, const char *program)
               r->coll_total, r->max_rank_bytes, r->max_neighbours,
               r->imbalance, r->time_estimate);
       json_matrix(fp, r);
+      char dec[64];
+      part_report_decomposition(r, dec, sizeof dec);
+      fputs(",\n     \"decomposition\": ", fp);
+      json_out_string(fp, dec);
+      if (r->ncand) {
+         fputs(", \"candidates\": [", fp);
+         for (uint32_t c = 0; c < r->ncand; c++) {
+            char g[48] = "METIS";
+            if (r->cand[c].f[0]) {
+               char f[40];
+               part_grid_format(&r->cand[c], f, sizeof f);
+               snprintf(g, sizeof g, "grid %s", f);
+            }
+            fprintf(fp, "%s{\"decomposition\": ", c ? ", " : "");
+            json_out_string(fp, g);
+            fprintf(fp, ", \"bytes\": %" PRIu64 "}", r->cand_bytes[c]);
+         }
+         fputs("]", fp);
+      }
       fputs(",\n     \"collectives\": {", fp);
       int first = 1;
       for (int t = 0; t < PART_COMM_NCOLL; t++) {

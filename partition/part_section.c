@@ -5,11 +5,16 @@
  *   (bit 0: region chosen automatically), u64 iterations, f64 threshold,
  *   f64 alpha, f64 beta, i32 seed, i32 ufactor, u32 method, u32 tries,
  *   u32 contig, u32 groups,
+ *   (version 2:) u32 decomposition, u32 most dimensions of a regular array,
+ *   u64 uses of array values per iteration, u64 of which of regular arrays,
  *   5 x u32 singletons per kind (none, broadcast, reduce, allreduce,
  *   replicated), f64 centroid degree, u32 name length, name bytes (how the
  *   region reads), u32 spec length, spec bytes (--per as given, "" when
  *   chosen automatically);
- *   per result: u32 n, u32 method, f64 imbalance, u64 cut,
+ *   per result: u32 n, u32 method (PART_PROJECT_GRID: a process grid),
+ *   (version 2:) 3 x u32 grid factors (0 after the last; all 0 for METIS),
+ *   u32 candidates, per candidate 3 x u32 grid factors and u64 bytes,
+ *   f64 imbalance, u64 cut,
  *   3 x u64 collective calls, 3 x u64 collective bytes,
  *   n*n x u64 matrix, n*n x u64 rounds.
  * Doubles are stored as their IEEE-754 bits. */
@@ -51,7 +56,9 @@ int part_section_write(const part_projection *p, trace_buf *b)
              trace_buf_put32(b, (uint32_t)o->metis.method) |
              trace_buf_put32(b, (uint32_t)o->metis.tries) |
              trace_buf_put32(b, (uint32_t)o->metis.contig) |
-             trace_buf_put32(b, p->groups);
+             trace_buf_put32(b, p->groups) |
+             trace_buf_put32(b, (uint32_t)o->decomp) | trace_buf_put32(b, p->maxdims) |
+             trace_buf_put64(b, p->array_uses) | trace_buf_put64(b, p->direct_uses);
    for (int k = 0; k < PART_SINGLETON_NKINDS; k++)
       bad |= trace_buf_put32(b, p->singletons.count[k]);
    size_t slen = strlen(p->per_spec);
@@ -60,8 +67,16 @@ int part_section_write(const part_projection *p, trace_buf *b)
    bad |= trace_buf_put32(b, (uint32_t)slen) | trace_buf_append(b, p->per_spec, slen);
    for (uint32_t i = 0; i < p->nresults && !bad; i++) {
       const part_comm_result *r = &p->results[i];
-      bad |= trace_buf_put32(b, r->nranks) | trace_buf_put32(b, (uint32_t)r->method) |
-             trace_buf_put64(b, dbits(r->imbalance)) | trace_buf_put64(b, r->cut);
+      bad |= trace_buf_put32(b, r->nranks) | trace_buf_put32(b, (uint32_t)r->method);
+      for (int k = 0; k < PART_GRID_MAXD; k++)
+         bad |= trace_buf_put32(b, r->grid.f[k]);
+      bad |= trace_buf_put32(b, r->ncand);
+      for (uint32_t c = 0; c < r->ncand; c++) {
+         for (int k = 0; k < PART_GRID_MAXD; k++)
+            bad |= trace_buf_put32(b, r->cand[c].f[k]);
+         bad |= trace_buf_put64(b, r->cand_bytes[c]);
+      }
+      bad |= trace_buf_put64(b, dbits(r->imbalance)) | trace_buf_put64(b, r->cut);
       for (int t = 0; t < PART_COMM_NCOLL; t++)
          bad |= trace_buf_put64(b, r->coll_calls[t]);
       for (int t = 0; t < PART_COMM_NCOLL; t++)
@@ -112,6 +127,18 @@ static int fail(part_projection *p, char *err, size_t errlen, const char *what)
    return -1;
 }
 
+/* A stored grid: factors of 1..n, none after a 0, of product n. */
+static int grid_ok(const part_grid *g, uint32_t n)
+{
+   for (int k = 1; k < PART_GRID_MAXD; k++)
+      if (g->f[k] && !g->f[k - 1])
+         return 0;
+   for (int k = 0; k < PART_GRID_MAXD; k++)
+      if (g->f[k] > n)
+         return 0;
+   return g->f[0] && part_grid_ranks(g) == n;
+}
+
 int part_section_read(const uint8_t *data, size_t len, part_projection *p, char *err,
                       size_t errlen)
 {
@@ -119,7 +146,8 @@ int part_section_read(const uint8_t *data, size_t len, part_projection *p, char 
    rd r = { data, len, 0 };
    part_project_options *o = &p->opts;
    uint32_t version = g32(&r);
-   if (!r.short_ && version != PART_SECTION_VERSION)
+   /* Version 1 (before structured decompositions) is read as METIS's. */
+   if (!r.short_ && version != PART_SECTION_VERSION && version != 1)
       return fail(p, err, errlen, "unsupported version");
    uint32_t nres = g32(&r);
    uint32_t ctx = g32(&r), flags = g32(&r);
@@ -133,6 +161,12 @@ int part_section_read(const uint8_t *data, size_t len, part_projection *p, char 
    o->metis.tries = (int)g32(&r);
    o->metis.contig = (int)g32(&r);
    p->groups = g32(&r);
+   if (version >= 2) {
+      o->decomp = (int)g32(&r);
+      p->maxdims = g32(&r);
+      p->array_uses = g64(&r);
+      p->direct_uses = g64(&r);
+   }
    for (int k = 0; k < PART_SINGLETON_NKINDS; k++)
       p->singletons.count[k] = g32(&r);
    p->singletons.centroid = bitsd(g64(&r));
@@ -141,6 +175,8 @@ int part_section_read(const uint8_t *data, size_t len, part_projection *p, char 
       return fail(p, err, errlen, "truncated header");
    if (nres > PART_PROJECT_MAX_RANKS || flags > 1 || nlen >= PART_REGION_NAMELEN ||
        o->metis.method < 0 || o->metis.method >= PART_METIS_NMETHODS ||
+       (unsigned)o->decomp >= PART_DECOMP_N || p->maxdims > PART_GRID_MAXD ||
+       p->direct_uses > p->array_uses ||
        o->metis.tries < 0 || o->metis.tries > 100 ||
        (unsigned)o->metis.contig > PART_METIS_CONTIG_AUTO || !(o->threshold > 0 && o->threshold <= 1))
       return fail(p, err, errlen, "bad header");
@@ -164,8 +200,26 @@ int part_section_read(const uint8_t *data, size_t len, part_projection *p, char 
       part_comm_result *res = &p->results[i];
       uint32_t n = g32(&r);
       uint32_t method = g32(&r);
-      if (r.short_ || n < 1 || n > PART_PROJECT_MAX_N || method >= PART_METIS_NMETHODS ||
-          method == PART_METIS_BEST)
+      part_grid grid = { { 0, 0, 0 } };
+      uint32_t ncand = 0;
+      if (version >= 2) {
+         for (int k = 0; k < PART_GRID_MAXD; k++)
+            grid.f[k] = g32(&r);
+         ncand = g32(&r);
+         if (ncand > PART_GRID_MAX_CANDIDATES + 1)
+            return fail(p, err, errlen, "bad result candidates");
+         for (uint32_t c = 0; c < ncand; c++) {
+            for (int k = 0; k < PART_GRID_MAXD; k++)
+               res->cand[c].f[k] = g32(&r);
+            res->cand_bytes[c] = g64(&r);
+            if (res->cand[c].f[0] && !grid_ok(&res->cand[c], n))
+               return fail(p, err, errlen, "bad result candidates");
+         }
+      }
+      res->ncand = ncand;
+      int is_grid = method == PART_PROJECT_GRID;
+      if (r.short_ || n < 1 || n > PART_PROJECT_MAX_N || method > PART_PROJECT_GRID ||
+          method == PART_METIS_BEST || (is_grid ? !grid_ok(&grid, n) : grid.f[0] != 0))
          return fail(p, err, errlen, "bad or truncated result");
       size_t nn = (size_t)n * n;
       if (r.left < 8 * (2 + 2 * PART_COMM_NCOLL) + 16 * nn)
@@ -173,6 +227,7 @@ int part_section_read(const uint8_t *data, size_t len, part_projection *p, char 
       res->nranks = n;
       o->ranks[i] = n;
       res->method = (int)method;
+      res->grid = grid;
       res->imbalance = bitsd(g64(&r));
       res->cut = g64(&r);
       for (int t = 0; t < PART_COMM_NCOLL; t++)

@@ -10,7 +10,7 @@
 #include "cats/trace/trace_buf.h"
 #include "part_project.h"
 
-#define PART_SECTION_VERSION 1
+#define PART_SECTION_VERSION 2
 
 /* Append the payload. 0, or -1 out of memory. */
 int part_section_write(const part_projection *p, trace_buf *out);

@@ -223,3 +223,68 @@ def test_one_reduction_per_step_is_one_collective_per_step():
         check_eq((r[k]["iterations"], r[k]["collectives"]),
                  (20, {"reduce": {"calls": 20, "bytes": 20 * 8 * (k - 1)}}),
                  "reductions on %d ranks" % k)
+
+
+def _pairs(r):
+    return sum(1 for row in r["matrix"] for x in row if x)
+
+
+def test_transpose_projects_its_exchange_on_the_mpi_codes_grid():
+    # vf_transpose.c: B(j,i) += A(i,j); A(i,j) += 1 on 64 x 64 doubles.
+    # Row blocks of both arrays, as the MPI code has them (--grid=P): every
+    # step moves the (P-1)/P of A whose transposed place is another rank's,
+    # 8 x 4096 x (P-1)/P bytes, every rank to every other. METIS had put
+    # each A(i,j) with B(j,i) and projected nothing.
+    trace, _ = traced("vf_transpose.c", ("-O2",))
+    named = _by_ranks(_projection(trace.path, "--ranks=2,4,8", "--per=step", "--grid=2,4,8"))
+    for k in (2, 4, 8):
+        r = named[k]
+        check_eq((r["decomposition"], r["iterations"], _per_iter(r), _pairs(r)),
+                 ("grid %d" % k, 6, 8 * 4096 * (k - 1) // k, k * (k - 1)), "%d ranks, named" % k)
+    # Automatically the cheapest grid: at 4 ranks 2 x 2 blocks keep the
+    # diagonal blocks' transposes at home and move half of A.
+    auto = _by_ranks(_projection(trace.path, "--ranks=2,4", "--per=step"))
+    check_eq((auto[4]["decomposition"], _per_iter(auto[4])), ("grid 2x2", 8 * 4096 // 2),
+             "4 ranks, automatic")
+    cands = {c["decomposition"]: c["bytes"] // 6 for c in auto[4]["candidates"]}
+    check_eq(cands["grid 4"], 8 * 4096 * 3 // 4, "the 1-D candidate's bytes per step")
+    check_eq(min(cands.values()), _per_iter(auto[4]), "the cheapest candidate is taken")
+
+
+def test_3d_stencil_talks_to_faces_edges_and_corners():
+    # vf_stencil27.c: a 27-point stencil on a 16^3 interior. On a 2x2x2
+    # grid each rank sends 3 faces of 8 x 8, 3 edges of 8 and a corner:
+    # 217 doubles, 13,888 bytes a step, every rank to all 7 others; on 2
+    # ranks one 16 x 16 face each way, on 4 (2 x 2) two 8 x 16 faces and a
+    # 16-value edge a rank.
+    trace, _ = traced("vf_stencil27.c", ("-O2",))
+    res = _by_ranks(_projection(trace.path, "--ranks=2,4,8"))
+    want = {2: ("grid 2", 2 * 256 * 8, 2), 4: (None, 4 * 272 * 8, 12),
+            8: ("grid 2x2x2", 8 * 217 * 8, 56)}
+    for k, (dec, per_step, pairs) in want.items():
+        r = res[k]
+        check_eq((_per_iter(r), _pairs(r), r["collective_bytes"]), (per_step, pairs, 0),
+                 "%d ranks: bytes per step, pairs, collectives" % k)
+        if dec:
+            check_eq(r["decomposition"], dec, "%d ranks: decomposition" % k)
+    # The same program with METIS's parts: not a grid.
+    metis = _by_ranks(_projection(trace.path, "--ranks=8", "--decomposition=metis"))[8]
+    check(metis["decomposition"].startswith("METIS"), "METIS asked for: %r" % metis["decomposition"])
+
+
+def test_indirect_arrays_keep_metis():
+    # report_csr.c's y = A x reads x through the column indices: its arrays
+    # are not regular, and the automatic choice is METIS's parts.
+    trace, _ = traced("report_csr.c", ("-O2",))
+    r = _by_ranks(_projection(trace.path, "--ranks=4"))[4]
+    check(r["decomposition"].startswith("METIS"), "CSR decomposition: %r" % r["decomposition"])
+    check(any(c["decomposition"] == "METIS" for c in r["candidates"]), "METIS among the candidates")
+
+
+def test_grid_option_errors():
+    trace, _ = traced("vf_transpose.c", ("-O2",))
+    p = cats_cmd("project", trace.path, "--ranks=2,4", "--grid=3", check_rc=False)
+    check(p.returncode != 0 and "--grid=3 is a grid of 3 ranks" in p.stderr, "grid not in --ranks: %r" % p.stderr)
+    for bad in ("2xx", "0x4", "2x2x2x2", "x4", ""):
+        p = cats_cmd("project", trace.path, "--ranks=4", "--grid=" + bad, check_rc=False)
+        check(p.returncode != 0 and p.stderr.count("\n") == 1, "--grid=%s: %r" % (bad, p.stderr))

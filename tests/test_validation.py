@@ -60,7 +60,9 @@ def test_projection_matches_mpi():
         if r["kernel"] == "stencil3d":
             check_eq((r["accuracy"], r["pairs_projected"]), (1.0, r["pairs_measured"]), case)
         if r["kernel"] == "heat2d":
-            check_eq(r["accuracy"], 1.0, case)
+            # A process grid, as the MPI code's (METIS's parts had 32
+            # communicating pairs at 8 ranks for its 20).
+            check_eq((r["accuracy"], r["pairs_projected"]), (1.0, r["pairs_measured"]), case)
     # The matrix product is projected as point-to-point messages where the
     # MPI code broadcasts B (issue 29): the same total, the wrong kind.
     # The comparison must call it wrong, not average it into a good score.

@@ -14,6 +14,7 @@
 #define PROJECT_USAGE                                                       \
    "cats project FILE [--ranks=2,4,8] [--per=NAME|FILE:LINE|run] "          \
    "[--singleton-threshold=0.9] [--partitioner=best|kway|volume|rb] "       \
+   "[--decomposition=auto|metis|grid] [--grid=AxB[xC],...] "                \
    "[--seed=N] [--tries=N] [--imbalance=1.03] [--contig=auto|yes|no] "      \
    "[--alpha=S] [--beta=S/B] "                                              \
    "[--json OUT] [--csv PREFIX] [--parts PREFIX] [--singletons] [--stored]"
@@ -21,7 +22,8 @@
 /* Projection options in the order of part_project_set_option's names. */
 static const char *const opt_names[] = { "ranks", "per",
                                          "singleton-threshold",
-                                         "partitioner", "seed", "tries",
+                                         "partitioner", "decomposition", "grid",
+                                         "seed", "tries",
                                          "imbalance",
                                          "contig", "alpha", "beta" };
 #define NOPTS (sizeof opt_names / sizeof opt_names[0])

@@ -39,7 +39,8 @@ Bool  CATS_(exec_called) = False;
    they are only checked, so that a typo fails at start-up rather than
    after a long run. */
 typedef enum { PO_RANKS, PO_TEXT, PO_FRACTION, PO_UINT, PO_TRIES, PO_RATIO,
-               PO_CONTIG, PO_SECONDS, PO_PARTITIONER } ProjOptKind;
+               PO_CONTIG, PO_SECONDS, PO_PARTITIONER, PO_DECOMP,
+               PO_GRID } ProjOptKind;
 
 static const struct {
    const HChar* name;
@@ -49,6 +50,8 @@ static const struct {
    { "--per", PO_TEXT },
    { "--singleton-threshold", PO_FRACTION },
    { "--partitioner", PO_PARTITIONER },
+   { "--decomposition", PO_DECOMP },
+   { "--grid", PO_GRID },
    { "--seed", PO_UINT },
    { "--tries", PO_TRIES },
    { "--imbalance", PO_RATIO },
@@ -104,6 +107,11 @@ static Bool proj_value_ok(ProjOptKind kind, const HChar* v)
    case PO_PARTITIONER:
       return VG_STREQ(v, "kway") || VG_STREQ(v, "rb") || VG_STREQ(v, "best")
              || VG_STREQ(v, "volume");
+   case PO_DECOMP:
+      return VG_STREQ(v, "auto") || VG_STREQ(v, "metis") || VG_STREQ(v, "grid");
+   case PO_GRID:
+      /* Factors and separators; the helper checks the grids' shape. */
+      return *v != '\0' && VG_(strspn)(v, "0123456789x,") == VG_(strlen)(v);
    }
    return False;
 }
@@ -200,6 +208,12 @@ static void print_usage(void)
 "    --partitioner=best|kway|volume|rb  METIS k-way (cut), k-way\n"
 "                              (volume), recursive bisection, or each,\n"
 "                              keeping the fewest projected bytes [best]\n"
+"    --decomposition=auto|metis|grid  METIS's parts of the values, or\n"
+"                              the cheapest process grid over the arrays'\n"
+"                              blocks; auto: the grid when the arrays are\n"
+"                              regular [auto]\n"
+"    --grid=<AxB[xC],...>      this process grid (slowest dimension first)\n"
+"                              for its rank count, as an MPI code chose\n"
 "    --seed=<n>                METIS seed [1]\n"
 "    --tries=<n>               partitionings METIS keeps the best of [8 for\n"
 "                              small graphs, down to 1 for large ones]\n"

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* part_grid.c: structured decompositions (part_grid.h). */
+#include "part_grid.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int in_scope(const trace_vcg_edge *e, const uint8_t *scope)
+{
+   return !scope || (e->ctx != CATS_NONE && scope[e->ctx]);
+}
+
+static int ctx_in_scope(uint32_t ctx, const uint8_t *scope)
+{
+   return !scope || (ctx != CATS_NONE && scope[ctx]);
+}
+
+/* The dimensions one strided record shows, slowest first, in words: its
+ * loop strides sorted, the smallest no wider than an access (the rows
+ * are contiguous) or else taken as a row's, each the next one's
+ * divisor; the slowest dimension is what remains of the container. 0
+ * when it shows none. */
+static uint32_t record_dims(const trace_event *e, uint32_t word, uint64_t words,
+                            uint64_t dim[PART_GRID_MAXD])
+{
+   uint64_t s[CATS_MAX_DIMS];
+   uint32_t n = 0;
+   for (uint32_t d = 0; d < e->ndims && d < CATS_MAX_DIMS; d++) {
+      if (e->extent[d] < 2 || e->stride[d] == 0)
+         continue;
+      uint64_t b = (uint64_t)(e->stride[d] < 0 ? -e->stride[d] : e->stride[d]);
+      uint32_t k = n;
+      while (k > 0 && s[k - 1] > b)
+         k--;
+      if (k > 0 && s[k - 1] == b)
+         continue;
+      memmove(&s[k + 1], &s[k], (n - k) * sizeof *s);
+      s[k] = b;
+      n++;
+   }
+   if (n == 0)
+      return 0;
+   if (s[0] > (e->size > word ? e->size : word)) {
+      /* Only an outer stride: a row walked by one site of an unrolled
+       * loop, or a column. The stride is the row, of 4 words or more
+       * (not a red-black sweep's 2). Two strides wider than an access
+       * are an unrolled vector loop's (32 bytes, then a row): no
+       * dimension. */
+      if (n > 1 || s[0] % word || s[0] / word < 4)
+         return 0;
+      memmove(&s[1], &s[0], n * sizeof *s);
+      s[0] = word;
+      n++;
+   }
+   /* s[1] / word words a row, s[2] / s[1] rows a plane. */
+   uint32_t nd = 1;
+   uint64_t inner = 1, fast[PART_GRID_MAXD - 1];
+   for (uint32_t k = 1; k < n && nd < PART_GRID_MAXD; k++) {
+      if (s[k] % word || (s[k] / word) % inner || s[k] / word / inner < 2)
+         break;
+      fast[nd - 1] = s[k] / word / inner;
+      inner = s[k] / word;
+      nd++;
+   }
+   uint64_t slow = (words + inner - 1) / inner;
+   if (nd > 1 && slow < 2)
+      nd--, inner /= fast[nd - 1], slow = (words + inner - 1) / inner;
+   dim[0] = slow;
+   for (uint32_t k = 1; k < nd; k++)
+      dim[k] = fast[nd - 1 - k];
+   return nd;
+}
+
+int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info *gi)
+{
+   memset(gi, 0, sizeof *gi);
+   const trace_vcg *g = &t->vcg;
+   uint32_t word = g->word_size ? g->word_size : 8;
+   size_t na = t->nallocs ? t->nallocs : 1;
+   gi->nallocs = t->nallocs;
+   gi->shape = calloc(na, sizeof *gi->shape);
+   uint64_t *best = calloc(na, sizeof *best);       /* count of the record */
+   uint64_t *all = calloc(na, sizeof *all), *irr = calloc(na, sizeof *irr);
+   int rc = -1;
+   if (!gi->shape || !best || !all || !irr)
+      goto out;
+   for (uint32_t a = 0; a < t->nallocs; a++) {
+      gi->shape[a].ndims = 1;
+      gi->shape[a].dim[0] = t->allocs[a].size / word ? t->allocs[a].size / word : 1;
+   }
+   for (uint32_t i = 0; i < t->nevents; i++) {
+      const trace_event *e = &t->events[i];
+      if (e->alloc >= t->nallocs)
+         continue;
+      part_grid_shape *sh = &gi->shape[e->alloc];
+      if (ctx_in_scope(e->ctx, scope)) {
+         all[e->alloc] += e->count;
+         /* Indirect: an address computed from a loaded index (x[col[k]]).
+          * A loop nest deeper than the record's three levels (a stencil's
+          * offsets looped over) is irregular too, but not indirect. */
+         if (e->pattern == CATS_PAT_IRREGULAR && t->index_alloc[i] != CATS_NONE)
+            irr[e->alloc] += e->count;
+      }
+      if (e->pattern != CATS_PAT_STRIDE1 && e->pattern != CATS_PAT_STRIDEK)
+         continue;
+      if (ctx_in_scope(e->ctx, scope))
+         sh->blocked = 1;
+      uint64_t dim[PART_GRID_MAXD];
+      uint32_t nd = record_dims(e, word, sh->dim[0] && sh->ndims == 1 ? sh->dim[0]
+                                : (t->allocs[e->alloc].size + word - 1) / word, dim);
+      if (nd < 2 || nd < sh->ndims || (nd == sh->ndims && e->count <= best[e->alloc]))
+         continue;
+      best[e->alloc] = e->count;
+      sh->ndims = (uint8_t)nd;
+      memcpy(sh->dim, dim, sizeof dim);
+   }
+   /* An array is regular when at most a tenth of its accesses in scope
+    * are indirect (an index array's gathers, a neighbour list's). */
+   for (uint32_t a = 0; a < t->nallocs; a++)
+      gi->shape[a].regular = all[a] == 0 || irr[a] * 10 <= all[a];
+   for (uint32_t e = 0; e < g->nedges; e++) {
+      const trace_vcg_edge *ed = &g->edges[e];
+      uint32_t a = g->vertices[ed->src].alloc;
+      if (!in_scope(ed, scope) || a == CATS_NONE || a >= t->nallocs)
+         continue;
+      gi->array_uses += ed->uses;
+      if (!gi->shape[a].regular)
+         continue;
+      gi->direct_uses += ed->uses;
+      if (gi->shape[a].ndims > gi->maxdims)
+         gi->maxdims = gi->shape[a].ndims;
+   }
+   if (gi->maxdims == 0)
+      gi->maxdims = 1;
+   rc = 0;
+out:
+   free(best), free(all), free(irr);
+   if (rc != 0)
+      part_grid_info_free(gi);
+   return rc;
+}
+
+void part_grid_info_free(part_grid_info *gi)
+{
+   free(gi->shape);
+   memset(gi, 0, sizeof *gi);
+}
+
+int part_grid_regular(const part_grid_info *gi)
+{
+   return gi->array_uses > 0 && 4 * (gi->array_uses - gi->direct_uses) <= gi->array_uses;
+}
+
+uint32_t part_grid_ranks(const part_grid *g)
+{
+   uint64_t r = 0;
+   for (int k = 0; k < PART_GRID_MAXD && g->f[k]; k++) {
+      r = k ? r * g->f[k] : g->f[k];
+      if (r > UINT32_MAX)
+         return UINT32_MAX;
+   }
+   return (uint32_t)r;
+}
+
+/* Trailing factors of 1 split nothing: {8,1,0} is {8,0,0}. */
+static void normalise(part_grid *g)
+{
+   for (int k = PART_GRID_MAXD - 1; k > 0; k--)
+      if (g->f[k] == 1 || g->f[k] == 0)
+         g->f[k] = 0;
+      else
+         break;
+}
+
+/* MPI_Dims_create's factorisation of n into k factors, largest first. */
+static void balanced(uint32_t n, uint32_t k, uint32_t *f)
+{
+   for (uint32_t i = 0; i < k; i++)
+      f[i] = 1;
+   uint32_t primes[32], np = 0;
+   for (uint32_t p = 2; n > 1 && np < 32;) {
+      if (n % p == 0) {
+         primes[np++] = p;
+         n /= p;
+      } else {
+         p = p * p > n ? n : p + 1;
+      }
+   }
+   for (uint32_t i = np; i-- > 0;) {
+      uint32_t m = 0;
+      for (uint32_t j = 1; j < k; j++)
+         if (f[j] < f[m])
+            m = j;
+      f[m] *= primes[i];
+   }
+   for (uint32_t i = 0; i < k; i++)   /* descending */
+      for (uint32_t j = i + 1; j < k; j++)
+         if (f[j] > f[i]) {
+            uint32_t x = f[i];
+            f[i] = f[j];
+            f[j] = x;
+         }
+}
+
+static uint32_t add(part_grid *out, uint32_t n, uint32_t cap, part_grid g)
+{
+   normalise(&g);
+   for (uint32_t i = 0; i < n; i++)
+      if (memcmp(&out[i], &g, sizeof g) == 0)
+         return n;
+   if (n < cap)
+      out[n++] = g;
+   return n;
+}
+
+uint32_t part_grid_candidates(uint32_t n, uint32_t maxdims, part_grid *out, uint32_t cap)
+{
+   uint32_t c = 0;
+   c = add(out, c, cap, (part_grid){ { n, 0, 0 } });
+   if (maxdims >= 2) {
+      uint32_t f[2];
+      balanced(n, 2, f);
+      c = add(out, c, cap, (part_grid){ { f[0], f[1], 0 } });
+      c = add(out, c, cap, (part_grid){ { f[1], f[0], 0 } });
+      c = add(out, c, cap, (part_grid){ { 1, n, 0 } });
+   }
+   if (maxdims >= 3) {
+      uint32_t f[3];
+      static const int perm[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
+                                      { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
+      balanced(n, 3, f);
+      for (int p = 0; p < 6; p++)
+         c = add(out, c, cap, (part_grid){ { f[perm[p][0]], f[perm[p][1]], f[perm[p][2]] } });
+      c = add(out, c, cap, (part_grid){ { 1, 1, n } });
+   }
+   return c;
+}
+
+int part_grid_parse(const char *s, part_grid *g, char *err, size_t errlen)
+{
+   memset(g, 0, sizeof *g);
+   const char *p = s;
+   int k = 0;
+   for (;;) {
+      char *end;
+      unsigned long v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
+      if (v < 1 || v > 65536 || k == PART_GRID_MAXD)
+         break;
+      g->f[k++] = (uint32_t)v;
+      if (*end == '\0') {
+         uint64_t r = 1;
+         for (int i = 0; i < k; i++)
+            r *= g->f[i];
+         if (r <= 65536)
+            return 0;
+         break;
+      }
+      if (*end != 'x')
+         break;
+      p = end + 1;
+   }
+   snprintf(err, errlen, "--grid=%s: expected up to three factors such as 4, 2x4 or "
+                         "2x2x2 (slowest dimension first, at most 65536 ranks)", s);
+   return -1;
+}
+
+void part_grid_format(const part_grid *g, char *buf, size_t len)
+{
+   size_t o = 0;
+   buf[0] = '\0';
+   for (int k = 0; k < PART_GRID_MAXD && g->f[k] && o < len; k++)
+      o += (size_t)snprintf(buf + o, len - o, "%s%u", k ? "x" : "", g->f[k]);
+}
+
+/* The rank of word w of an array of shape sh under grid g of n ranks. */
+static uint32_t rank_of(const part_grid_shape *sh, const part_grid *g, uint32_t n, uint64_t w)
+{
+   uint32_t k = 0;
+   while (k < PART_GRID_MAXD && g->f[k])
+      k++;
+   uint64_t words = 1;
+   for (uint32_t d = 0; d < sh->ndims; d++)
+      words *= sh->dim[d];
+   if (w >= words)
+      w = words - 1;
+   if (sh->ndims < k)
+      return (uint32_t)(w * n / words);
+   uint64_t idx[PART_GRID_MAXD];
+   for (uint32_t d = sh->ndims; d-- > 0;) {
+      idx[d] = w % sh->dim[d];
+      w /= sh->dim[d];
+   }
+   uint32_t r = 0;
+   for (uint32_t d = 0; d < k; d++)
+      r = r * g->f[d] + (uint32_t)(idx[d] * g->f[d] / sh->dim[d]);
+   return r;
+}
+
+static uint32_t find(uint32_t *up, uint32_t x)
+{
+   while (up[x] != x) {
+      up[x] = up[up[x]];
+      x = up[x];
+   }
+   return x;
+}
+
+int part_grid_assign(const trace_file *t, const part_graph *g, const part_grid_info *gi,
+                     const part_grid *grid, uint32_t n, uint32_t *part)
+{
+   const trace_vcg *vcg = &t->vcg;
+   uint32_t word = vcg->word_size ? vcg->word_size : 8;
+   size_t ng = g->ng ? g->ng : 1;
+   uint8_t *kind = calloc(ng, 1);    /* 1 an array's block, 2 other memory */
+   uint32_t *unit = malloc(ng * sizeof *unit), *to = malloc(ng * sizeof *to);
+   uint64_t *most = malloc(ng * sizeof *most);
+   if (!kind || !unit || !to || !most) {
+      free(kind), free(unit), free(to), free(most);
+      return -1;
+   }
+   for (uint32_t k = 0; k < g->ng; k++) {
+      part[k] = UINT32_MAX;
+      unit[k] = k;
+   }
+   for (uint32_t v = 0; v < vcg->nvertices; v++) {
+      const trace_vcg_vertex *x = &vcg->vertices[v];
+      uint32_t k = g->group[v];
+      if (x->alloc == CATS_NONE || x->alloc >= gi->nallocs || kind[k] == 1)
+         continue;
+      if (!gi->shape[x->alloc].blocked) {
+         kind[k] = 2;
+         continue;
+      }
+      part[k] = rank_of(&gi->shape[x->alloc], grid, n, x->offset / word);
+      kind[k] = 1;
+   }
+   /* Memory that no loop walks, with the memory of that kind it
+    * exchanges values with, is one unit (a library's state, a GOT entry
+    * and the link map it is resolved from). */
+   for (uint32_t k = 0; k < g->ng; k++)
+      for (uint64_t i = g->xadj[k]; kind[k] == 2 && i < g->xadj[k + 1]; i++)
+         if (kind[g->adj[i]] == 2) {
+            uint32_t a = find(unit, k), b = find(unit, g->adj[i]);
+            if (a != b)
+               unit[a > b ? a : b] = a < b ? a : b;
+         }
+   for (uint32_t k = 0; k < g->ng; k++)
+      unit[k] = find(unit, k);
+   /* Owner computes: a unit goes where the value outside it that it
+    * exchanges most uses with is; chains of such units take a few
+    * passes. */
+   for (int pass = 0; pass < 4; pass++) {
+      for (uint32_t k = 0; k < g->ng; k++) {
+         most[k] = 0;
+         to[k] = UINT32_MAX;
+      }
+      for (uint32_t k = 0; k < g->ng; k++) {
+         if (kind[k] == 1)
+            continue;
+         uint32_t u = unit[k];
+         for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++) {
+            uint32_t nb = g->adj[i];
+            if (part[nb] != UINT32_MAX && unit[nb] != u && g->adjw[i] > most[u]) {
+               most[u] = g->adjw[i];
+               to[u] = part[nb];
+            }
+         }
+      }
+      int moved = 0;
+      for (uint32_t k = 0; k < g->ng; k++)
+         if (kind[k] != 1 && to[unit[k]] != UINT32_MAX && part[k] != to[unit[k]]) {
+            part[k] = to[unit[k]];
+            moved = 1;
+         }
+      if (!moved)
+         break;
+   }
+   for (uint32_t k = 0; k < g->ng; k++)
+      if (part[k] == UINT32_MAX)
+         part[k] = unit[k] % n;
+   free(kind), free(unit), free(to), free(most);
+   return 0;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* part_grid.h: structured decompositions, the blocks MPI programmers
+ * write (docs/PROJECTION.md).
+ *
+ * Each container's index space is read from the trace: the strides of
+ * its strided access records (affine over up to three loop levels) give
+ * its row length and plane size in words, so a C array [nz][ny][nx] or
+ * a Fortran array (nx, ny, nz) is three dimensions, slowest first. A
+ * process grid of up to three factors (g0 x g1 x g2 = ranks) then splits
+ * the slowest dimensions of every array into blocks at the same
+ * proportional boundaries (owner computes: element (i, j) of two arrays
+ * of one shape lands on one rank; arrays of a cell and of a vertex grid,
+ * one element longer, nearly so). An array of fewer dimensions than the
+ * grid has factors is cut into ranks linear blocks. A value that is no
+ * array's (a register intermediate) goes to the rank of the neighbour it
+ * exchanges most uses with, as does a value of a container that no loop
+ * walks in scope (a scalar, a library's state). */
+#ifndef CATS_PARTITION_PART_GRID_H
+#define CATS_PARTITION_PART_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cats/trace/trace.h"
+#include "part_graph.h"
+
+#define PART_GRID_MAXD 3          /* grid factors and array dimensions */
+#define PART_GRID_MAX_CANDIDATES 16
+
+/* A process grid: factors for an array's slowest, next and fastest
+ * dimension; 0 ends a grid of fewer factors ({8,0,0} is 1-D). */
+typedef struct part_grid {
+   uint32_t f[PART_GRID_MAXD];
+} part_grid;
+
+typedef struct part_grid_shape {
+   uint8_t ndims;              /* 1..3 */
+   uint8_t regular;            /* accessed mostly not through loaded
+                                  indices */
+   uint8_t blocked;            /* walked by a loop in scope (a strided
+                                  record): an array to cut into blocks;
+                                  the others (scalars, a library's data)
+                                  go with their values' neighbours */
+   uint64_t dim[PART_GRID_MAXD];   /* words per dimension, slowest first */
+} part_grid_shape;
+
+typedef struct part_grid_info {
+   uint32_t nallocs;
+   part_grid_shape *shape;     /* [nallocs] */
+   uint32_t maxdims;           /* most dimensions of a regular array read
+                                  or written in scope */
+   uint64_t array_uses;        /* uses in scope of values read from arrays */
+   uint64_t direct_uses;       /* of which from regular arrays */
+} part_grid_info;
+
+/* Shapes of every container of t, and how regular the arrays read in
+ * scope (NULL: anywhere) are. 0, or -1 when out of memory. */
+int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info *gi);
+void part_grid_info_free(part_grid_info *gi);
+
+/* Whether the arrays are regular enough for a structured decomposition
+ * to be the default: at most a quarter of the uses in scope read values
+ * of arrays accessed through loaded indices (a CSR product's x[col[k]],
+ * a particle code's neighbour lists). */
+int part_grid_regular(const part_grid_info *gi);
+
+/* The grids for n ranks over up to maxdims dimensions: the 1-D split;
+ * for two and three dimensions every order of the most balanced
+ * factorisation (MPI_Dims_create's) and the split of one dimension.
+ * Returns how many were written to out (at most cap). */
+uint32_t part_grid_candidates(uint32_t n, uint32_t maxdims, part_grid *out, uint32_t cap);
+
+/* Parse "2x4" or "2x2x2" (factors slowest dimension first). -1 with a
+ * message on a bad grid. */
+int part_grid_parse(const char *s, part_grid *g, char *err, size_t errlen);
+
+/* "2x4", or "" for no grid. */
+void part_grid_format(const part_grid *g, char *buf, size_t len);
+
+/* Ranks of the grid: the product of its factors (0 for no grid). */
+uint32_t part_grid_ranks(const part_grid *g);
+
+/* part[k] for every group of g by the grid (n = its ranks). 0, or -1
+ * when out of memory. */
+int part_grid_assign(const trace_file *t, const part_graph *g, const part_grid_info *gi,
+                     const part_grid *grid, uint32_t n, uint32_t *part);
+
+#endif /* CATS_PARTITION_PART_GRID_H */
