@@ -256,11 +256,12 @@ def test_metis_printing_does_not_break_the_helpers_answers():
 
 def test_values_dealt_round_robin_are_said():
     # Function add's 48 values (16 sums of 32 inputs) cannot fill 64 parts.
-    out, proc = run_cats(compile_program("vf_add.c"), tool_args=("--ranks=2,64", "--per=add"))
+    out, proc = run_cats(compile_program("vf_add.c"),
+                         tool_args=("--ranks=2,64", "--per=add", "--decomposition=metis"))
     notes = [l for l in proc.stderr.splitlines() if "dealt round-robin" in l]
     check_eq(len(notes), 1, "notes:\n" + proc.stderr[-1500:])
     check("64 ranks: only 48 values" in notes[0], "the note: " + notes[0])
-    p = cats_cmd("project", out, "--ranks=2,64", "--per=add")
+    p = cats_cmd("project", out, "--ranks=2,64", "--per=add", "--decomposition=metis")
     check("64 ranks: only 48 values outside the singletons, dealt round-robin" in p.stdout, p.stdout)
 
 
