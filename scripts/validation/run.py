@@ -15,7 +15,11 @@ the two with `cats compare`, per time step:
   (its choice is reported beside).
 
 usage: run.py BUILD_DIR PROGRAMS_DIR WORK_DIR [--codes=a,b] [--half=tuning|held-out]
-              [--config=FILE]
+              [--config=FILE] [--reproject=yes]
+With --reproject=yes nothing runs again: the serial traces and the
+measured figures of an earlier run in WORK_DIR are kept, and the
+projection is recomputed from each trace (`cats project`, not the stored
+one), so that a change of the projection alone is measured in minutes.
 BUILD_DIR holds bin/cats, vglib/ and lib/libcats-mpi.so; PROGRAMS_DIR the
 built programs, named as codes.json says. Prints one Markdown table per
 half and writes WORK_DIR/validation.json. Exit status 0 when every run
@@ -122,15 +126,22 @@ def project(code, ctx):
     """The serial run under cats; its projection with totals per step."""
     s2 = code["steps"][1]
     rundir = os.path.join(ctx["work"], code["name"], "serial")
-    prepare(code, rundir, s2, ctx["programs"])
     trace = os.path.join(rundir, code["name"] + ".cats")
     ranks = ",".join(str(n) for n in code["ranks"])
-    secs = run(["valgrind", "--tool=cats", "--cats-out-file=" + trace, "--ranks=" + ranks]
-               + code.get("cats_options", []) + argv(code["serial"], ctx["programs"], s2),
-               ctx["env"], rundir, os.path.join(rundir, "log"))
     pj = os.path.join(rundir, "projected.json")
-    run([ctx["cats"], "project", trace, "--stored", "--json", pj], ctx["env"], rundir,
-        os.path.join(rundir, "project.txt"))
+    if ctx["reproject"]:
+        if not os.path.exists(trace):
+            raise RunFailed("no trace %s to project again" % trace)
+        secs = run([ctx["cats"], "project", trace, "--ranks=" + ranks, "--json", pj]
+                   + code.get("cats_options", []), ctx["env"], rundir,
+                   os.path.join(rundir, "project.txt"))
+    else:
+        prepare(code, rundir, s2, ctx["programs"])
+        secs = run(["valgrind", "--tool=cats", "--cats-out-file=" + trace, "--ranks=" + ranks]
+                   + code.get("cats_options", []) + argv(code["serial"], ctx["programs"], s2),
+                   ctx["env"], rundir, os.path.join(rundir, "log"))
+        run([ctx["cats"], "project", trace, "--stored", "--json", pj], ctx["env"], rundir,
+            os.path.join(rundir, "project.txt"))
     with open(pj) as f:
         doc = json.load(f)
     region = doc.get("region")
@@ -149,10 +160,14 @@ def validate(code, ctx):
     s1, s2 = code["steps"]
     proj, region, secs = project(code, ctx)
     for n in code["ranks"]:
-        meas = difference(code, n, measure(code, n, s1, ctx), measure(code, n, s2, ctx), s1, s2)
         mpath = os.path.join(ctx["work"], code["name"], "measured.per-step.%d.json" % n)
-        with open(mpath, "w") as f:
-            json.dump(meas, f)
+        if not ctx["reproject"]:
+            meas = difference(code, n, measure(code, n, s1, ctx), measure(code, n, s2, ctx),
+                              s1, s2)
+            with open(mpath, "w") as f:
+                json.dump(meas, f)
+        elif not os.path.exists(mpath):
+            raise RunFailed("no measured figures %s to compare with" % mpath)
         cpath = os.path.join(ctx["work"], code["name"], "compare.%d.json" % n)
         run([ctx["cats"], "compare", proj, mpath, "--ranks=%d" % n, "--json", cpath],
             ctx["env"], ctx["work"], cpath + ".txt")
@@ -178,9 +193,10 @@ def table(rows):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     opts = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
-    if len(args) != 3 or set(opts) - {"codes", "half", "config"}:
+    if len(args) != 3 or set(opts) - {"codes", "half", "config", "reproject"} or \
+            opts.get("reproject", "no") not in ("yes", "no"):
         die("usage: run.py BUILD_DIR PROGRAMS_DIR WORK_DIR [--codes=a,b] "
-            "[--half=tuning|held-out] [--config=FILE]")
+            "[--half=tuning|held-out] [--config=FILE] [--reproject=yes]")
     build, programs, work = (os.path.abspath(a) for a in args)
     with open(opts.get("config", os.path.join(HERE, "codes.json"))) as f:
         codes = json.load(f)["codes"]
@@ -196,6 +212,7 @@ def main():
         codes = [c for c in codes if c["half"] == opts["half"]]
     ctx = {"work": work, "programs": programs, "cats": os.path.join(build, "bin", "cats"),
            "lib": os.path.join(build, "lib", "libcats-mpi.so"),
+           "reproject": opts.get("reproject") == "yes",
            "env": dict(os.environ, VALGRIND_LIB=os.path.join(build, "vglib"),
                        OMPI_MCA_btl_vader_single_copy_mechanism="none")}
     for need in (ctx["cats"], ctx["lib"], os.path.join(build, "vglib")):
