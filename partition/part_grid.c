@@ -149,7 +149,8 @@ void part_grid_info_free(part_grid_info *gi)
 
 int part_grid_regular(const part_grid_info *gi)
 {
-   return gi->array_uses > 0 && 4 * (gi->array_uses - gi->direct_uses) <= gi->array_uses;
+   return gi->array_uses > 0 && gi->maxdims >= 2 &&
+          4 * (gi->array_uses - gi->direct_uses) <= gi->array_uses;
 }
 
 uint32_t part_grid_ranks(const part_grid *g)

@@ -59,7 +59,9 @@ int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info 
 void part_grid_info_free(part_grid_info *gi);
 
 /* Whether the arrays are regular enough for a structured decomposition
- * to be the default: at most a quarter of the uses in scope read values
+ * to be the default: they have two or three dimensions (METIS's parts of
+ * a 1-D array's values are blocks too, and a CSR matrix's arrays, 1-D,
+ * are no grid), and at most a quarter of the uses in scope read values
  * of arrays accessed through loaded indices (a CSR product's x[col[k]],
  * a particle code's neighbour lists). */
 int part_grid_regular(const part_grid_info *gi);

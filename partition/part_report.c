@@ -49,7 +49,7 @@ void part_report_table(FILE *fp, const part_projection *p, const char *prefix)
               100.0 * (double)p->direct_uses / (double)p->array_uses, p->maxdims,
               p->maxdims == 1 ? "" : "s",
               p->opts.decomp != PART_DECOMP_AUTO ? ""
-              : 4 * (p->array_uses - p->direct_uses) <= p->array_uses
+              : p->maxdims >= 2 && 4 * (p->array_uses - p->direct_uses) <= p->array_uses
                  ? ", so the cheapest process grid"
                                                      : ", so METIS's parts",
               p->opts.nnamed ? "; --grid names the grid of its rank count" : "");
