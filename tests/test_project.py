@@ -308,3 +308,16 @@ def test_a_minimum_of_combined_candidates_is_one_collective_per_step():
             check_eq((r["iterations"], r["collectives"]),
                      (10, {"allreduce": {"calls": 10, "bytes": 10 * 2 * 8 * (k - 1)}}),
                      "%s, %d ranks: one allreduce per step" % (flags[0], k))
+
+
+def test_arrays_read_through_indices_keep_metis():
+    # vf_gather2d.c: v[i][j] = (u[perm[i]][j] + u[i][j]) / 2 on 64 x 64
+    # doubles. The arrays are 2-D and walked by loops, but half of u's
+    # reads go through perm: the automatic choice is METIS's parts. A grid
+    # asked for is the cheapest: columns (1x4), which a row permutation
+    # never mixes, so nothing moves.
+    trace, _ = traced("vf_gather2d.c", ("-O2",))
+    auto = _by_ranks(_projection(trace.path, "--ranks=4"))[4]
+    check(auto["decomposition"].startswith("METIS"), "automatic: %r" % auto["decomposition"])
+    grid = _by_ranks(_projection(trace.path, "--ranks=4", "--decomposition=grid"))[4]
+    check_eq((grid["decomposition"], grid["p2p_bytes"]), ("grid 1x4", 0), "grid asked for")
