@@ -16,6 +16,9 @@ the two with `cats compare`, per time step:
 
 usage: run.py BUILD_DIR PROGRAMS_DIR WORK_DIR [--codes=a,b] [--half=tuning|held-out]
               [--config=FILE] [--reproject=yes]
+A code whose codes.json entry has "match" (rank count -> the MPI code's
+own process grid) is also projected on that grid (--grid), and reported
+beside the automatic choice, outside the averages.
 With --reproject=yes nothing runs again: the serial traces and the
 measured figures of an earlier run in WORK_DIR are kept, and the
 projection is recomputed from each trace (`cats project`, not the stored
@@ -155,10 +158,38 @@ def project(code, ctx):
     return out, region, secs
 
 
+def project_matched(code, ctx):
+    """The projection on the MPI code's own process grids (codes.json
+    "match": rank count -> grid, slowest dimension of the serial code's
+    arrays first), per step, or None when the code names none."""
+    match = code.get("match")
+    if not match:
+        return None
+    s2 = code["steps"][1]
+    rundir = os.path.join(ctx["work"], code["name"], "serial")
+    trace = os.path.join(rundir, code["name"] + ".cats")
+    ranks = ",".join(str(n) for n in code["ranks"])
+    grids = ",".join(match[str(n)] for n in code["ranks"] if str(n) in match)
+    pj = os.path.join(rundir, "projected.matched.json")
+    run([ctx["cats"], "project", trace, "--ranks=" + ranks, "--grid=" + grids, "--json", pj]
+        + code.get("cats_options", []), ctx["env"], rundir,
+        os.path.join(rundir, "project.matched.txt"))
+    with open(pj) as f:
+        doc = json.load(f)
+    for res in doc["results"]:
+        res["cats_iterations"] = res["iterations"]
+        res["iterations"] = s2
+    out = os.path.join(rundir, "projected.matched.per-step.json")
+    with open(out, "w") as f:
+        json.dump(doc, f)
+    return out
+
+
 def validate(code, ctx):
     rows = []
     s1, s2 = code["steps"]
     proj, region, secs = project(code, ctx)
+    matched = project_matched(code, ctx)
     for n in code["ranks"]:
         mpath = os.path.join(ctx["work"], code["name"], "measured.per-step.%d.json" % n)
         if not ctx["reproject"]:
@@ -168,13 +199,19 @@ def validate(code, ctx):
                 json.dump(meas, f)
         elif not os.path.exists(mpath):
             raise RunFailed("no measured figures %s to compare with" % mpath)
-        cpath = os.path.join(ctx["work"], code["name"], "compare.%d.json" % n)
-        run([ctx["cats"], "compare", proj, mpath, "--ranks=%d" % n, "--json", cpath],
-            ctx["env"], ctx["work"], cpath + ".txt")
-        with open(cpath) as f:
-            c = json.load(f)
-        c.update(code=code["name"], half=code["half"], region=region, serial_seconds=secs)
-        rows.append(c)
+        for which, path in (("", proj), (".matched", matched)):
+            if path is None or (which and str(n) not in code["match"]):
+                continue
+            cpath = os.path.join(ctx["work"], code["name"], "compare%s.%d.json" % (which, n))
+            run([ctx["cats"], "compare", path, mpath, "--ranks=%d" % n, "--json", cpath],
+                ctx["env"], ctx["work"], cpath + ".txt")
+            with open(cpath) as f:
+                c = json.load(f)
+            c.update(code=code["name"] + (" (MPI's grid %s)" % code["match"][str(n)]
+                                          if which else ""),
+                     half=code["half"], region=region, serial_seconds=secs,
+                     matched=bool(which))
+            rows.append(c)
     return rows
 
 
@@ -229,11 +266,12 @@ def main():
             failed.append({"code": code["name"], "half": code["half"], "error": str(e)})
             print("validation: %s: %s" % (code["name"], e), file=sys.stderr)
     for half in HALVES:
-        mine = [c for c in rows if c["half"] == half]
+        every = [c for c in rows if c["half"] == half]
+        mine = [c for c in every if not c.get("matched")]
         if not mine:
             continue
         print("\n%s half\n" % half)
-        table(mine)
+        table(every)
         print("\naverage: p2p %.1f%%, headline %.1f%%; lowest p2p %.1f%%"
               % (100 * sum(c["p2p_accuracy"] for c in mine) / len(mine),
                  100 * sum(c["accuracy"] for c in mine) / len(mine),
