@@ -307,8 +307,9 @@ static uint32_t find(uint32_t *up, uint32_t x)
    return x;
 }
 
-int part_grid_assign(const trace_file *t, const part_graph *g, const part_grid_info *gi,
-                     const part_grid *grid, uint32_t n, uint32_t *part)
+int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *skind,
+                     const part_grid_info *gi, const part_grid *grid, uint32_t n,
+                     uint32_t *part)
 {
    const trace_vcg *vcg = &t->vcg;
    uint32_t word = vcg->word_size ? vcg->word_size : 8;
@@ -350,7 +351,8 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const part_grid_i
       unit[k] = find(unit, k);
    /* Owner computes: a unit goes where the value outside it that it
     * exchanges most uses with is; chains of such units take a few
-    * passes. */
+    * passes. A singleton is on every rank, and pulls nothing (a cell's
+    * candidate for a minimum goes with its cell, not with the minimum). */
    for (int pass = 0; pass < 4; pass++) {
       for (uint32_t k = 0; k < g->ng; k++) {
          most[k] = 0;
@@ -362,7 +364,8 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const part_grid_i
          uint32_t u = unit[k];
          for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++) {
             uint32_t nb = g->adj[i];
-            if (part[nb] != UINT32_MAX && unit[nb] != u && g->adjw[i] > most[u]) {
+            if (part[nb] != UINT32_MAX && !skind[nb] && unit[nb] != u &&
+                g->adjw[i] > most[u]) {
                most[u] = g->adjw[i];
                to[u] = part[nb];
             }

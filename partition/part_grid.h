@@ -13,8 +13,9 @@
  * one element longer, nearly so). An array of fewer dimensions than the
  * grid has factors is cut into ranks linear blocks. A value that is no
  * array's (a register intermediate) goes to the rank of the neighbour it
- * exchanges most uses with, as does a value of a container that no loop
- * walks in scope (a scalar, a library's state). */
+ * exchanges most uses with, a singleton (on every rank) aside, as does a
+ * value of a container that no loop walks in scope (a scalar, a
+ * library's state). */
 #ifndef CATS_PARTITION_PART_GRID_H
 #define CATS_PARTITION_PART_GRID_H
 
@@ -82,9 +83,11 @@ void part_grid_format(const part_grid *g, char *buf, size_t len);
 /* Ranks of the grid: the product of its factors (0 for no grid). */
 uint32_t part_grid_ranks(const part_grid *g);
 
-/* part[k] for every group of g by the grid (n = its ranks). 0, or -1
- * when out of memory. */
-int part_grid_assign(const trace_file *t, const part_graph *g, const part_grid_info *gi,
-                     const part_grid *grid, uint32_t n, uint32_t *part);
+/* part[k] for every group of g by the grid (n = its ranks); skind[k]
+ * is the part_singleton_kind of each group (a singleton, on every rank,
+ * pulls no value to its rank). 0, or -1 when out of memory. */
+int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *skind,
+                     const part_grid_info *gi, const part_grid *grid, uint32_t n,
+                     uint32_t *part);
 
 #endif /* CATS_PARTITION_PART_GRID_H */

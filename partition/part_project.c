@@ -262,7 +262,7 @@ static int project_grid(const trace_file *t, const part_graph *g, const uint8_t 
                         const uint8_t *scope, uint64_t iterations, part_comm_result *r,
                         char *err, size_t errlen)
 {
-   if (part_grid_assign(t, g, gi, grid, n, part) != 0 ||
+   if (part_grid_assign(t, g, skind, gi, grid, n, part) != 0 ||
        part_comm_compute(&t->vcg, g, skind, part, n, scope, iterations > 1, &o->cost,
                          r) != 0) {
       snprintf(err, errlen, "out of memory projecting %u ranks", n);

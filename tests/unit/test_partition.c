@@ -7,6 +7,7 @@
 
 #include "partition/part_comm.h"
 #include "partition/part_graph.h"
+#include "partition/part_grid.h"
 #include "partition/part_metis.h"
 #include "partition/part_project.h"
 #include "partition/part_section.h"
@@ -469,6 +470,46 @@ static void options(void)
    CHECK(part_project_set_option(&o, "bogus", "1", err, sizeof err) == 1);
 }
 
+/* Owner computes on a grid: eight words of one array in two blocks (a
+ * 1-D grid of 2), a register value R read from words 5 and 6 (rank 1)
+ * and feeding a singleton S, which words 0 and 1 (rank 0) feed most. S
+ * is on every rank: R goes with its words, not with S. */
+static void grid_owner_computes_past_singletons(void)
+{
+   static tgraph t;
+   tg_init(&t, 10);
+   for (uint32_t i = 8; i < 10; i++) {
+      t.v[i].flags = CATS_VCG_REGISTER;
+      t.v[i].alloc = CATS_NONE;
+      t.v[i].loc = i;                        /* R and S: two groups */
+   }
+   tg_edge(&t, 5, 8, 1, 1);
+   tg_edge(&t, 6, 8, 1, 1);
+   tg_edge(&t, 8, 9, 10, 1);
+   tg_edge(&t, 0, 9, 20, 1);
+   tg_edge(&t, 1, 9, 20, 1);
+   tg_done(&t);
+   for (uint32_t i = 0; i < 8; i++)
+      t.v[i].alloc = 0;
+   trace_file tf;
+   memset(&tf, 0, sizeof tf);
+   tf.vcg = t.vcg;
+   part_grid_shape shape = { 1, 1, 1, { 8, 0, 0 } };
+   part_grid_info gi = { 1, &shape, 1, 0, 0 };
+   part_graph g;
+   CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
+   uint8_t skind[16] = { 0 };
+   skind[g.group[9]] = PART_SINGLETON_ALLREDUCE;
+   uint32_t part[16];
+   part_grid grid = { { 2, 0, 0 } };
+   CHECK(part_grid_assign(&tf, &g, skind, &gi, &grid, 2, part) == 0);
+   CHECK_EQ(part[g.group[0]], 0);
+   CHECK_EQ(part[g.group[3]], 0);
+   CHECK_EQ(part[g.group[4]], 1);
+   CHECK_EQ(part[g.group[8]], 1);
+   part_graph_free(&g);
+}
+
 int main(void)
 {
    RUN(star_centre_is_singleton);
@@ -479,6 +520,7 @@ int main(void)
    RUN(singleton_stands_out_from_its_array);
    RUN(intermediate_chain_is_one_group);
    RUN(grid_in_four);
+   RUN(grid_owner_computes_past_singletons);
    RUN(dense_graph_skips_contig);
    RUN(redundancy_pruned);
    RUN(broadcast_singleton_costed);
