@@ -59,22 +59,9 @@ static void adopt_chains(const trace_vcg *vcg, const uint8_t *scope,
    free(to);
 }
 
-/* Whether linked intermediates are one value's: made at one code
- * location, or in one function when vertex_fn is given. A minimum taken
- * at two sites (a CFL condition's, one in a branch) makes its links at
- * whichever site a source set fills, and the links of one step
- * alternate between the two. */
-static int same_value(const trace_vcg *vcg, const uint32_t *vertex_fn, uint32_t a,
-                      uint32_t b)
-{
-   if (vcg->vertices[a].loc == vcg->vertices[b].loc)
-      return 1;
-   return vertex_fn && vertex_fn[a] != CATS_NONE && vertex_fn[a] == vertex_fn[b];
-}
-
 /* vertex -> dense group id; returns the group count. */
 static uint32_t make_groups(const trace_vcg *vcg, const uint8_t *scope,
-                            const uint32_t *vertex_fn, uint32_t *group)
+                            uint32_t *group)
 {
    for (uint32_t v = 0; v < vcg->nvertices; v++)
       group[v] = v;
@@ -83,7 +70,7 @@ static uint32_t make_groups(const trace_vcg *vcg, const uint8_t *scope,
       if (ed->src == ed->dst || !in_scope(ed, scope) ||
           !is_register(vcg, ed->src) ||
           !is_register(vcg, ed->dst) ||
-          !same_value(vcg, vertex_fn, ed->src, ed->dst))
+          vcg->vertices[ed->src].loc != vcg->vertices[ed->dst].loc)
          continue;
       uint32_t a = uf_find(group, ed->src), b = uf_find(group, ed->dst);
       if (a != b)
@@ -134,101 +121,31 @@ static void group_attributes(const trace_vcg *vcg, part_graph *g)
    }
 }
 
-/* How often each group's value was made: the versions of its results,
- * summed. A result is the last member on the way to the group's ends
- * (members read outside the group): the member that feeds ends and no
- * member that does so itself (a sum's last link, which the tool names
- * again with the last elements beside it, once for each site that reads
- * it), or an end that no such member feeds; results that feed one
- * member are parts of one value and count once. A reduction arrives as
- * chains of intermediates; one made at the same site from data at two
+/* How often each group's value was made. A reduction arrives as a chain
+ * of intermediates, and one made at the same site from data at two
  * addresses (a buffer that alternates between two blocks from step to
- * step) is two chains, each made every other step, with a result each;
- * one whose elements are combined before they join the accumulator (a
- * minimum of three candidates per cell) has links without a predecessor
- * along the way, but one result. A group read by nothing counts its
- * chains' starts (members without a predecessor in the group), once per
- * reduction; a cycle (a running sum) has neither and counts its most
- * versions. */
-enum { FOLLOWS = 1, LEAVES = 2, FEEDS_END = 4, FEEDS_FEEDER = 8, FED = 16 };
-
-static int is_result(uint8_t m)
+ * step) as two chains, each made every other step: the most versions of
+ * a member counts half the reductions. Each chain starts at a member
+ * without a predecessor in the group, once per reduction, so the calls
+ * are the starts' versions summed; a group that is a cycle (a running
+ * sum) has no start and counts its most versions. */
+static int group_calls(const trace_vcg *vcg, part_graph *g)
 {
-   return (m & (FEEDS_END | FEEDS_FEEDER)) == FEEDS_END || (m & (LEAVES | FED)) == LEAVES;
-}
-
-static int group_calls(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
-{
-   size_t nv = vcg->nvertices ? vcg->nvertices : 1;
-   uint8_t *mark = calloc(nv, 1);
-   uint64_t *starts = calloc(g->ng ? g->ng : 1, sizeof *starts);
-   uint32_t *up = malloc(nv * sizeof *up), *first = malloc(nv * sizeof *first);
-   uint64_t *most = calloc(nv, sizeof *most);
-   if (!mark || !starts || !up || !first || !most) {
-      free(mark), free(starts), free(up), free(first), free(most);
+   uint8_t *follows = calloc(vcg->nvertices ? vcg->nvertices : 1, 1);
+   if (!follows)
       return -1;
-   }
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
-      if (ed->src == ed->dst)
-         continue;
-      if (g->group[ed->src] == g->group[ed->dst])
-         mark[ed->dst] |= FOLLOWS;
-      else if (in_scope(ed, scope))
-         mark[ed->src] |= LEAVES;
+      if (ed->src != ed->dst && g->group[ed->src] == g->group[ed->dst])
+         follows[ed->dst] = 1;
    }
-   /* Two passes over the group's own edges: who feeds an end, then who
-    * feeds such a feeder and which ends a feeder feeds. */
-   for (int pass = 0; pass < 2; pass++)
-      for (uint32_t e = 0; e < vcg->nedges; e++) {
-         const trace_vcg_edge *ed = &vcg->edges[e];
-         if (ed->src == ed->dst || g->group[ed->src] != g->group[ed->dst])
-            continue;
-         if (pass == 0 && (mark[ed->dst] & LEAVES))
-            mark[ed->src] |= FEEDS_END;
-         if (pass == 1 && (mark[ed->src] & FEEDS_END)) {
-            if (mark[ed->dst] & FEEDS_END)
-               mark[ed->src] |= FEEDS_FEEDER;
-            mark[ed->dst] |= FED;
-         }
-      }
-   /* Results that feed one member are parts of one value (a minimum's
-    * source set holding several links when it is named): the most
-    * versions among them count once. */
    for (uint32_t v = 0; v < vcg->nvertices; v++)
-      up[v] = v, first[v] = UINT32_MAX;
-   for (uint32_t e = 0; e < vcg->nedges; e++) {
-      const trace_vcg_edge *ed = &vcg->edges[e];
-      if (ed->src == ed->dst || g->group[ed->src] != g->group[ed->dst] ||
-          !is_result(mark[ed->src]))
-         continue;
-      if (first[ed->dst] == UINT32_MAX) {
-         first[ed->dst] = ed->src;
-         continue;
-      }
-      uint32_t a = uf_find(up, first[ed->dst]), b = uf_find(up, ed->src);
-      if (a != b)
-         up[a > b ? a : b] = a < b ? a : b;
-   }
-   for (uint32_t v = 0; v < vcg->nvertices; v++) {
-      uint32_t r = uf_find(up, v);
-      if (is_result(mark[v]) && vcg->vertices[v].versions > most[r])
-         most[r] = vcg->vertices[v].versions;
-   }
-   for (uint32_t v = 0; v < vcg->nvertices; v++) {
-      uint32_t k = g->group[v];
-      if (is_result(mark[v]) && up[v] == v)
-         g->calls[k] += most[v];
-      if (!(mark[v] & FOLLOWS))
-         starts[k] += vcg->vertices[v].versions;
-   }
-   for (uint32_t k = 0; k < g->ng; k++) {
-      if (g->calls[k] == 0)
-         g->calls[k] = starts[k];
+      if (!follows[v])
+         g->calls[g->group[v]] += vcg->vertices[v].versions;
+   for (uint32_t k = 0; k < g->ng; k++)
       if (g->calls[k] == 0)
          g->calls[k] = g->versions[k];
-   }
-   free(mark), free(starts), free(up), free(first), free(most);
+   free(follows);
    return 0;
 }
 
@@ -296,25 +213,19 @@ static int build_rows(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
 
 int part_graph_build(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
 {
-   return part_graph_build_fn(vcg, scope, NULL, g);
-}
-
-int part_graph_build_fn(const trace_vcg *vcg, const uint8_t *scope,
-                        const uint32_t *vertex_fn, part_graph *g)
-{
    memset(g, 0, sizeof *g);
    g->nv = vcg->nvertices;
    g->scope = scope;
    g->group = malloc((g->nv ? g->nv : 1) * sizeof *g->group);
    if (!g->group)
       return -1;
-   g->ng = make_groups(vcg, scope, vertex_fn, g->group);
+   g->ng = make_groups(vcg, scope, g->group);
    if (alloc_groups(g) != 0 || build_rows(vcg, scope, g) != 0) {
       part_graph_free(g);
       return -1;
    }
    group_attributes(vcg, g);
-   if (group_calls(vcg, scope, g) != 0) {
+   if (group_calls(vcg, g) != 0) {
       part_graph_free(g);
       return -1;
    }

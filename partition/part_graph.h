@@ -3,8 +3,7 @@
  *
  * The directed, per-context VCG of a trace becomes an undirected graph of
  * *groups*. A group is one vertex, except that register intermediates made
- * at the same code location (or in the same function, part_graph_build_fn)
- * and linked by an edge form one group: the tool
+ * at the same code location and linked by an edge form one group: the tool
  * caps source sets, so a reduction arrives as a chain of intermediates,
  * and only the whole chain is the one value the paper's singleton
  * detection expects (a norm with an edge from every element). */
@@ -48,12 +47,6 @@ static inline int part_graph_counts(const part_graph *g, const trace_vcg_edge *e
  * is taken per iteration of, without the start-up code's. 0, or -1 when
  * out of memory. */
 int part_graph_build(const trace_vcg *vcg, const uint8_t *scope, part_graph *g);
-
-/* The same, with vertex_fn[v] the function context that made register
- * intermediate v (CATS_NONE if none): linked intermediates made in one
- * function are one group even when made at different code locations. */
-int part_graph_build_fn(const trace_vcg *vcg, const uint8_t *scope,
-                        const uint32_t *vertex_fn, part_graph *g);
 void part_graph_free(part_graph *g);
 
 #endif /* CATS_PARTITION_PART_GRAPH_H */

@@ -341,27 +341,6 @@ static int project_one(const trace_file *t, const part_graph *g,
    return 0;
 }
 
-/* The function context that made each register intermediate (the
- * nearest function at or above its context), CATS_NONE for the rest.
- * NULL when out of memory. */
-static uint32_t *vertex_functions(const trace_file *t)
-{
-   const trace_vcg *g = &t->vcg;
-   uint32_t *fn = malloc((g->nvertices ? g->nvertices : 1) * sizeof *fn);
-   if (!fn)
-      return NULL;
-   for (uint32_t v = 0; v < g->nvertices; v++) {
-      uint32_t c = g->vertices[v].ctx;
-      if (!(g->vertices[v].flags & CATS_VCG_REGISTER))
-         c = CATS_NONE;
-      while (c != CATS_NONE && c < t->ncontexts &&
-             t->contexts[c].kind != CATS_CTX_FUNCTION)
-         c = t->contexts[c].parent;
-      fn[v] = c < t->ncontexts ? c : CATS_NONE;
-   }
-   return fn;
-}
-
 int part_project(const trace_file *t, const part_project_options *o, part_projection *p,
                  char *err, size_t errlen)
 {
@@ -377,14 +356,11 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    if (part_region_select(t, o->per, &p->region, err, errlen) != 0)
       return -1;
    part_graph g;
-   uint32_t *vertex_fn = vertex_functions(t);
-   if (!vertex_fn || part_graph_build_fn(&t->vcg, p->region.scope, vertex_fn, &g) != 0) {
-      free(vertex_fn);
+   if (part_graph_build(&t->vcg, p->region.scope, &g) != 0) {
       snprintf(err, errlen, "out of memory building the graph");
       part_project_free(p);
       return -1;
    }
-   free(vertex_fn);
    int rc = -1;
    uint8_t *skind = malloc(g.ng ? g.ng : 1);
    uint32_t *part = malloc((g.ng ? g.ng : 1) * sizeof *part);

@@ -290,26 +290,6 @@ def test_grid_option_errors():
         check(p.returncode != 0 and p.stderr.count("\n") == 1, "--grid=%s: %r" % (bad, p.stderr))
 
 
-def test_a_minimum_of_combined_candidates_is_one_collective_per_step():
-    # vf_cfl_min.c: dt = min over cells of three candidates per cell, each
-    # from five neighbours and a coefficient, 10 steps. The MPI version
-    # makes one MPI_Allreduce(MIN) per step. The candidates' 18 sources
-    # fill a source set before they meet the running minimum, so the
-    # chain has links without a predecessor along the way (CloverLeaf's
-    # calc_dt was projected as 35,000 allreduces per step), and at -O2
-    # the minimum arrives as several links that the readers' sets name
-    # together. Not asserted: the 2-cell halos the MPI version sends,
-    # which go into the minimum here.
-    for flags in (("-O0",), ("-O2",)):
-        trace, _ = traced("vf_cfl_min.c", flags)
-        res = _by_ranks(_projection(trace.path, "--ranks=2,4"))
-        for k in (2, 4):
-            r = res[k]
-            check_eq((r["iterations"], r["collectives"]),
-                     (10, {"allreduce": {"calls": 10, "bytes": 10 * 2 * 8 * (k - 1)}}),
-                     "%s, %d ranks: one allreduce per step" % (flags[0], k))
-
-
 def test_arrays_read_through_indices_keep_metis():
     # vf_gather2d.c: v[i][j] = (u[perm[i]][j] + u[i][j]) / 2 on 64 x 64
     # doubles. The arrays are 2-D and walked by loops, but half of u's
