@@ -5,15 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t uf_find(uint32_t *up, uint32_t x)
-{
-   while (up[x] != x) {
-      up[x] = up[up[x]];   /* path halving */
-      x = up[x];
-   }
-   return x;
-}
-
 static int in_scope(const trace_vcg_edge *e, const uint8_t *scope)
 {
    return !scope || (e->ctx != CATS_NONE && scope[e->ctx]);
@@ -41,8 +32,8 @@ static void adopt_chains(const trace_vcg *vcg, const uint8_t *scope,
       const trace_vcg_edge *ed = &vcg->edges[e];
       if (!in_scope(ed, scope) || !is_register(vcg, ed->src))
          continue;
-      uint32_t a = uf_find(group, ed->src);
-      uint32_t d = is_register(vcg, ed->dst) ? uf_find(group, ed->dst)
+      uint32_t a = part_graph_uf_find(group, ed->src);
+      uint32_t d = is_register(vcg, ed->dst) ? part_graph_uf_find(group, ed->dst)
                                               : ed->dst;
       if (d == a)
          continue;
@@ -52,9 +43,7 @@ static void adopt_chains(const trace_vcg *vcg, const uint8_t *scope,
    for (uint32_t v = 0; v < vcg->nvertices; v++) {
       if (to[v] >= many)
          continue;
-      uint32_t a = uf_find(group, v), b = uf_find(group, to[v]);
-      if (a != b)
-         group[a > b ? a : b] = a < b ? a : b;
+      part_graph_uf_union(group, v, to[v]);
    }
    free(to);
 }
@@ -72,16 +61,14 @@ static uint32_t make_groups(const trace_vcg *vcg, const uint8_t *scope,
           !is_register(vcg, ed->dst) ||
           vcg->vertices[ed->src].loc != vcg->vertices[ed->dst].loc)
          continue;
-      uint32_t a = uf_find(group, ed->src), b = uf_find(group, ed->dst);
-      if (a != b)
-         group[a > b ? a : b] = a < b ? a : b;
+      part_graph_uf_union(group, ed->src, ed->dst);
    }
    adopt_chains(vcg, scope, group);
    /* Roots are the smallest member: first point every vertex at its root
     * (still valid parent pointers), then number the roots in vertex order;
     * a root is numbered before any other member. */
    for (uint32_t v = 0; v < vcg->nvertices; v++)
-      group[v] = uf_find(group, v);
+      group[v] = part_graph_uf_find(group, v);
    uint32_t ng = 0;
    for (uint32_t v = 0; v < vcg->nvertices; v++)
       group[v] = group[v] == v ? ng++ : group[group[v]];

@@ -36,6 +36,25 @@ typedef struct part_graph {
    const uint8_t *scope;   /* borrowed: contexts whose edges count, or NULL */
 } part_graph;
 
+/* Union-find over up[] (up[x] == x for a root), with path halving. */
+static inline uint32_t part_graph_uf_find(uint32_t *up, uint32_t x)
+{
+   while (up[x] != x) {
+      up[x] = up[up[x]];
+      x = up[x];
+   }
+   return x;
+}
+
+/* Join the sets of a and b; the smaller root stays the root. */
+static inline void part_graph_uf_union(uint32_t *up, uint32_t a, uint32_t b)
+{
+   a = part_graph_uf_find(up, a);
+   b = part_graph_uf_find(up, b);
+   if (a != b)
+      up[a > b ? a : b] = a < b ? a : b;
+}
+
 /* Whether a VCG edge is part of g (made in its scope). */
 static inline int part_graph_counts(const part_graph *g, const trace_vcg_edge *e)
 {

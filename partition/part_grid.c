@@ -72,6 +72,13 @@ static uint32_t record_dims(const trace_event *e, uint32_t word, uint64_t words,
    return nd;
 }
 
+/* Words of container a (at least 1). */
+static uint64_t words_of(const trace_file *t, uint32_t a, uint32_t word)
+{
+   uint64_t w = t->allocs[a].size / word;
+   return w ? w : 1;
+}
+
 int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info *gi)
 {
    memset(gi, 0, sizeof *gi);
@@ -87,7 +94,7 @@ int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info 
       goto out;
    for (uint32_t a = 0; a < t->nallocs; a++) {
       gi->shape[a].ndims = 1;
-      gi->shape[a].dim[0] = t->allocs[a].size / word ? t->allocs[a].size / word : 1;
+      gi->shape[a].dim[0] = words_of(t, a, word);
    }
    for (uint32_t i = 0; i < t->nevents; i++) {
       const trace_event *e = &t->events[i];
@@ -107,8 +114,7 @@ int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info 
       if (ctx_in_scope(e->ctx, scope))
          sh->blocked = 1;
       uint64_t dim[PART_GRID_MAXD];
-      uint32_t nd = record_dims(e, word, sh->dim[0] && sh->ndims == 1 ? sh->dim[0]
-                                : (t->allocs[e->alloc].size + word - 1) / word, dim);
+      uint32_t nd = record_dims(e, word, words_of(t, e->alloc, word), dim);
       if (nd < 2 || nd < sh->ndims || (nd == sh->ndims && e->count <= best[e->alloc]))
          continue;
       best[e->alloc] = e->count;
@@ -298,15 +304,6 @@ static uint32_t rank_of(const part_grid_shape *sh, const part_grid *g, uint32_t 
    return r;
 }
 
-static uint32_t find(uint32_t *up, uint32_t x)
-{
-   while (up[x] != x) {
-      up[x] = up[up[x]];
-      x = up[x];
-   }
-   return x;
-}
-
 int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *skind,
                      const part_grid_info *gi, const part_grid *grid, uint32_t n,
                      uint32_t *part)
@@ -342,13 +339,10 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
     * and the link map it is resolved from). */
    for (uint32_t k = 0; k < g->ng; k++)
       for (uint64_t i = g->xadj[k]; kind[k] == 2 && i < g->xadj[k + 1]; i++)
-         if (kind[g->adj[i]] == 2) {
-            uint32_t a = find(unit, k), b = find(unit, g->adj[i]);
-            if (a != b)
-               unit[a > b ? a : b] = a < b ? a : b;
-         }
+         if (kind[g->adj[i]] == 2)
+            part_graph_uf_union(unit, k, g->adj[i]);
    for (uint32_t k = 0; k < g->ng; k++)
-      unit[k] = find(unit, k);
+      unit[k] = part_graph_uf_find(unit, k);
    /* Owner computes: a unit goes where the value outside it that it
     * exchanges most uses with is; chains of such units take a few
     * passes. A singleton is on every rank, and pulls nothing (a cell's
