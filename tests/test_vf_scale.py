@@ -6,7 +6,7 @@ import re
 import subprocess
 import time
 
-from catslib import VGLIB, cats_cmd, check, compile_program
+from catslib import VGLIB, Vcg, cats_cmd, check, compile_program, traced
 
 MIB = 1 << 20
 
@@ -81,6 +81,36 @@ def test_running_sum_in_an_order_that_never_repeats_is_bounded():
           % ((large - small) / MIB, small / MIB, large / MIB))
     r1, r3 = sum_links(t1), sum_links(t3)
     check(r1 == r3, "the sum's intermediates: %d at 20M iterations, %d at 60M" % (r1, r3))
+
+
+def _graph_size(path):
+    """(vertices, register intermediates, edges) of a trace's graph."""
+    g = Vcg(path)
+    regs = sum(1 for v in g.vertices if v.startswith("[tmp#"))
+    return int(g.stats["vertices"]), regs, int(g.stats["edges"])
+
+
+def test_cg_iterations_add_no_vertices():
+    # vf_cg_steps.c: alpha = rro / pw and beta = rrn / rro, made from the
+    # dot products of this and the last iteration. Two faults made the
+    # graph grow with the iterations (at -O2, 39K -> 63K vertices and
+    # 0.41M -> 0.93M edges at 10 -> 40 iterations): a coefficient of 15
+    # sources times each element became a link per element (the site
+    # noted the filled set, not the coefficient, so never saw the
+    # coefficient again), and s += r * r read what r was computed from
+    # (alpha's links among them) instead of the r just stored, so each
+    # iteration's links were new. At -O0 the graph is now the same at 10
+    # and 40 iterations; at -O2 the vertices are, and a few dozen edges
+    # of the 80,000 differ (a dot product's last links, which the loop
+    # of logged accumulators ends in two ways).
+    for flags in (("-O0",), ("-O2",)):
+        small = _graph_size(traced("vf_cg_steps.c", flags, args=("10",))[0].path)
+        large = _graph_size(traced("vf_cg_steps.c", flags, args=("40",))[0].path)
+        what = "%s: (vertices, intermediates, edges) %r at 10 iterations, %r at 40" \
+            % (flags[0], small, large)
+        check(small[:2] == large[:2], what)
+        check(small[2] <= large[2] <= small[2] + (0 if flags == ("-O0",) else small[2] // 1000),
+              what)
 
 
 def _tree(pid):

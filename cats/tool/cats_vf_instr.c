@@ -57,6 +57,11 @@ struct _VfSB {
       computation that the GET would see as one union. */
    Deps*  put;              /* VF_N_UNITS */
    UChar* put_valid;        /* VF_N_UNITS */
+   /* Which temporary's lane a unit was last PUT from, and which a GET
+      temporary's lane read back (temp * VF_MAX_LANES + lane + 1; 0:
+      none): a store of the one stores the other (store_lanes). */
+   UInt*  put_src;          /* VF_N_UNITS */
+   UInt*  got_from;         /* n_temps x VF_MAX_LANES */
    /* Registers that only update themselves (cats_vf_scan.c): which
       GET temporaries read one, and per unit the shadow word read. */
    UChar* self_get;         /* n_temps: VF_SELF_UPDATE, VF_PASS_LANE */
@@ -882,6 +887,7 @@ static void put_lane(VfSB* v, Int unit, const Deps* d)
    UInt u = (UInt)unit / 8;
    IRTemp s[4];
    Deps unlogged;
+   v->put_src[u] = 0;
    if (v->acc_state[u] == ACC_READ) {
       if (acc_log(v, unit, d))
          return;
@@ -1017,8 +1023,21 @@ static void store_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
       value each time. An unguarded store only: a guarded one may not
       have happened. */
    if (guard == NULL && data->tag == Iex_RdTmp
-       && data->Iex.RdTmp.tmp < (IRTemp)v->n_temps)
-      lanes_from(v, r, n, deps_of_tmp(v, data->Iex.RdTmp.tmp));
+       && data->Iex.RdTmp.tmp < (IRTemp)v->n_temps) {
+      IRTemp t = data->Iex.RdTmp.tmp;
+      Deps* stored = deps_of_tmp(v, t);
+      UInt l;
+      lanes_from(v, r, n, stored);
+      /* The stored temporary may be a register read back (movsd %xmm0,
+         (m) after subsd wrote xmm0): the temporary PUT there is the
+         same value (r = r - a * w; s += r * r reads the stored r, not
+         what it was computed from). */
+      for (l = 0; l < n && l < VF_MAX_LANES; l++) {
+         UInt src = v->got_from[t * VF_MAX_LANES + l];
+         if (src != 0)
+            v->deps[src - 1] = stored[l];
+      }
+   }
 }
 
 static void wr_tmp(VfSB* v, IRTemp t, IRExpr* e)
@@ -1035,6 +1054,8 @@ static void wr_tmp(VfSB* v, IRTemp t, IRExpr* e)
             continue;
          if (v->put_valid[unit / 8]) {
             out[l] = v->put[unit / 8];
+            if ((unit & 7) == 0 && l < VF_MAX_LANES)
+               v->got_from[t * VF_MAX_LANES + l] = v->put_src[unit / 8];
          } else if (v->acc_get[t] & (1u << l)) {
             out[l] = acc_read(v, unit, l);
          } else if (v->self_get[t] & VF_SELF_UPDATE) {
@@ -1140,6 +1161,9 @@ VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
    v->ncomputed = v->npacked = 0;
    v->put = VG_(malloc)("cats.vf.put", VF_N_UNITS * sizeof(Deps));
    v->put_valid = VG_(calloc)("cats.vf.putv", VF_N_UNITS, 1);
+   v->put_src = VG_(calloc)("cats.vf.puts", VF_N_UNITS, sizeof(UInt));
+   v->got_from = VG_(calloc)("cats.vf.gotf", v->n_temps * VF_MAX_LANES + 1,
+                             sizeof(UInt));
    v->self_get = VG_(calloc)("cats.vf.selfg", v->n_temps + 1, 1);
    v->self_word = VG_(malloc)("cats.vf.selfw", VF_N_UNITS * sizeof(IRTemp));
    v->pass = VG_(malloc)("cats.vf.pass", VF_N_UNITS * sizeof(IRTemp));
@@ -1191,6 +1215,8 @@ void CATS_(vf_sb_end)(VfSB* v)
    VG_(free)(v->deps);
    VG_(free)(v->put);
    VG_(free)(v->put_valid);
+   VG_(free)(v->put_src);
+   VG_(free)(v->got_from);
    VG_(free)(v->self_get);
    VG_(free)(v->self_word);
    VG_(free)(v->pass);
@@ -1311,6 +1337,9 @@ Bool CATS_(vf_instrument_stmt)(VfSB* v, IRStmt* st, Addr ip)
          Deps d = arg_lane(v, data, l);
          v->lane = l;
          put_lane(v, unit, &d);
+         if (data->tag == Iex_RdTmp && (unit & 7) == 0
+             && data->Iex.RdTmp.tmp < (IRTemp)v->n_temps)
+            v->put_src[unit / 8] = data->Iex.RdTmp.tmp * VF_MAX_LANES + l + 1;
       }
       v->lane = 0;
       return False;

@@ -46,6 +46,15 @@ static UInt   cap;
 static UInt   cursor;
 UChar         CATS_(vf_collect_due);
 static ULong  n_collections, n_unions, n_nodes;
+/* The sites that noted a set last (note_here): a collection keeps their
+   sets, so that a coefficient shared by the elements of a loop stays
+   one value when a collection falls in the middle of the loop (else
+   the loop's next element makes a link of its own, at a different
+   element each time step). Sites live as long as their translations
+   may run, which is for ever. */
+#define RECENT 64
+static VfSite* recent[RECENT];
+static UInt    recent_at;
 
 /* Register intermediates: (site, hash of the sources) -> index. */
 static CatsMap reg_map;
@@ -161,6 +170,13 @@ static void collect(void)
          mark_p(marks, *CATS_(vf_p_slot)(a));
    }
    CATS_(vf_acc_mark)(mark_logged);
+   for (i = 0; i < RECENT; i++) {
+      VfSite* site = recent[i];
+      if (site != NULL && site->epoch == n_collections) {
+         mark_p(marks, site->last_base);
+         site->epoch = n_collections + 1;
+      }
+   }
    UInt live = 0;
    for (i = 0; i < cap; i++)
       live += marks[i];
@@ -442,6 +458,10 @@ static inline void note_here(VfSite* site, UInt p)
 {
    site->last_base = p;
    site->epoch = n_collections + 1;
+   if (recent[recent_at] != site) {
+      recent_at = (recent_at + 1) & (RECENT - 1);
+      recent[recent_at] = site;
+   }
    site->shared_id = 0;
 }
 
@@ -460,15 +480,21 @@ static UInt share(VfSite* site, UInt p)
    full set becomes one intermediate when one more source arrives, a
    reduction's next link: the set is filled up to VF_SET_CAP sources
    first, so that every link holds exactly that many however the
-   sources arrived (one per union, or two). */
+   sources arrived (one per union, or two). The site keeps cur as the
+   set it last extended: if it extends cur again (a coefficient of 15
+   sources times each element), cur is shared as one value, where
+   noting the filled set instead made a link per element, and, the
+   coefficient depending on the last step's reductions, new links at
+   every step. */
 static __attribute__((noinline))
 UInt add_or_link(VfSite* site, UInt cur, UInt* m, UInt n)
 {
    UInt pos = 0, btotal = CATS_(vf_set_count)(cur), j;
    while (btotal + (n - pos) > VF_SET_CAP) {
       UInt need = VF_SET_CAP - btotal;
-      UInt full = need == 0 ? cur : extend(cur, m + pos, need);
-      UInt link = share(site, full) & VF_ID_MASK;
+      UInt link = (need == 0 ? share(site, cur)
+                   : materialise(site, extend(cur, m + pos, need)))
+                  & VF_ID_MASK;
       pos += need;
       /* The link may be one of the sources still to add (the same
          intermediate, reached again). */
@@ -1149,8 +1175,6 @@ static void acc_link(const VfAccLoop* loop, const ULong* e, UInt k,
                  - (end & (a->nn - 1));         /* the run's y0 fills it */
    note_here(site, CATS_(vf_set_p)(a->node, before));
    UInt full = CATS_(vf_set_p)(a->node, VF_SET_CAP);
-   if (!seen_here(site, full))
-      note_here(site, full);
    ULong h = VF_SET_CAP + a->sum[i]
              + (i == 0 ? a->h0 : CATS_(vf_mix)(a->link));
    UInt id = link_known(site, h);
@@ -1158,7 +1182,8 @@ static void acc_link(const VfAccLoop* loop, const ULong* e, UInt k,
       acc_fill(a, i, e, nu, k, end);
       id = materialise_h(site, full, h);
    }
-   site->shared_id = id;
+   if (before == VF_SET_CAP)
+      site->shared_id = id;   /* as share() of the full set noted */
    a->link = id & VF_ID_MASK;
    a->node = CATS_(vf_set_node)(new_set(&a->link, 1));
    a->set = i + 1;
