@@ -1,7 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Event records: one record per access site and container, folded into
 affine patterns over the enclosing loops, with exact counts."""
-from catslib import check, check_eq, traced
+import json
+import os
+import tempfile
+
+from catslib import cats_cmd, check, check_eq, traced
 
 
 def _one(events, what):
@@ -258,3 +262,73 @@ def test_fortran_axpy_update_stride1():
     path = t.kinds_path(rx["ctx"], "fortran_axpy.f90")
     check_eq(path[:2], [("function", "main"), ("function", "MAIN__")], "main, then the program unit")
     check_eq([k for k, _ in path[2:]], ["loop", "loop"], "loops around line 14")
+
+
+def _marker_line(name, marker):
+    """The line of tests/programs/NAME that holds /* MARKER */."""
+    with open(os.path.join(os.path.dirname(__file__), "programs", name)) as f:
+        for no, line in enumerate(f, 1):
+            if "/* %s */" % marker in line:
+                return no
+    raise AssertionError("no marker %s in %s" % (marker, name))
+
+
+def test_one_class_for_every_command():
+    # class_walks.c at -O0: a[i] and a[i + 1] stored by two instructions
+    # (each alone stride 16 B, together every byte: stride-1), b[i] for
+    # every fourth i (stride-k, 32 B), and b[idx[i]] with idx[i] = i
+    # (stride-1 by its addresses, indexed through idx). Before, `cats
+    # report` left the unrolled pair out while the view and the export
+    # counted them stride-k, and the view showed an index only for
+    # irregular accesses.
+    name = "class_walks.c"
+    t, _ = traced(name)
+    a, b = t.alloc_by_name("main (%s:14)" % name), t.alloc_by_name("main (%s:15)" % name)
+    idx = t.alloc_by_name("main (%s:16)" % name)
+    for marker in ("WALK_A0", "WALK_A1"):
+        e = _one(t.events_where(_marker_line(name, marker), name, "write", a["id"]), marker)
+        check_eq((e["pattern"], e["strides"][0], e["class"]), ("stride-k", 16, "stride-1"), marker)
+    strided = _one(t.events_where(_marker_line(name, "WALK_STRIDED"), name, "read", b["id"]),
+                   "WALK_STRIDED")
+    check_eq((strided["pattern"], strided["strides"][0], strided["class"]),
+             ("stride-k", 32, "stride-k"), "b[i], every fourth i")
+    indexed = _one(t.events_where(_marker_line(name, "WALK_INDEXED"), name, "read", b["id"]),
+                   "WALK_INDEXED")
+    check_eq((indexed["class"], indexed.get("index_container")), ("stride-1", idx["id"]),
+             "b[idx[i]]: class and the container of its index")
+
+    # cats stat counts the records of each class as the dump gives them.
+    want = {}
+    for e in t.events:
+        want[e["class"]] = want.get(e["class"], 0) + 1
+    got, lines = {}, cats_cmd("stat", t.path).stdout.splitlines()
+    at = lines.index(next(l for l in lines if l.startswith("event records")))
+    for line in lines[at + 1:]:
+        if not line.startswith("  "):
+            break
+        cls, n = line.split()
+        got[cls] = int(n)
+    check_eq(got, want, "cats stat's event records per class")
+
+    # cats report lists the stride-k site, not the unrolled pair.
+    with tempfile.TemporaryDirectory() as d:
+        cats_cmd("report", t.path, "--json", os.path.join(d, "r.json"))
+        with open(os.path.join(d, "r.json")) as f:
+            sites = json.load(f)["access_sites"]
+        cats_cmd("export", "--cats-viz", "--page=stats", t.path, "-o", os.path.join(d, "s.json"))
+        with open(os.path.join(d, "s.json")) as f:
+            stats = json.load(f)["all_cfg_stats"][0]["accesses"]
+    ours = [s for s in sites["entries"] if s["site"].startswith(name + ":")]
+    check_eq([(s["site"], s["pattern"]) for s in ours],
+             [("%s:%d" % (name, _marker_line(name, "WALK_STRIDED")), "stride-k")],
+             "report: the program's stride-k and indirect sites")
+    check(sites["unrolled_records"] >= 2, "report: unrolled records %r" % sites["unrolled_records"])
+
+    # The viewer's statistics page: the pair stride-1, b[i] strided.
+    by_name = {c["container"]: c for c in stats}
+    lin = {s["name"] for s in by_name[a["name"]]["linear_accesses"]}
+    for marker in ("WALK_A0", "WALK_A1"):
+        check("main (%s:%d)" % (name, _marker_line(name, marker)) in lin, "stats page: %s linear" % marker)
+    check_eq(by_name[a["name"]]["strided_accesses"], [], "stats page: strided sites of a")
+    check_eq([s["name"] for s in by_name[b["name"]]["strided_accesses"]],
+             ["main (%s:%d)" % (name, _marker_line(name, "WALK_STRIDED"))], "stats page: strided sites of b")

@@ -176,7 +176,7 @@
     m.ctxEvents = Array.from({ length: nC }, () => []);
     for (let i = 0; i < events.length; i++) {
       const e = events[i];
-      const p = PAT_INDEX[e.pattern];
+      const p = PAT_INDEX[e.class];
       m.allocEvents[e.alloc].push(i);
       m.allocAcc[e.alloc * 4 + p] += e.count;
       m.ctxEvents[e.ctx].push(i);
@@ -1151,7 +1151,7 @@
     function totals() {
       const acc = [0, 0, 0, 0], rec = [0, 0, 0, 0];
       for (const e of M.events) {
-        const p = PAT_INDEX[e.pattern];
+        const p = PAT_INDEX[e.class];
         acc[p] += e.count;
         rec[p] += 1;
       }
@@ -1193,7 +1193,7 @@
         const evs = M.allocEvents[i];
         if (!evs.length) continue;
         const counts = [0, 0, 0, 0];
-        for (const ei of evs) counts[PAT_INDEX[M.events[ei].pattern]] += rec ? 1 : M.events[ei].count;
+        for (const ei of evs) counts[PAT_INDEX[M.events[ei].class]] += rec ? 1 : M.events[ei].count;
         const a = M.allocs[i];
         nodes.push({ key: 'a' + i, label: a.name || '(unnamed)', tag: a.kind + ', ' + fmtBytes(a.size),
           counts, records: evs, kids: null, index: indexSummary(evs) });
@@ -1201,13 +1201,13 @@
       return nodes;
     }
 
-    /* The containers that supply indices of a container's indirect
-     * accesses, when the trace says so (index_container on an event). */
+    /* The containers that supply the indices of a container's accesses,
+     * of any class, when the trace says so (index_container on an event). */
     function indexSummary(evs) {
       const by = new Map();
       for (const ei of evs) {
         const e = M.events[ei];
-        if (e.pattern !== 'irregular' || e.index_container === undefined || e.index_container === null) continue;
+        if (e.index_container === undefined || e.index_container === null) continue;
         const name = indexName(e.index_container);
         by.set(name, (by.get(name) || 0) + e.count);
       }
@@ -1254,13 +1254,13 @@
       const e = M.events[ei];
       const rec = useRecords();
       const counts = [0, 0, 0, 0];
-      counts[PAT_INDEX[e.pattern]] = rec ? 1 : e.count;
+      counts[PAT_INDEX[e.class]] = rec ? 1 : e.count;
       const where = locShort(e.loc);
-      let text = e.kind + ' ' + PATTERN_LABEL[PAT_INDEX[e.pattern]] + ', ' + e.size + ' B \u00d7 ' + fmtInt(e.count) +
+      let text = e.kind + ' ' + PATTERN_LABEL[PAT_INDEX[e.class]] + ', ' + e.size + ' B \u00d7 ' + fmtInt(e.count) +
         (e.strides.length ? ', strides [' + e.strides.join(', ') + ']' : '') + ' at ' + where;
       if (group.value === 'container') text += ' in ' + ctxPath(e.ctx);
       else text += ' on ' + (M.allocs[e.alloc].name || '?');
-      if (e.pattern === 'irregular' && e.index_container !== undefined && e.index_container !== null)
+      if (e.index_container !== undefined && e.index_container !== null)
         text += ', index from ' + indexName(e.index_container);
       const tr = el('tr', { class: 'leaf', 'data-depth': depth });
       const name = el('td', { class: 'name' });
@@ -1269,7 +1269,7 @@
       name.title = text;
       tr.appendChild(name);
       for (let k = 0; k < 4; k++) tr.appendChild(el('td', { class: 'num', text: counts[k] ? fmtInt(counts[k]) : '' }));
-      tr.appendChild(el('td', { class: 'num', text: fmtInt(counts[PAT_INDEX[e.pattern]]) }));
+      tr.appendChild(el('td', { class: 'num', text: fmtInt(counts[PAT_INDEX[e.class]]) }));
       tr.appendChild(el('td'));
       return tr;
     }

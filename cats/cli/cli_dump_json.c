@@ -158,6 +158,8 @@ static void json_event(const trace_event *e, FILE *fp)
    key_str(fp, "kind", trace_names_access(e->kind));
    fputs(", ", fp);
    key_str(fp, "pattern", trace_names_pattern(e->pattern));
+   fputs(", ", fp);
+   key_str(fp, "class", trace_names_pattern(e->cls));
    fprintf(fp, ", \"size\": %u, ", e->size);
    key_u64(fp, "count", e->count);
    fputs(", ", fp);

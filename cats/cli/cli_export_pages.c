@@ -86,7 +86,7 @@ int cli_export_stats(const trace_file *t, const cli_program *view,
          int first_site = 1;
          for (uint32_t i = 0; i < t->nevents; i++) {
             const trace_event *e = &t->events[i];
-            if (e->alloc != a || e->pattern != c ||
+            if (e->alloc != a || e->cls != c ||
                 !cli_program_event_shown(view, t, i))
                continue;
             fputs(first_site ? "{\"name\": " : ", {\"name\": ", fp);

@@ -331,7 +331,7 @@ static void text_sites(FILE *fp, const trace_file *t, const cli_report_data *r)
    fprintf(fp, "\n5. stride-k and indirect access sites: %u\n",
            r->sites_total);
    if (r->sites_unrolled)
-      fprintf(fp, "   (%llu stride-k records left out: parts of unrolled "
+      fprintf(fp, "   (%llu stride-k records counted as stride-1: parts of unrolled "
                   "loops that walk contiguously together)\n",
               (unsigned long long)r->sites_unrolled);
    for (uint32_t i = 0; i < r->nsites; i++) {

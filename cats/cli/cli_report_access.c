@@ -12,19 +12,16 @@
  * loop level that moves the offset (docs/FORMAT.md: stride-1 when that
  * stride equals the access size).
  *
- * Unrolled and vectorised loops split one contiguous walk over several
- * instructions: a row written with 16-byte stores, two per iteration,
- * gives two records of stride 32 whose offsets interleave. Each is
- * stride-k alone; together they walk the memory contiguously. Stride-k
- * records of one context, container, kind and stride whose offsets
- * together cover every byte of one stride are left out of the list and
- * only counted.
+ * A record's class is the one every command counts (trace_class.h):
+ * the stride-k records of an unrolled or vectorised loop that together
+ * walk a row contiguously are stride-1, not listed here, and counted.
  *
  * When the trace has section 10 (INDEX) a site also names the container
  * its address was computed from: `col` for x[col[k]]. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cats/trace/trace_class.h"
 #include "cli.h"
 #include "cli_report.h"
 
@@ -94,15 +91,6 @@ int cli_report_canon_locs(const trace_file *t, uint32_t **out)
 /* Strides                                                            */
 /* ------------------------------------------------------------------ */
 
-/* The innermost loop level whose stride moves the offset, or -1. */
-static int varying_dim(const trace_event *e)
-{
-   for (int k = 0; k < e->ndims && k < CATS_MAX_DIMS; k++)
-      if (e->stride[k] != 0)
-         return k;
-   return -1;
-}
-
 /* The k-th loop around context c (0 the innermost), as the tool counts
  * the dimensions of a pattern: the innermost loops of the thread's stack,
  * across function frames. CATS_NONE if there are fewer. */
@@ -112,114 +100,6 @@ static uint32_t loop_at(const trace_file *t, uint32_t c, int k)
       if (t->contexts[c].kind == CATS_CTX_LOOP && k-- == 0)
          return c;
    return CATS_NONE;
-}
-
-static int64_t stride_of(const trace_event *e)
-{
-   int k = varying_dim(e);
-   return k < 0 ? 0 : e->stride[k];
-}
-
-/* Stride-k records that may be parts of one unrolled walk. */
-static int cmp_sibling(const void *pa, const void *pb)
-{
-   const trace_event *a = &sort_trace->events[*(const uint32_t *)pa];
-   const trace_event *b = &sort_trace->events[*(const uint32_t *)pb];
-   if (a->ctx != b->ctx)
-      return a->ctx < b->ctx ? -1 : 1;
-   if (a->alloc != b->alloc)
-      return a->alloc < b->alloc ? -1 : 1;
-   if (a->kind != b->kind)
-      return a->kind < b->kind ? -1 : 1;
-   if (varying_dim(a) != varying_dim(b))
-      return varying_dim(a) < varying_dim(b) ? -1 : 1;
-   if (stride_of(a) != stride_of(b))
-      return stride_of(a) < stride_of(b) ? -1 : 1;
-   return (*(const uint32_t *)pa > *(const uint32_t *)pb) -
-          (*(const uint32_t *)pa < *(const uint32_t *)pb);
-}
-
-typedef struct span {
-   uint64_t lo, hi;
-} span;
-
-static int cmp_span(const void *pa, const void *pb)
-{
-   const span *a = pa, *b = pb;
-   return (a->lo > b->lo) - (a->lo < b->lo);
-}
-
-/* Do the records ev[0..n) (one stride) touch every byte of one stride
- * period between them? buf has room for 2n spans. */
-static int covers_period(const trace_file *t, const uint32_t *ev, uint32_t n,
-                         span *buf)
-{
-   int64_t st = stride_of(&t->events[ev[0]]);
-   uint64_t s = st < 0 ? (uint64_t)0 - (uint64_t)st : (uint64_t)st;
-   if (s == 0)
-      return 0;
-   uint32_t k = 0;
-   for (uint32_t i = 0; i < n; i++) {
-      const trace_event *e = &t->events[ev[i]];
-      /* base mod s in unsigned arithmetic: s may be 2^63 (a stride of
-       * INT64_MIN), which no signed add or remainder can take. */
-      uint64_t mag = e->base < 0 ? (uint64_t)0 - (uint64_t)e->base : (uint64_t)e->base;
-      uint64_t q = mag % s;
-      uint64_t r = e->base < 0 && q != 0 ? s - q : q;
-      if (e->size >= s)
-         return 1;
-      if (r + e->size <= s) {
-         buf[k++] = (span){ r, r + e->size };
-      } else {   /* wraps into the next period */
-         buf[k++] = (span){ r, s };
-         buf[k++] = (span){ 0, r + e->size - s };
-      }
-   }
-   qsort(buf, k, sizeof *buf, cmp_span);
-   uint64_t reach = 0;
-   for (uint32_t i = 0; i < k && buf[i].lo <= reach; i++)
-      if (buf[i].hi > reach)
-         reach = buf[i].hi;
-   return reach >= s;
-}
-
-/* unrolled[e] = 1 for the stride-k records in scope that are parts of a
- * contiguous walk (see the top). Returns how many, or -1. */
-static int64_t mark_unrolled(const trace_file *t, const cli_report_options *o,
-                             uint8_t *unrolled)
-{
-   uint32_t *ev = malloc(((size_t)t->nevents + 1) * sizeof *ev);
-   span *buf = malloc(((size_t)t->nevents * 2 + 1) * sizeof *buf);
-   if (!ev || !buf) {
-      free(ev);
-      free(buf);
-      return -1;
-   }
-   uint32_t n = 0;
-   for (uint32_t i = 0; i < t->nevents; i++)
-      if (o->in_scope[t->events[i].ctx] &&
-          t->events[i].pattern == CATS_PAT_STRIDEK)
-         ev[n++] = i;
-   sort_trace = t;
-   qsort(ev, n, sizeof *ev, cmp_sibling);
-   int64_t marked = 0;
-   for (uint32_t i = 0, j; i < n; i = j) {
-      const trace_event *a = &t->events[ev[i]];
-      for (j = i + 1; j < n; j++) {
-         const trace_event *b = &t->events[ev[j]];
-         if (b->ctx != a->ctx || b->alloc != a->alloc || b->kind != a->kind ||
-             varying_dim(b) != varying_dim(a) || stride_of(b) != stride_of(a))
-            break;
-      }
-      if (j - i < 2 || !covers_period(t, ev + i, j - i, buf))
-         continue;
-      for (uint32_t k = i; k < j; k++)
-         unrolled[ev[k]] = 1;
-      marked += j - i;
-   }
-   free(ev);
-   free(buf);
-   return marked;
 }
 
 /* ------------------------------------------------------------------ */
@@ -268,38 +148,34 @@ static int cmp_rank(const void *pa, const void *pb)
 int cli_report_access(const trace_file *t, const cli_report_options *o, cli_report_data *r)
 {
    cli_report_site *s = malloc(((size_t)t->nevents + 1) * sizeof *s);
-   uint8_t *unrolled = calloc((size_t)t->nevents + 1, 1);
    uint32_t *canon = NULL;
-   int64_t nunrolled = -1;
-   if (s && unrolled && cli_report_canon_locs(t, &canon) == 0)
-      nunrolled = mark_unrolled(t, o, unrolled);
-   if (nunrolled < 0) {
+   if (!s || cli_report_canon_locs(t, &canon) != 0) {
       free(s);
-      free(unrolled);
-      free(canon);
       return -1;
    }
    uint32_t n = 0;
+   uint64_t nunrolled = 0;
    for (uint32_t i = 0; i < t->nevents; i++) {
       const trace_event *e = &t->events[i];
-      if (!o->in_scope[e->ctx] || unrolled[i] ||
-          (o->ours && e->alloc < t->nallocs && !o->ours[e->alloc]) ||
-          (e->pattern != CATS_PAT_STRIDEK && e->pattern != CATS_PAT_IRREGULAR))
+      if (!o->in_scope[e->ctx])
          continue;
-      int k = e->pattern == CATS_PAT_STRIDEK ? varying_dim(e) : -1;
+      nunrolled += e->pattern == CATS_PAT_STRIDEK && e->cls == CATS_PAT_STRIDE1;
+      if ((o->ours && e->alloc < t->nallocs && !o->ours[e->alloc]) ||
+          (e->cls != CATS_PAT_STRIDEK && e->cls != CATS_PAT_IRREGULAR))
+         continue;
+      int k = e->cls == CATS_PAT_STRIDEK ? trace_class_varying_dim(e) : -1;
       uint32_t iloc = index_site(t, i);
       /* records holds the event id until the merge counts records. */
       s[n++] = (cli_report_site){
          .loc = canon[e->loc], .alloc = e->alloc,
          .index = index_container(t, i),
          .index_loc = iloc == CATS_NONE ? CATS_NONE : canon[iloc],
-         .kind = e->kind, .pattern = e->pattern,
+         .kind = e->kind, .pattern = e->cls,
          .dim = (uint8_t)(k < 0 ? 0 : k), .size = e->size,
          .stride = k < 0 ? 0 : e->stride[k],
          .loop = k < 0 ? CATS_NONE : loop_at(t, e->ctx, k),
          .count = e->count, .records = i };
    }
-   free(unrolled);
    free(canon);
    qsort(s, n, sizeof *s, cmp_identity);
    uint32_t m = 0;
@@ -320,6 +196,6 @@ int cli_report_access(const trace_file *t, const cli_report_options *o, cli_repo
    r->sites = s;
    r->sites_total = m;
    r->nsites = m < o->top ? m : o->top;
-   r->sites_unrolled = (uint64_t)nunrolled;
+   r->sites_unrolled = nunrolled;
    return 0;
 }

@@ -70,7 +70,7 @@ static void counts(const trace_file *t, FILE *fp)
 
    uint64_t pat[CATS_PAT_IRREGULAR + 1] = { 0 }, accesses = 0;
    for (uint32_t i = 0; i < t->nevents; i++) {
-      pat[t->events[i].pattern]++;
+      pat[t->events[i].cls]++;
       accesses += t->events[i].count;
    }
    fprintf(fp, "%-24s %u\n", "event records", t->nevents);
@@ -153,7 +153,7 @@ static int busiest(const trace_file *t, const uint8_t *in_main, FILE *fp)
       cli_loc_str(t, e->loc, where, sizeof where);
       fprintf(fp, "  %2u. %12llu %c %-9s %3u B  ", r + 1,
               (unsigned long long)e->count, e->kind == CATS_WRITE ? 'w' : 'r',
-              trace_names_pattern(e->pattern), e->size);
+              trace_names_pattern(e->cls), e->size);
       cli_text(fp, where);
       fputs("  \"", fp);
       cli_text(fp, trace_str(t, t->allocs[e->alloc].name));

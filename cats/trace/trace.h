@@ -104,9 +104,11 @@ typedef struct trace_event {
    uint32_t loc;           /* loc id */
    uint32_t alloc;         /* alloc id */
    uint8_t kind;           /* enum cats_access_kind */
-   uint8_t pattern;        /* enum cats_pattern */
+   uint8_t pattern;        /* enum cats_pattern, as the tool recorded it */
    uint8_t ndims;          /* 0..CATS_MAX_DIMS */
    uint8_t flags;          /* CATS_EVFLAG_* */
+   uint8_t cls;            /* enum cats_pattern: the access class that
+                              every command counts (trace_class.h) */
    uint32_t size;          /* bytes per access */
    uint32_t ndistinct;     /* 0..CATS_MAX_DISTINCT */
    uint64_t count;

@@ -10,6 +10,7 @@
  * count implies; EVENTS, whose records are of variable length, must end
  * with its last record. */
 #include "errmsg.h"
+#include "trace_class.h"
 #include "trace_int.h"
 
 #include <stdio.h>
@@ -509,6 +510,8 @@ static trace_status decode(const trace_section *secs, size_t n, int keep,
    /* Events last: they refer to all of the above. */
    trace_status est = parse_events(t, by_type[CATS_SEC_EVENTS], keep,
                                    err, errlen);
+   if (est == TRACE_OK && keep)
+      est = trace_class_events(t, err, errlen);
    if (est != TRACE_OK) {
       trace_free(t);
       return est;
