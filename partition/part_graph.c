@@ -108,31 +108,45 @@ static void group_attributes(const trace_vcg *vcg, part_graph *g)
    }
 }
 
-/* How often each group's value was made. A reduction arrives as a chain
- * of intermediates, and one made at the same site from data at two
- * addresses (a buffer that alternates between two blocks from step to
+/* How often each group's value was made in scope. A reduction arrives
+ * as a chain of intermediates, and one made at the same site from data at
+ * two addresses (a buffer that alternates between two blocks from step to
  * step) as two chains, each made every other step: the most versions of
  * a member counts half the reductions. Each chain starts at a member
  * without a predecessor in the group, once per reduction, so the calls
  * are the starts' versions summed; a group that is a cycle (a running
- * sum) has no start and counts its most versions. */
-static int group_calls(const trace_vcg *vcg, part_graph *g)
+ * sum) has no start and counts its most versions. A start's versions in
+ * scope are the most uses of its in-edges in scope: a dot product of r
+ * with itself made once before the time steps and at every step is one
+ * chain, whose set-up version is not a call of the steps. */
+static int group_calls(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
 {
    uint8_t *follows = calloc(vcg->nvertices ? vcg->nvertices : 1, 1);
-   if (!follows)
+   uint32_t *made = calloc(vcg->nvertices ? vcg->nvertices : 1, sizeof *made);
+   uint8_t *fed = calloc(vcg->nvertices ? vcg->nvertices : 1, 1);
+   if (!follows || !made || !fed) {
+      free(follows);
+      free(made);
+      free(fed);
       return -1;
+   }
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
       if (ed->src != ed->dst && g->group[ed->src] == g->group[ed->dst])
          follows[ed->dst] = 1;
+      fed[ed->dst] = 1;
+      if (in_scope(ed, scope) && ed->uses > made[ed->dst])
+         made[ed->dst] = ed->uses;
    }
    for (uint32_t v = 0; v < vcg->nvertices; v++)
       if (!follows[v])
-         g->calls[g->group[v]] += vcg->vertices[v].versions;
+         g->calls[g->group[v]] += scope && fed[v] ? made[v] : vcg->vertices[v].versions;
    for (uint32_t k = 0; k < g->ng; k++)
       if (g->calls[k] == 0)
          g->calls[k] = g->versions[k];
    free(follows);
+   free(made);
+   free(fed);
    return 0;
 }
 
@@ -212,7 +226,7 @@ int part_graph_build(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
       return -1;
    }
    group_attributes(vcg, g);
-   if (group_calls(vcg, g) != 0) {
+   if (group_calls(vcg, scope, g) != 0) {
       part_graph_free(g);
       return -1;
    }

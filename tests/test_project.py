@@ -301,3 +301,27 @@ def test_arrays_read_through_indices_keep_metis():
     check(auto["decomposition"].startswith("METIS"), "automatic: %r" % auto["decomposition"])
     grid = _by_ranks(_projection(trace.path, "--ranks=4", "--decomposition=grid"))[4]
     check_eq((grid["decomposition"], grid["p2p_bytes"]), ("grid 1x4", 0), "grid asked for")
+
+
+def test_cg_on_a_27_point_matrix_moves_planes_and_two_allreduces():
+    # vf_cg27.c: CG on the 27-point operator of a 16^3 grid in CSR, 20
+    # iterations. HPCCG's MPI code gives each rank a z-slab of rows
+    # (--grid=P over the vectors): A p needs each neighbour's boundary
+    # plane of p, 16 x 16 doubles each way per cut, so (P - 1) x 2 x 2048
+    # bytes per iteration between neighbouring slabs; its two dot products
+    # are two allreduces per iteration, of 8 bytes (2 x 8 x (P - 1) bytes
+    # each in the cost model, docs/PROJECTION.md). The same at -O0 and
+    # -O2. Before: the matrix-vector product's outputs (degree 56 against a
+    # centroid of 5) were allreduce singletons, and the dot product of r
+    # with itself made before the loop counted as a 41st call.
+    for flags in (("-O0",), ("-O2",)):
+        trace, _ = traced("vf_cg27.c", flags)
+        res = _by_ranks(_projection(trace.path, "--ranks=2,4,8", "--grid=2,4,8"))
+        for k in (2, 4, 8):
+            r = res[k]
+            check_eq((r["decomposition"], r["iterations"], _per_iter(r), _pairs(r) // 2,
+                      r["collectives"]),
+                     ("grid %d" % k, 20, (k - 1) * 2 * 2048, k - 1,
+                      {"allreduce": {"calls": 40, "bytes": 40 * 2 * 8 * (k - 1)}}),
+                     "%s, %d ranks: decomposition, iterations, bytes per iteration, "
+                     "communicating pairs, collectives" % (flags[0], k))
