@@ -23,6 +23,10 @@ struct part_metis_graph {
 
 #define PART_METIS_NONE UINT32_MAX
 #define PART_METIS_SUM_MAX ((uint64_t)1 << 30)   /* METIS sums weights in idx_t */
+/* One weight at most: METIS's refinement of a graph whose one edge
+ * weighed 2^30 against 1 for the rest (a damaged trace, 4e9 uses) ran
+ * for minutes. */
+#define PART_METIS_WEIGHT_MAX ((uint64_t)1 << 24)
 
 uint32_t part_metis_graph_vertices(const part_metis_graph *m) { return (uint32_t)m->nv; }
 uint64_t part_metis_graph_edges(const part_metis_graph *m) { return (uint64_t)m->xadj[m->nv] / 2; }
@@ -61,7 +65,7 @@ static idx_t scaled(uint64_t w, uint64_t div, int keep_zero)
    uint64_t s = w / div;
    if (s == 0 && (w != 0 || !keep_zero))
       s = 1;
-   return (idx_t)s;
+   return (idx_t)(s < PART_METIS_WEIGHT_MAX ? s : PART_METIS_WEIGHT_MAX);
 }
 
 static int is_connected(const part_metis_graph *m)
