@@ -325,3 +325,24 @@ def test_cg_on_a_27_point_matrix_moves_planes_and_two_allreduces():
                       {"allreduce": {"calls": 40, "bytes": 40 * 2 * 8 * (k - 1)}}),
                      "%s, %d ranks: decomposition, iterations, bytes per iteration, "
                      "communicating pairs, collectives" % (flags[0], k))
+
+
+def test_wavefront_sends_one_value_per_row_and_boundary():
+    # vf_wavefront.c: a[i][j] = (a[i-1][j] + a[i][j-1]) / 2 on 256 x 256,
+    # 10 sweeps. On blocks of columns (--grid=1xP, the pipelined MPI
+    # code's) each of the 255 rows sends one 8-byte value across each of
+    # the P - 1 boundaries per sweep, and nothing else. At -O3 gcc keeps
+    # a[i][j-1] in the register it stored; that register was the
+    # computation of a[i][j-1], so a row became one chain of everything
+    # before it (136 times the bytes at 2 ranks), where -O0 reloads the
+    # element.
+    for flags in (("-O0",), ("-O2",), ("-O3",)):
+        trace, _ = traced("vf_wavefront.c", flags)
+        res = _by_ranks(_projection(trace.path, "--ranks=2,4", "--grid=1x2,1x4"))
+        for k in (2, 4):
+            r = res[k]
+            check_eq((r["decomposition"], r["iterations"], _per_iter(r), _pairs(r),
+                      r["collective_bytes"]),
+                     ("grid 1x%d" % k, 10, 255 * 8 * (k - 1), k - 1, 0),
+                     "%s, %d ranks: decomposition, sweeps, bytes per sweep, pairs, "
+                     "collectives" % (flags[0], k))

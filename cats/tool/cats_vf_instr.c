@@ -1007,6 +1007,27 @@ static IRDirty* store_call(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
                     IRExpr_RdTmp(p23)));
 }
 
+/* A register that this superblock PUT the stored value to (the lane
+   `key` or `alias` of a temporary) holds the stored value from now on,
+   in later superblocks too: a recurrence kept in a register (a[i][j]
+   from a[i][j - 1] at -O3) reads the element it stored, as the code
+   compiled at -O0 reloads it. A value in a register that this
+   superblock only read (a loop invariant hoisted out of the loop) stays
+   a computation, made anew by each store. Not a logged accumulator's
+   or a self-updating register's unit, whose shadows follow their own
+   rules. */
+static void regs_hold_stored(VfSB* v, UInt key, UInt alias, const Deps* stored)
+{
+   UInt u;
+   for (u = 0; u < VF_N_UNITS; u++) {
+      UInt src = v->put_src[u];
+      if (src == 0 || (src != key && src != alias)
+          || v->acc_state[u] != ACC_NONE || v->self_word[u] != IRTemp_INVALID)
+         continue;
+      put_lane(v, (Int)u * 8, stored);
+   }
+}
+
 static void store_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
                         IRExpr* guard)
 {
@@ -1036,6 +1057,7 @@ static void store_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
          UInt src = v->got_from[t * VF_MAX_LANES + l];
          if (src != 0)
             v->deps[src - 1] = stored[l];
+         regs_hold_stored(v, t * VF_MAX_LANES + l + 1, src, &stored[l]);
       }
    }
 }
