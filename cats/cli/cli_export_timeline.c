@@ -30,6 +30,7 @@
 
 #include "cli_export.h"
 #include "cats/trace/json_out.h"
+#include "cats/trace/trace_class.h"
 
 enum vz_type { VZ_ALLOC, VZ_ACCESS, VZ_DEALLOC, VZ_ENTRY, VZ_EXIT };
 
@@ -176,10 +177,7 @@ static int64_t last_offset(const trace_event *e)
       return e->base;
    if (e->pattern == CATS_PAT_IRREGULAR)
       return e->ndistinct ? e->distinct[e->ndistinct - 1] : e->max_offset;
-   for (unsigned k = 0; k < e->ndims; k++)
-      if (e->stride[k] != 0)
-         return e->stride[k] < 0 ? e->min_offset : e->max_offset;
-   return e->max_offset;
+   return trace_class_stride(e) < 0 ? e->min_offset : e->max_offset;
 }
 
 /* The events after `start`, sorted; NULL if out of memory. */

@@ -1039,10 +1039,12 @@ static void store_lanes(VfSB* v, Site* s, IRExpr* addr, IRExpr* data,
    emit(v, IRStmt_Dirty(di));
    /* For the rest of the superblock the stored temporary is the stored
       value: the compiler stored one result in two places (b[i] = a[i]
-      = x), and the second is a copy. Registers keep the computation,
-      so a loop-invariant result stored at every iteration makes a new
-      value each time. An unguarded store only: a guarded one may not
-      have happened. */
+      = x), and the second is a copy. So are the temporary it was read
+      back from and the registers this superblock PUT it to
+      (regs_hold_stored); a register only read here keeps the
+      computation, so a loop-invariant result stored at every iteration
+      makes a new value each time. An unguarded store only: a guarded
+      one may not have happened. */
    if (guard == NULL && data->tag == Iex_RdTmp
        && data->Iex.RdTmp.tmp < (IRTemp)v->n_temps) {
       IRTemp t = data->Iex.RdTmp.tmp;
