@@ -10,6 +10,7 @@ import struct
 import subprocess
 
 from catslib import CATS, WORK, cats_cmd, check, check_eq, traced
+import tracefile
 
 ALL = "1000000"   # --top that lists everything
 
@@ -318,10 +319,9 @@ def test_report_bad_input():
     _fails([missing], 1, "a missing file", missing)
     with open(t.path, "rb") as f:
         good = f.read()
-    n = struct.unpack_from("<I", good, 12)[0]
     corrupt = os.path.join(WORK, "report-corrupt.cats")
     bad = bytearray(good)
-    bad[16 + 32 * n + 40] ^= 0xFF   # in the first section's data: CRC or zlib error
+    bad[tracefile.table_end(good) + 40] ^= 0xFF   # in the first section's data: CRC or zlib error
     with open(corrupt, "wb") as f:
         f.write(bytes(bad))
     _fails([corrupt], 1, "a corrupt trace", corrupt)

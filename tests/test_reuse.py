@@ -6,6 +6,7 @@ import re
 import struct
 
 from catslib import check, check_eq, traced
+import tracefile
 
 LINE = 64
 HASH = 0x9E3779B97F4A7C15   # the tool's line hash (docs/FORMAT.md, REUSE)
@@ -32,8 +33,8 @@ def _section_types(path):
         head = f.read(16)
         check_eq(head[:8], b"CATSTRC\0", "magic")
         count = struct.unpack("<I", head[12:16])[0]
-        table = f.read(32 * count)
-    return [struct.unpack("<I", table[32 * i:32 * i + 4])[0] for i in range(count)]
+        table = f.read(tracefile.ENTRY * count)
+    return [struct.unpack_from("<I", table, tracefile.ENTRY * i)[0] for i in range(count)]
 
 
 # --- exact distances of known sequences (tests/programs/reuse_known.c) ----

@@ -5,6 +5,7 @@ import os
 import struct
 
 from catslib import CATS, WORK, check, check_eq, traced
+import tracefile
 import subprocess
 
 
@@ -66,11 +67,9 @@ def _check_rejected(data, what, cmds=(("dump", "--json"), ("stat",)), same_as=No
 
 def test_truncated_traces_rejected():
     d = _good_trace()
-    n = struct.unpack_from("<I", d, 12)[0]
-    table_end = 16 + 32 * n
+    table_end = tracefile.table_end(d)
     cuts = {1, 7, 8, 11, 12, 15, 16, 17, table_end - 1, table_end, table_end + 1, len(d) - 1}
-    for i in range(n):
-        _type, _flags, off, stored, _raw, _crc = struct.unpack_from("<IIQQII", d, 16 + 32 * i)
+    for _type, _flags, off, stored, _raw, _crc, _res in tracefile.entries(d):
         cuts.update({off, off + 1, off + stored // 2, off + stored - 1})
     for cut in sorted(c for c in cuts if 0 < c < len(d)):
         _check_rejected(d[:cut], "a trace cut at %d of %d bytes" % (cut, len(d)),
@@ -89,8 +88,7 @@ def _outputs(data, cmds):
 def test_flipped_bytes_rejected():
     d = _good_trace()
     intact = _outputs(d, (("dump", "--json"), ("stat",)))
-    n = struct.unpack_from("<I", d, 12)[0]
-    table_end = 16 + 32 * n
+    table_end = tracefile.table_end(d)
     positions = list(range(0, table_end))                       # header and section table
     step = max(1, (len(d) - table_end) // 48)
     positions += list(range(table_end, len(d), step)) + [len(d) - 1]  # section data
@@ -111,7 +109,7 @@ def test_empty_missing_and_foreign_files_rejected():
     _check_rejected(None, "a missing file")
     _check_rejected("/bin/ls", "/bin/ls")
     _check_rejected(b"CATSTRC\0", "a bare magic")
-    _check_rejected(b"CATSTRC\0" + struct.pack("<II", 3, 0), "version 3")
+    _check_rejected(b"CATSTRC\0" + struct.pack("<II", 3, 0), "version 3 (before 64-bit section sizes)")
     _check_rejected(b"CATSTRC\0" + struct.pack("<II", 2, 0), "a trace with no sections")
 
 

@@ -7,26 +7,40 @@ helper writes it, so that a change reaches the decoders."""
 import struct
 import zlib
 
+VERSION = 4
+HEADER = 16
+ENTRY = 40               # a section table entry
+ENTRY_FMT = "<IIQQQII"   # type, flags, offset, stored, raw size, CRC-32, reserved
+
+
+def table_end(data):
+    """The offset just past the section table."""
+    return HEADER + ENTRY * struct.unpack_from("<I", data, 12)[0]
+
+
+def entries(data):
+    """(type, flags, offset, stored, raw, crc, reserved) of each section."""
+    n = struct.unpack_from("<I", data, 12)[0]
+    return [struct.unpack_from(ENTRY_FMT, data, HEADER + ENTRY * i) for i in range(n)]
+
 
 def sections(data):
     """[type, raw payload] of each section, in table order."""
-    n = struct.unpack_from("<I", data, 12)[0]
     out = []
-    for i in range(n):
-        ty, fl, off, stored, _raw, _crc = struct.unpack_from("<IIQQII", data, 16 + 32 * i)
+    for ty, fl, off, stored, _raw, _crc, _res in entries(data):
         body = data[off:off + stored]
         out.append([ty, zlib.decompress(body) if fl & 1 else body])
     return out
 
 
 def container(secs):
-    """A version-3 container of (type, raw payload) pairs."""
-    head = b"CATSTRC\0" + struct.pack("<II", 3, len(secs))
-    off = 16 + 32 * len(secs)
+    """A container of (type, raw payload) pairs."""
+    head = b"CATSTRC\0" + struct.pack("<II", VERSION, len(secs))
+    off = HEADER + ENTRY * len(secs)
     table, data = b"", b""
     for ty, raw in secs:
         z = zlib.compress(raw, 1)
-        table += struct.pack("<IIQQII", ty, 1, off + len(data), len(z), len(raw), zlib.crc32(raw))
+        table += struct.pack(ENTRY_FMT, ty, 1, off + len(data), len(z), len(raw), zlib.crc32(raw), 0)
         data += z
     return head + table + data
 

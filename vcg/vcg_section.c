@@ -54,7 +54,7 @@ static void put_head(uint8_t *p, const vcg_graph *g)
 int vcg_section_write(const vcg_graph *g, trace_buf *out)
 {
    uint64_t size = vcg_section_size(g);
-   if (size > UINT32_MAX || trace_buf_reserve(out, (size_t)size) != 0)
+   if (trace_buf_reserve(out, (size_t)size) != 0)
       return -1;
    /* Room is reserved, so the records are filled in place. */
    uint8_t *p = out->data + out->len;
@@ -69,7 +69,7 @@ int vcg_section_write(const vcg_graph *g, trace_buf *out)
 int vcg_section_take(vcg_graph *g, trace_buf *out)
 {
    uint64_t size = vcg_section_size(g);
-   if (size > UINT32_MAX || out->len != 0)
+   if (out->len != 0)
       return -1;
    uint8_t *buf = realloc(g->edges, (size_t)size);
    if (!buf)

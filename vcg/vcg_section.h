@@ -9,15 +9,14 @@
 #include "cats/trace/trace_buf.h"
 #include "vcg_build.h"
 
-/* Append the section payload for g to out. 0, or -1 if out of memory or
- * the payload would exceed the 4 GiB section limit (out is then left
- * with what was appended so far; the caller frees it). */
+/* Append the section payload for g to out. 0, or -1 if out of memory
+ * (out is then left with what was appended so far; the caller frees it). */
 int vcg_section_write(const vcg_graph *g, trace_buf *out);
 
 /* The section payload for g made in g's own edge array, which is grown to
  * hold it: out (empty) takes the payload and g keeps its vertices only.
  * The helper's peak is then the section, not the section and the edges.
- * 0, or -1 if out of memory or too large (g and out are then unchanged). */
+ * 0, or -1 if out of memory (g and out are then unchanged). */
 int vcg_section_take(vcg_graph *g, trace_buf *out);
 
 /* The bytes of g's section 7; the format holds at most UINT32_MAX a

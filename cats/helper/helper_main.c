@@ -141,12 +141,7 @@ static int on_section(hlp_session *s, uint32_t type, uint64_t len)
    s->seen[type] = 1;
    if (s->error[0])
       return helper_input_skip(len) == FRAME_OK ? 0 : -1;
-   if (len > UINT32_MAX || b->len + len > UINT32_MAX) {
-      set_error(s, "section %u (%s) exceeds the 4 GiB limit", type,
-                trace_section_name(type));
-      return helper_input_skip(len) == FRAME_OK ? 0 : -1;
-   }
-   if (trace_buf_reserve(b, (size_t)len) != 0) {
+   if (len > SIZE_MAX - b->len || trace_buf_reserve(b, (size_t)len) != 0) {
       set_error(s, "out of memory buffering section %u (%llu bytes)", type,
                 (unsigned long long)len);
       return helper_input_skip(len) == FRAME_OK ? 0 : -1;
@@ -439,9 +434,6 @@ static int on_vf_end(hlp_session *s, uint64_t len)
    if (s->vf_end_seen)
       set_graph_error(s, "VF_END sent twice");
    s->vf_end_seen = 1;
-   if (len > UINT32_MAX)
-      set_graph_error(s, "VF_END of %llu bytes exceeds the 4 GiB limit",
-                      (unsigned long long)len);
    trace_buf b = TRACE_BUF_INIT;
    if (!s->graph_error[0] && trace_buf_reserve(&b, (size_t)len) != 0)
       set_graph_error(s, "out of memory reading VF_END (%llu bytes)",
@@ -492,14 +484,6 @@ static int build_vcg(hlp_session *s, char *msg, size_t msglen)
       return -1;
    }
    uint64_t size = vcg_section_size(&g);
-   if (size > UINT32_MAX) {
-      snprintf(msg, msglen, "the value communication graph (%u vertices, "
-               "%u edges) takes %llu MiB, over the trace format's limit of "
-               "4 GiB a section (docs/FORMAT.md)", g.nvertices, g.nedges,
-               (unsigned long long)(size >> 20));
-      vcg_graph_free(&g);
-      return -1;
-   }
    int rc = vcg_section_take(&g, &s->sec[CATS_SEC_VCG]);
    vcg_graph_free(&g);
    if (rc != 0) {

@@ -41,8 +41,9 @@ typedef struct trace_entry {
    uint32_t flags;
    uint64_t offset;
    uint64_t stored;
-   uint32_t raw;
+   uint64_t raw;
    uint32_t crc;
+   uint32_t reserved;
 } trace_entry;
 
 /* Read len bytes at off; the caller has checked off + len <= size. */
@@ -119,9 +120,13 @@ static trace_status check_table(const trace_entry *e, uint32_t n,
       if (!(e[i].flags & CATS_SECFLAG_ZLIB) && e[i].stored != e[i].raw)
          return trace_fail(err, errlen, TRACE_ETABLE,
                            "section %u (%s): stored size %llu differs from "
-                           "raw size %u in an uncompressed section",
+                           "raw size %llu in an uncompressed section",
                            e[i].type, nm, (unsigned long long)e[i].stored,
-                           e[i].raw);
+                           (unsigned long long)e[i].raw);
+      if (e[i].reserved != 0)
+         return trace_fail(err, errlen, TRACE_ETABLE,
+                           "section %u (%s): reserved field is 0x%x, not 0",
+                           e[i].type, nm, e[i].reserved);
    }
 
    /* Each type at most once; sorting keeps this O(n log n) even for a
@@ -145,9 +150,10 @@ static trace_status check_table(const trace_entry *e, uint32_t n,
    return TRACE_OK;
 }
 
-/* Inflate a zlib stream of `in_len` bytes into exactly `raw` bytes. */
+/* Inflate a zlib stream of `in_len` bytes into exactly `raw` bytes. zlib
+ * counts a call's input and output in 32 bits: both are fed in chunks. */
 static trace_status inflate_exact(const uint8_t *in, uint64_t in_len,
-                                  uint8_t *out, uint32_t raw, const char *nm,
+                                  uint8_t *out, uint64_t raw, const char *nm,
                                   uint32_t type, char *err, size_t errlen)
 {
    z_stream z;
@@ -155,11 +161,17 @@ static trace_status inflate_exact(const uint8_t *in, uint64_t in_len,
    if (inflateInit(&z) != Z_OK)
       return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (zlib)");
    z.next_out = out;
-   z.avail_out = raw;
+   uint64_t out_rest = raw;   /* output room not yet given to zlib */
    uint64_t left = in_len;
    const uint8_t *p = in;
    int zr = Z_OK;
    for (;;) {
+      if (z.avail_out == 0 && out_rest > 0) {
+         uInt chunk = out_rest > TRACE_INFLATE_CHUNK ? TRACE_INFLATE_CHUNK
+                                                     : (uInt)out_rest;
+         z.avail_out = chunk;
+         out_rest -= chunk;
+      }
       if (z.avail_in == 0 && left > 0) {
          uInt chunk = left > TRACE_INFLATE_CHUNK ? TRACE_INFLATE_CHUNK
                                                : (uInt)left;
@@ -178,8 +190,8 @@ static trace_status inflate_exact(const uint8_t *in, uint64_t in_len,
       break;
    }
    uint64_t unread = (uint64_t)z.avail_in + left;
-   uLong total = z.total_out;
-   uInt out_left = z.avail_out;
+   uint64_t total = z.total_out;
+   uint64_t out_left = z.avail_out + out_rest;
    const char *zmsg = z.msg;
    char zbuf[96];
    snprintf(zbuf, sizeof zbuf, "%s", zmsg ? zmsg : "");
@@ -188,8 +200,9 @@ static trace_status inflate_exact(const uint8_t *in, uint64_t in_len,
    if (zr == Z_STREAM_END) {
       if (total != raw)
          return trace_fail(err, errlen, TRACE_EZLIB,
-                           "section %u (%s): inflates to %lu bytes, table "
-                           "says %u", type, nm, (unsigned long)total, raw);
+                           "section %u (%s): inflates to %llu bytes, table "
+                           "says %llu", type, nm, (unsigned long long)total,
+                           (unsigned long long)raw);
       if (unread != 0)
          return trace_fail(err, errlen, TRACE_EZLIB,
                            "section %u (%s): %llu bytes after the end of "
@@ -201,8 +214,9 @@ static trace_status inflate_exact(const uint8_t *in, uint64_t in_len,
       return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (zlib)");
    if (zr == Z_BUF_ERROR && out_left == 0 && unread > 0)
       return trace_fail(err, errlen, TRACE_EZLIB,
-                        "section %u (%s): inflates to more than the %u "
-                        "bytes the table says", type, nm, raw);
+                        "section %u (%s): inflates to more than the %llu "
+                        "bytes the table says", type, nm,
+                        (unsigned long long)raw);
    if (zr == Z_BUF_ERROR)
       return trace_fail(err, errlen, TRACE_EZLIB,
                         "section %u (%s): zlib stream ends early", type, nm);
@@ -218,21 +232,23 @@ static trace_status load_section(const trace_src *s, const trace_entry *e,
    const char *nm = trace_section_name(e->type);
    *out = NULL;
    int zipped = (e->flags & CATS_SECFLAG_ZLIB) != 0;
-   if (zipped && (uint64_t)e->raw > e->stored * TRACE_MAX_RATIO + 64)
+   if (zipped && e->raw / TRACE_MAX_RATIO > e->stored + 1)
       return trace_fail(err, errlen, TRACE_EZLIB,
-                        "section %u (%s): raw size %u is impossible for %llu "
-                        "compressed bytes", e->type, nm, e->raw,
+                        "section %u (%s): raw size %llu is impossible for %llu "
+                        "compressed bytes", e->type, nm,
+                        (unsigned long long)e->raw,
                         (unsigned long long)e->stored);
-   if (e->stored > SIZE_MAX - 1)
+   if (e->stored > SIZE_MAX - 1 || e->raw > SIZE_MAX - 1)
       return trace_fail(err, errlen, TRACE_ENOMEM, "section too large");
 
    uint8_t *raw = malloc((size_t)e->raw + 1);
    if (!raw)
       return trace_fail(err, errlen, TRACE_ENOMEM,
-                        "out of memory for section %s (%u bytes)", nm, e->raw);
+                        "out of memory for section %s (%llu bytes)", nm,
+                        (unsigned long long)e->raw);
    trace_status st;
    if (!zipped) {
-      st = src_read(s, e->offset, raw, e->raw, err, errlen);
+      st = src_read(s, e->offset, raw, (size_t)e->raw, err, errlen);
    } else {
       const uint8_t *in;
       uint8_t *tmp = NULL;
@@ -259,7 +275,7 @@ static trace_status load_section(const trace_src *s, const trace_entry *e,
    }
    if (st == TRACE_OK) {
       uLong crc = crc32_z(0L, Z_NULL, 0);
-      crc = crc32_z(crc, raw, e->raw);
+      crc = crc32_z(crc, raw, (size_t)e->raw);
       if ((uint32_t)crc != e->crc)
          st = trace_fail(err, errlen, TRACE_ECRC,
                          "section %u (%s): CRC mismatch (stored %08x, "
@@ -334,8 +350,9 @@ static trace_status read_container(const trace_src *s, int keep_graph,
       e[i].flags = le_u32(p + 4);
       e[i].offset = le_u64(p + 8);
       e[i].stored = le_u64(p + 16);
-      e[i].raw = le_u32(p + 24);
-      e[i].crc = le_u32(p + 28);
+      e[i].raw = le_u64(p + 24);
+      e[i].crc = le_u32(p + 32);
+      e[i].reserved = le_u32(p + 36);
    }
    free(tab);
    if (st == TRACE_OK)

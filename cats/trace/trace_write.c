@@ -262,8 +262,8 @@ static trace_write_status write_body(trace_write_file *f, const trace_write_sect
       le_put32(e + 4, CATS_SECFLAG_ZLIB);
       le_put64(e + 8, off);
       le_put64(e + 16, stored);
-      le_put32(e + 24, (uint32_t)secs[i].size);
-      le_put32(e + 28, (uint32_t)crc);
+      le_put64(e + 24, secs[i].size);
+      le_put32(e + 32, (uint32_t)crc);   /* + 36: reserved, 0 */
    }
    if (st == TRACE_WRITE_OK) {
       memcpy(head, CATS_MAGIC, CATS_MAGIC_LEN);
@@ -364,11 +364,6 @@ static trace_write_status write_file(const char *path, const trace_write_section
    if (n > UINT32_MAX / CATS_SECTION_ENTRY_SIZE)
       return fail(err, errlen, TRACE_WRITE_EARG, "too many sections (%zu)", n);
    for (size_t i = 0; i < n; i++) {
-      if ((uint64_t)secs[i].size > UINT32_MAX)
-         return fail(err, errlen, TRACE_WRITE_EARG,
-                     "section %u (%s): %zu bytes exceed the format's limit "
-                     "of 4 GiB a section", secs[i].type,
-                     trace_section_name(secs[i].type), secs[i].size);
       if (secs[i].size > 0 && !secs[i].data)
          return fail(err, errlen, TRACE_WRITE_EARG, "section %u: no data",
                      secs[i].type);

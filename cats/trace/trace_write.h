@@ -25,7 +25,7 @@
 
 typedef enum trace_write_status {
    TRACE_WRITE_OK = 0,
-   TRACE_WRITE_EARG,     /* a section is larger than 4 GiB or has no data */
+   TRACE_WRITE_EARG,     /* a section has no data, or too many sections */
    TRACE_WRITE_ENOMEM,   /* out of memory */
    TRACE_WRITE_EIO,      /* creating, writing, syncing or renaming failed */
    TRACE_WRITE_EGATE     /* the gate refused the contents (trace_write_gated) */

@@ -335,8 +335,8 @@ static void test_crc_mismatch(void)
       le_put32(e + 4, 0);
       le_put64(e + 8, off);
       le_put64(e + 16, s.sec[i].len);
-      le_put32(e + 24, (uint32_t)s.sec[i].len);
-      le_put32(e + 28, le_u32(old + 28));   /* same CRC as compressed */
+      le_put64(e + 24, s.sec[i].len);
+      le_put32(e + 32, le_u32(old + 32));   /* same CRC as compressed */
       memcpy(raw + off, s.sec[i].data, s.sec[i].len);
       off += s.sec[i].len;
    }
@@ -349,7 +349,7 @@ static void test_crc_mismatch(void)
       raw[i] ^= 0x01;
    }
    /* A wrong CRC in the table of a compressed file, too. */
-   b[CATS_HEADER_SIZE + 28] ^= 0x10;
+   b[CATS_HEADER_SIZE + 32] ^= 0x10;
    char err[TRACE_ERRLEN] = "";
    CHECK_EQ(trace_open_mem(b, len, &t, err, sizeof err), TRACE_ECRC);
    CHECK(strstr(err, "CRC") != NULL);
@@ -702,8 +702,8 @@ static void test_split_section(void)
       const uint8_t *e = file + CATS_HEADER_SIZE;
       uint64_t off = le_u64(e + 8), stored = le_u64(e + 16);
       CHECK_EQ(le_u32(e), 42u);
-      CHECK_EQ(le_u32(e + 24), (uint32_t)size);
-      CHECK_EQ(le_u32(e + 28),
+      CHECK_EQ(le_u64(e + 24), (uint64_t)size);
+      CHECK_EQ(le_u32(e + 32),
                (uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), big, size));
       CHECK(off + stored == len);
       uint8_t *back = malloc(size + 1);
@@ -728,6 +728,69 @@ static void test_split_section(void)
    unlink(p);
 }
 
+/* A section over 4 GiB (a large value graph's) is written, read back and
+ * decoded whole: the format has no 32-bit size. Two strings of 2 GiB + 1
+ * MiB are appended to the synthetic trace's STRINGS. */
+static void test_section_over_4gib(void)
+{
+   syn_opts o;
+   syn_default_opts(&o);
+   syn_trace s;
+   CHECK(syn_build(&s, &o) == 0);
+   int k = syn_find(&s, CATS_SEC_STRINGS);
+   CHECK(k >= 0);
+   const size_t big = ((size_t)1 << 31) + ((size_t)1 << 20);
+   const trace_buf *old = &s.sec[k];
+   uint32_t n = le_u32(old->data);
+   size_t size = old->len + 2 * (4 + big);
+   uint8_t *p = malloc(size);
+   CHECK(p != NULL);
+   if (!p || k < 0) {
+      free(p);
+      syn_free(&s);
+      return;
+   }
+   memcpy(p, old->data, old->len);
+   le_put32(p, n + 2);
+   size_t at = old->len;
+   for (int i = 0; i < 2; i++) {
+      le_put32(p + at, (uint32_t)big);
+      memset(p + at + 4, 'a' + i, big);
+      at += 4 + big;
+   }
+   CHECK(size > UINT32_MAX);
+   trace_write_section w[SYN_NSEC];
+   for (int i = 0; i < SYN_NSEC; i++)
+      w[i] = (trace_write_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+   w[k].data = p;
+   w[k].size = size;
+   char path[4200], err[TRACE_WRITE_ERRLEN] = "";
+   snprintf(path, sizeof path, "%s/over4g.cats", workdir);
+   CHECK_EQ(trace_write(path, w, SYN_NSEC, err, sizeof err), TRACE_WRITE_OK);
+   free(p);
+   syn_free(&s);
+   size_t len = 0;
+   uint8_t *file = slurp(path, &len);
+   CHECK(file != NULL && len > CATS_HEADER_SIZE + SYN_NSEC * CATS_SECTION_ENTRY_SIZE);
+   if (file && len > CATS_HEADER_SIZE + SYN_NSEC * CATS_SECTION_ENTRY_SIZE)
+      CHECK_EQ(le_u64(file + CATS_HEADER_SIZE + (size_t)k * CATS_SECTION_ENTRY_SIZE + 24),
+               (uint64_t)size);
+   free(file);
+   trace_file *t = NULL;
+   char rerr[TRACE_ERRLEN] = "";
+   CHECK_EQ(trace_open(path, &t, rerr, sizeof rerr), TRACE_OK);
+   if (t) {
+      CHECK_EQ(t->nstrings, n + 2);
+      CHECK_EQ(t->string_len[n], (uint32_t)big);
+      CHECK_EQ(t->string_len[n + 1], (uint32_t)big);
+      CHECK(t->strings[n][0] == 'a' && t->strings[n][big - 1] == 'a' &&
+            t->strings[n + 1][0] == 'b' && t->strings[n + 1][big - 1] == 'b' &&
+            t->strings[n + 1][big] == '\0');
+   }
+   trace_free(t);
+   unlink(path);
+}
+
 int main(int argc, char **argv)
 {
    if (argc != 2) {
@@ -748,5 +811,6 @@ int main(int argc, char **argv)
    RUN(test_write_errors);
    RUN(test_gated_write);
    RUN(test_split_section);
+   RUN(test_section_over_4gib);
    return chk_failed ? 1 : 0;
 }
