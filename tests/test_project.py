@@ -346,3 +346,30 @@ def test_wavefront_sends_one_value_per_row_and_boundary():
                      ("grid 1x%d" % k, 10, 255 * 8 * (k - 1), k - 1, 0),
                      "%s, %d ranks: decomposition, sweeps, bytes per sweep, pairs, "
                      "collectives" % (flags[0], k))
+
+
+def test_summa_product_moves_the_panels_of_a_every_step():
+    # vf_summa.c: C = A B panel by panel on 32 x 32, then A = C / 64, 4
+    # steps; B never changes. On a q x q grid of 2-D blocks (SUMMA's) every
+    # rank receives, each step, the q - 1 blocks of A of its process row
+    # that it does not hold: (q - 1) x 32^2 x 8 bytes in all, P (q - 1)
+    # pairs, no collective; B's blocks are sent once, before the steps.
+    # On row blocks of A and C (1-D) a step needs only the rows it holds
+    # and B, which is sent before the first step: nothing per step, so
+    # that is the cheapest grid. (A and B had become broadcast singletons,
+    # read only in the loop, and nothing was projected on any grid.)
+    for flags in (("-O0",), ("-O2",), ("-O3",)):
+        trace, _ = traced("vf_summa.c", flags)
+        named = _by_ranks(_projection(trace.path, "--ranks=4,16", "--per=step",
+                                      "--grid=2x2,4x4"))
+        for q in (2, 4):
+            r = named[q * q]
+            check_eq((r["decomposition"], r["iterations"], _per_iter(r), _pairs(r),
+                      r["collective_bytes"]),
+                     ("grid %dx%d" % (q, q), 4, (q - 1) * 32 * 32 * 8, q * q * (q - 1), 0),
+                     "%s, %d ranks: grid, steps, bytes per step, pairs, collectives"
+                     % (flags[0], q * q))
+        auto = _by_ranks(_projection(trace.path, "--ranks=4,16", "--per=step"))
+        for k in (4, 16):
+            check_eq((auto[k]["decomposition"], auto[k]["p2p_bytes"], auto[k]["collective_bytes"]),
+                     ("grid %d" % k, 0, 0), "%s, %d ranks, automatic" % (flags[0], k))

@@ -6,7 +6,6 @@ import json
 import math
 import os
 import re
-import struct
 import subprocess
 
 from catslib import CATS, WORK, cats_cmd, check, check_eq, traced
