@@ -233,6 +233,110 @@ int part_graph_build(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
    return 0;
 }
 
+/* The unit of context c: the nearest loop, function or marked region at
+ * or above it (a conditional is part of its loop's iteration). */
+static uint32_t *context_units(const trace_file *t)
+{
+   uint32_t *unit = malloc((t->ncontexts ? t->ncontexts : 1) * sizeof *unit);
+   if (!unit)
+      return NULL;
+   for (uint32_t c = 0; c < t->ncontexts; c++) {
+      const trace_context *x = &t->contexts[c];
+      int own = x->kind != CATS_CTX_CONDITIONAL || x->parent == CATS_NONE;
+      unit[c] = own ? c : unit[x->parent];   /* parents have smaller ids */
+   }
+   return unit;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+   const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+   return (x > y) - (x < y);
+}
+
+/* Whether in-scope context c is where the scope starts (the loop or
+ * function a projection is per iteration of). */
+static int scope_root(const trace_file *t, const uint8_t *scope, uint32_t c)
+{
+   uint32_t p = t->contexts[c].parent;
+   return p == CATS_NONE || !scope[p];
+}
+
+/* Times unit u ran a reduction: an entry of a unit inside the scope, an
+ * iteration of the scope's own loop. */
+static uint64_t unit_runs(const trace_file *t, const uint8_t *scope, uint32_t u)
+{
+   const trace_context *x = &t->contexts[u];
+   return scope_root(t, scope, u) && x->kind == CATS_CTX_LOOP ? x->iterations
+                                                               : x->entries;
+}
+
+int part_graph_bound_calls(part_graph *g, const trace_file *t)
+{
+   const trace_vcg *vcg = &t->vcg;
+   const uint8_t *scope = g->scope;
+   if (!scope || g->ng == 0)
+      return 0;
+   uint32_t *unit = context_units(t);
+   uint64_t *pairs = malloc(((size_t)vcg->nedges + 1) * sizeof *pairs);
+   uint32_t *mark = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *mark);
+   if (!unit || !pairs || !mark) {
+      free(unit), free(pairs), free(mark);
+      return -1;
+   }
+   /* (group, unit of the context) of every in-edge made in scope. */
+   size_t n = 0;
+   for (uint32_t e = 0; e < vcg->nedges; e++) {
+      const trace_vcg_edge *ed = &vcg->edges[e];
+      if (in_scope(ed, scope))
+         pairs[n++] = (uint64_t)g->group[ed->dst] << 32 | unit[ed->ctx];
+   }
+   qsort(pairs, n, sizeof *pairs, cmp_pair);
+   for (size_t i = 0; i < n;) {
+      uint32_t k = (uint32_t)(pairs[i] >> 32);
+      size_t j = i;
+      for (; j < n && pairs[j] >> 32 == k; j++)
+         mark[(uint32_t)pairs[j]] = k + 1;
+      /* A unit inside another of the group's units is part of its runs
+       * (a row loop inside the loop over rows). */
+      uint64_t runs = 0, root_runs = 0;
+      int bounded = 1;
+      for (size_t m = i; m < j; m++) {
+         uint32_t u = (uint32_t)pairs[m];
+         if (m > i && pairs[m] == pairs[m - 1])
+            continue;
+         if (!scope[u]) {
+            bounded = 0;   /* a link made above the scope: no bound */
+            break;
+         }
+         if (scope_root(t, scope, u)) {
+            root_runs += unit_runs(t, scope, u);
+            continue;
+         }
+         int inside = 0;
+         for (uint32_t a = t->contexts[u].parent;
+              a != CATS_NONE && !scope_root(t, scope, a) && !inside;
+              a = t->contexts[a].parent)
+            inside = mark[a] == k + 1;
+         if (!inside)
+            runs += unit_runs(t, scope, u);
+      }
+      /* Links made in the scope's own body after reductions in its loops
+       * (alpha = rr / dot(p, Ap)) finish those reductions. */
+      if (runs == 0)
+         runs = root_runs;
+      if (bounded && runs > 0 && runs < g->calls[k])
+         g->calls[k] = runs;
+      for (size_t m = i; m < j; m++)
+         mark[(uint32_t)pairs[m]] = 0;
+      i = j;
+   }
+   free(unit);
+   free(pairs);
+   free(mark);
+   return 0;
+}
+
 void part_graph_free(part_graph *g)
 {
    free(g->group);

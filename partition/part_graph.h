@@ -66,6 +66,16 @@ static inline int part_graph_counts(const part_graph *g, const trace_vcg_edge *e
  * is taken per iteration of, without the start-up code's. 0, or -1 when
  * out of memory. */
 int part_graph_build(const trace_vcg *vcg, const uint8_t *scope, part_graph *g);
+
+/* Bound each group's calls in g's scope by the times its values' loops
+ * were entered. A minimum taken with a branch (`if (x < m) m = x`) makes
+ * a chain of links that breaks wherever the branch is taken, and each
+ * piece's start counted as a call: CloverLeaf's time-step minimum gave
+ * 35,000 allreduce calls a step. The reduction ends once per entry of
+ * the outermost loop (or function) in which its links were made; a
+ * link made in the scope's own body, once per iteration of the scope.
+ * 0, or -1 when out of memory (g unchanged). */
+int part_graph_bound_calls(part_graph *g, const trace_file *t);
 void part_graph_free(part_graph *g);
 
 #endif /* CATS_PARTITION_PART_GRAPH_H */

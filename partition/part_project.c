@@ -361,6 +361,12 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
       part_project_free(p);
       return -1;
    }
+   if (part_graph_bound_calls(&g, t) != 0) {
+      part_graph_free(&g);
+      snprintf(err, errlen, "out of memory building the graph");
+      part_project_free(p);
+      return -1;
+   }
    int rc = -1;
    uint8_t *skind = malloc(g.ng ? g.ng : 1);
    uint32_t *part = malloc((g.ng ? g.ng : 1) * sizeof *part);

@@ -510,6 +510,67 @@ static void grid_owner_computes_past_singletons(void)
    part_graph_free(&g);
 }
 
+/* A minimum whose inner candidates are made at its own code location
+ * (m = MIN(m, MIN(a, b)), CloverLeaf's time step): each candidate is a
+ * member of the reduction's group with no predecessor in it, a chain
+ * start, 50 of them in a loop entered once per step for 10 steps. The
+ * starts counted 500 calls; the loop's 10 entries bound them. A link made
+ * in the step's own body (the division after the reduction) does not
+ * add calls, and a graph without scope keeps the starts' count. */
+static void calls_bounded_by_loop_entries(void)
+{
+   enum { K = 50 };
+   tgraph t;
+   tg_init(&t, 1 + 2 * K + 1);
+   for (uint32_t i = 1; i <= 2 * K + 1; i++) {
+      t.v[i].flags = CATS_VCG_REGISTER;
+      t.v[i].alloc = CATS_NONE;
+      t.v[i].loc = 7;
+      t.v[i].versions = 10;
+   }
+   /* x_k = 1 + 2k from the input 0; m_k = 2 + 2k from x_k and m_(k-1);
+    * the last, 2K + 1, from m_(K-1), in the step's body. */
+   for (uint32_t k = 0; k < K; k++) {
+      tg_edge(&t, 0, 1 + 2 * k, 10, 1);
+      tg_edge(&t, 1 + 2 * k, 2 + 2 * k, 10, 10);
+      if (k > 0)
+         tg_edge(&t, 2 * k, 2 + 2 * k, 10, 10);
+   }
+   tg_edge(&t, 2 * K, 2 * K + 1, 10, 10);
+   /* Contexts: 0 main, 1 the step loop (the scope), 2 the loop over the
+    * elements, 3 an `if` in it. */
+   trace_context c[4];
+   memset(c, 0, sizeof c);
+   c[0] = (trace_context){ .parent = CATS_NONE, .kind = CATS_CTX_FUNCTION, .entries = 1 };
+   c[1] = (trace_context){ .parent = 0, .kind = CATS_CTX_LOOP, .entries = 1, .iterations = 10 };
+   c[2] = (trace_context){ .parent = 1, .kind = CATS_CTX_LOOP, .entries = 10,
+                           .iterations = 10 * K };
+   c[3] = (trace_context){ .parent = 2, .kind = CATS_CTX_CONDITIONAL, .entries = 200 };
+   for (uint32_t e = 0; e < t.vcg.nedges; e++)
+      t.e[e].ctx = t.e[e].dst == 2 * K + 1 ? 1 : t.e[e].dst % 4 == 1 ? 3 : 2;
+   tg_done(&t);
+   trace_file tf;
+   memset(&tf, 0, sizeof tf);
+   tf.vcg = t.vcg;
+   tf.contexts = c;
+   tf.ncontexts = 4;
+   uint8_t scope[4] = { 0, 1, 1, 1 };
+   part_graph g;
+   CHECK(part_graph_build(&t.vcg, scope, &g) == 0);
+   uint32_t k = g.group[1];
+   CHECK_EQ(g.group[2 * K], k);
+   CHECK_EQ(g.group[2 * K + 1], k);
+   CHECK_EQ(g.calls[k], 10u * K);
+   CHECK(part_graph_bound_calls(&g, &tf) == 0);
+   CHECK_EQ(g.calls[k], 10u);
+   part_graph_free(&g);
+   /* Without a scope (the whole run) nothing is bounded. */
+   CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
+   CHECK(part_graph_bound_calls(&g, &tf) == 0);
+   CHECK_EQ(g.calls[g.group[1]], 10u * K);
+   part_graph_free(&g);
+}
+
 int main(void)
 {
    RUN(star_centre_is_singleton);
@@ -526,5 +587,6 @@ int main(void)
    RUN(broadcast_singleton_costed);
    RUN(section_round_trip);
    RUN(options);
+   RUN(calls_bounded_by_loop_entries);
    return chk_failed ? 1 : 0;
 }
