@@ -271,27 +271,45 @@ static uint64_t unit_runs(const trace_file *t, const uint8_t *scope, uint32_t u)
                                                                : x->entries;
 }
 
-int part_graph_bound_calls(part_graph *g, const trace_file *t)
+/* The sorted, unique (group << 32 | unit) pairs of g's in-scope in-edges;
+ * NULL when out of memory. */
+static uint64_t *group_units(const part_graph *g, const trace_file *t, size_t *np)
 {
    const trace_vcg *vcg = &t->vcg;
-   const uint8_t *scope = g->scope;
-   if (!scope || g->ng == 0)
-      return 0;
    uint32_t *unit = context_units(t);
    uint64_t *pairs = malloc(((size_t)vcg->nedges + 1) * sizeof *pairs);
-   uint32_t *mark = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *mark);
-   if (!unit || !pairs || !mark) {
-      free(unit), free(pairs), free(mark);
-      return -1;
+   if (!unit || !pairs) {
+      free(unit), free(pairs);
+      return NULL;
    }
-   /* (group, unit of the context) of every in-edge made in scope. */
    size_t n = 0;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
-      if (in_scope(ed, scope))
+      if (in_scope(ed, g->scope))
          pairs[n++] = (uint64_t)g->group[ed->dst] << 32 | unit[ed->ctx];
    }
+   free(unit);
    qsort(pairs, n, sizeof *pairs, cmp_pair);
+   size_t u = 0;
+   for (size_t i = 0; i < n; i++)
+      if (u == 0 || pairs[i] != pairs[u - 1])
+         pairs[u++] = pairs[i];
+   *np = u;
+   return pairs;
+}
+
+int part_graph_bound_calls(part_graph *g, const trace_file *t)
+{
+   const uint8_t *scope = g->scope;
+   if (!scope || g->ng == 0)
+      return 0;
+   size_t n = 0;
+   uint64_t *pairs = group_units(g, t, &n);
+   uint32_t *mark = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *mark);
+   if (!pairs || !mark) {
+      free(pairs), free(mark);
+      return -1;
+   }
    for (size_t i = 0; i < n;) {
       uint32_t k = (uint32_t)(pairs[i] >> 32);
       size_t j = i;
@@ -303,8 +321,6 @@ int part_graph_bound_calls(part_graph *g, const trace_file *t)
       int bounded = 1;
       for (size_t m = i; m < j; m++) {
          uint32_t u = (uint32_t)pairs[m];
-         if (m > i && pairs[m] == pairs[m - 1])
-            continue;
          if (!scope[u]) {
             bounded = 0;   /* a link made above the scope: no bound */
             break;
@@ -331,9 +347,61 @@ int part_graph_bound_calls(part_graph *g, const trace_file *t)
          mark[(uint32_t)pairs[m]] = 0;
       i = j;
    }
-   free(unit);
    free(pairs);
    free(mark);
+   return 0;
+}
+
+static int has_pair(const uint64_t *pairs, size_t n, uint64_t key)
+{
+   return bsearch(&key, pairs, n, sizeof *pairs, cmp_pair) != NULL;
+}
+
+int part_graph_merge_partials(part_graph *g, const trace_file *t, const uint8_t *reduction)
+{
+   const trace_vcg *vcg = &t->vcg;
+   const uint32_t none = UINT32_MAX, many = UINT32_MAX - 1;
+   if (!g->scope || g->ng == 0)
+      return 0;
+   size_t n = 0;
+   uint64_t *pairs = group_units(g, t, &n);
+   uint32_t *into = malloc((size_t)g->ng * sizeof *into);
+   if (!pairs || !into) {
+      free(pairs), free(into);
+      return -1;
+   }
+   for (uint32_t k = 0; k < g->ng; k++)
+      into[k] = none;
+   for (uint32_t e = 0; e < vcg->nedges; e++) {
+      const trace_vcg_edge *ed = &vcg->edges[e];
+      uint32_t a = g->group[ed->src], b = g->group[ed->dst];
+      if (a == b || !in_scope(ed, g->scope))
+         continue;
+      into[a] = into[a] == none || into[a] == b ? b : many;
+   }
+   /* A partial reduction feeds only another reduction made in its loops. */
+   for (uint32_t k = 0; k < g->ng; k++) {
+      uint32_t h = into[k];
+      int partial = reduction[k] && h < many && reduction[h];
+      size_t i = 0;
+      while (partial && i < n && pairs[i] >> 32 < k)
+         i++;
+      for (; partial && i < n && pairs[i] >> 32 == k; i++)
+         partial = has_pair(pairs, n, (uint64_t)h << 32 | (uint32_t)pairs[i]);
+      if (!partial)
+         into[k] = none;
+   }
+   /* Each partial whose line of partials ends at a reduction that is not
+    * one counts no call of its own (a cycle of partials keeps its calls). */
+   for (uint32_t k = 0; k < g->ng; k++) {
+      uint32_t h = k, steps = 0;
+      while (into[h] != none && steps++ <= g->ng)
+         h = into[h];
+      if (h != k && into[h] == none)
+         g->calls[k] = 0;
+   }
+   free(pairs);
+   free(into);
    return 0;
 }
 

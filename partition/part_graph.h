@@ -76,6 +76,13 @@ int part_graph_build(const trace_vcg *vcg, const uint8_t *scope, part_graph *g);
  * link made in the scope's own body, once per iteration of the scope.
  * 0, or -1 when out of memory (g unchanged). */
 int part_graph_bound_calls(part_graph *g, const trace_file *t);
+
+/* A reduction taken in partial sums (an unrolled or vectorised loop's s0
+ * .. s3, added after the loop) is one collective: a reduction group
+ * (reduction[k] set) whose values in g's scope go only into one other
+ * reduction group, made in the same loops, counts no calls of its own.
+ * 0, or -1 when out of memory (g unchanged). */
+int part_graph_merge_partials(part_graph *g, const trace_file *t, const uint8_t *reduction);
 void part_graph_free(part_graph *g);
 
 #endif /* CATS_PARTITION_PART_GRAPH_H */

@@ -341,6 +341,19 @@ static int project_one(const trace_file *t, const part_graph *g,
    return 0;
 }
 
+/* The reductions among the singletons, whose partial sums merge. */
+static int merge_partials(part_graph *g, const trace_file *t, const uint8_t *skind)
+{
+   uint8_t *red = malloc(g->ng ? g->ng : 1);
+   if (!red)
+      return -1;
+   for (uint32_t k = 0; k < g->ng; k++)
+      red[k] = skind[k] == PART_SINGLETON_REDUCE || skind[k] == PART_SINGLETON_ALLREDUCE;
+   int rc = part_graph_merge_partials(g, t, red);
+   free(red);
+   return rc;
+}
+
 int part_project(const trace_file *t, const part_project_options *o, part_projection *p,
                  char *err, size_t errlen)
 {
@@ -376,6 +389,7 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    if (!skind || !part ||
        part_singleton_detect(&g, &t->vcg, o->threshold, p->region.iterations, skind,
                              &p->singletons) != 0 ||
+       merge_partials(&g, t, skind) != 0 ||
        part_layout_build(t, p->region.scope, &pairs) != 0 ||
        !(m = part_metis_graph_build(&g, skind, &pairs))) {
       snprintf(err, errlen, "out of memory building the graph");

@@ -373,3 +373,19 @@ def test_summa_product_moves_the_panels_of_a_every_step():
         for k in (4, 16):
             check_eq((auto[k]["decomposition"], auto[k]["p2p_bytes"], auto[k]["collective_bytes"]),
                      ("grid %d" % k, 0, 0), "%s, %d ranks, automatic" % (flags[0], k))
+
+
+def test_partial_sums_are_one_allreduce_per_step():
+    # vf_partial_sums.c: a norm over 4096 doubles in four partial sums,
+    # added after the loop, once per step for 10 steps; the vector is then
+    # scaled by it. The MPI code makes one MPI_Allreduce of one double per
+    # step: 10 calls of 2 x 8 x (P - 1) bytes, nothing point to point.
+    # Each partial sum was an allreduce of its own: 40 calls. (At -O2 the
+    # sum made lazily where main reads it counts 20: not yet exact.)
+    trace, _ = traced("vf_partial_sums.c", ("-O0",))
+    res = _by_ranks(_projection(trace.path, "--ranks=2,4"))
+    for k in (2, 4):
+        r = res[k]
+        check_eq((r["iterations"], r["p2p_bytes"], r["collectives"]),
+                 (10, 0, {"allreduce": {"calls": 10, "bytes": 10 * 2 * 8 * (k - 1)}}),
+                 "%d ranks: steps, point-to-point bytes, collectives" % k)
