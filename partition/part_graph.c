@@ -357,6 +357,22 @@ static int has_pair(const uint64_t *pairs, size_t n, uint64_t key)
    return bsearch(&key, pairs, n, sizeof *pairs, cmp_pair) != NULL;
 }
 
+/* The first of the sorted pairs whose group is k (n if none). */
+static size_t first_pair(const uint64_t *pairs, size_t n, uint32_t k)
+{
+   size_t lo = 0, hi = n;
+   while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (pairs[mid] >> 32 < k)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return lo;
+}
+
+#define PART_GRAPH_PARTIAL_DEPTH 64
+
 int part_graph_merge_partials(part_graph *g, const trace_file *t, const uint8_t *reduction)
 {
    const trace_vcg *vcg = &t->vcg;
@@ -383,19 +399,18 @@ int part_graph_merge_partials(part_graph *g, const trace_file *t, const uint8_t 
    for (uint32_t k = 0; k < g->ng; k++) {
       uint32_t h = into[k];
       int partial = reduction[k] && h < many && reduction[h];
-      size_t i = 0;
-      while (partial && i < n && pairs[i] >> 32 < k)
-         i++;
+      size_t i = partial ? first_pair(pairs, n, k) : n;
       for (; partial && i < n && pairs[i] >> 32 == k; i++)
          partial = has_pair(pairs, n, (uint64_t)h << 32 | (uint32_t)pairs[i]);
       if (!partial)
          into[k] = none;
    }
    /* Each partial whose line of partials ends at a reduction that is not
-    * one counts no call of its own (a cycle of partials keeps its calls). */
+    * one counts no call of its own (a cycle of partials, or a line longer
+    * than any sum of sums, keeps its calls). */
    for (uint32_t k = 0; k < g->ng; k++) {
       uint32_t h = k, steps = 0;
-      while (into[h] != none && steps++ <= g->ng)
+      while (into[h] != none && steps++ < PART_GRAPH_PARTIAL_DEPTH)
          h = into[h];
       if (h != k && into[h] == none)
          g->calls[k] = 0;
