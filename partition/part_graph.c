@@ -271,9 +271,11 @@ static uint64_t unit_runs(const trace_file *t, const uint8_t *scope, uint32_t u)
                                                                : x->entries;
 }
 
-/* The sorted, unique (group << 32 | unit) pairs of g's in-scope in-edges;
- * NULL when out of memory. */
-static uint64_t *group_units(const part_graph *g, const trace_file *t, size_t *np)
+/* The sorted, unique (group << 32 | unit) pairs of the in-scope in-edges
+ * of g's groups with role[group] set (every group if role is NULL); NULL
+ * when out of memory. */
+static uint64_t *group_units(const part_graph *g, const trace_file *t, const uint8_t *role,
+                             size_t *np)
 {
    const trace_vcg *vcg = &t->vcg;
    uint32_t *unit = context_units(t);
@@ -285,8 +287,9 @@ static uint64_t *group_units(const part_graph *g, const trace_file *t, size_t *n
    size_t n = 0;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
-      if (in_scope(ed, g->scope))
-         pairs[n++] = (uint64_t)g->group[ed->dst] << 32 | unit[ed->ctx];
+      uint32_t k = g->group[ed->dst];
+      if (in_scope(ed, g->scope) && (!role || role[k]))
+         pairs[n++] = (uint64_t)k << 32 | unit[ed->ctx];
    }
    free(unit);
    qsort(pairs, n, sizeof *pairs, cmp_pair);
@@ -298,18 +301,13 @@ static uint64_t *group_units(const part_graph *g, const trace_file *t, size_t *n
    return pairs;
 }
 
-int part_graph_bound_calls(part_graph *g, const trace_file *t)
+/* part_graph_bound_calls over the groups that pairs[0..n) name. */
+static int bound_calls(part_graph *g, const trace_file *t, const uint64_t *pairs, size_t n)
 {
    const uint8_t *scope = g->scope;
-   if (!scope || g->ng == 0)
-      return 0;
-   size_t n = 0;
-   uint64_t *pairs = group_units(g, t, &n);
    uint32_t *mark = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *mark);
-   if (!pairs || !mark) {
-      free(pairs), free(mark);
+   if (!mark)
       return -1;
-   }
    for (size_t i = 0; i < n;) {
       uint32_t k = (uint32_t)(pairs[i] >> 32);
       size_t j = i;
@@ -347,9 +345,19 @@ int part_graph_bound_calls(part_graph *g, const trace_file *t)
          mark[(uint32_t)pairs[m]] = 0;
       i = j;
    }
-   free(pairs);
    free(mark);
    return 0;
+}
+
+int part_graph_bound_calls(part_graph *g, const trace_file *t)
+{
+   if (!g->scope || g->ng == 0)
+      return 0;
+   size_t n = 0;
+   uint64_t *pairs = group_units(g, t, NULL, &n);
+   int rc = pairs ? bound_calls(g, t, pairs, n) : -1;
+   free(pairs);
+   return rc;
 }
 
 static int has_pair(const uint64_t *pairs, size_t n, uint64_t key)
@@ -373,19 +381,16 @@ static size_t first_pair(const uint64_t *pairs, size_t n, uint32_t k)
 
 #define PART_GRAPH_PARTIAL_DEPTH 64
 
-int part_graph_merge_partials(part_graph *g, const trace_file *t, const uint8_t *reduction)
+/* A partial reduction feeds only another reduction made in its loops:
+ * it counts no calls of its own. */
+static int merge_partials(part_graph *g, const trace_file *t, const uint8_t *role,
+                          const uint64_t *pairs, size_t n)
 {
    const trace_vcg *vcg = &t->vcg;
    const uint32_t none = UINT32_MAX, many = UINT32_MAX - 1;
-   if (!g->scope || g->ng == 0)
-      return 0;
-   size_t n = 0;
-   uint64_t *pairs = group_units(g, t, &n);
    uint32_t *into = malloc((size_t)g->ng * sizeof *into);
-   if (!pairs || !into) {
-      free(pairs), free(into);
+   if (!into)
       return -1;
-   }
    for (uint32_t k = 0; k < g->ng; k++)
       into[k] = none;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
@@ -395,10 +400,10 @@ int part_graph_merge_partials(part_graph *g, const trace_file *t, const uint8_t 
          continue;
       into[a] = into[a] == none || into[a] == b ? b : many;
    }
-   /* A partial reduction feeds only another reduction made in its loops. */
    for (uint32_t k = 0; k < g->ng; k++) {
       uint32_t h = into[k];
-      int partial = reduction[k] && h < many && reduction[h];
+      int partial = role[k] == PART_GRAPH_REDUCTION && h < many &&
+                    role[h] == PART_GRAPH_REDUCTION;
       size_t i = partial ? first_pair(pairs, n, k) : n;
       for (; partial && i < n && pairs[i] >> 32 == k; i++)
          partial = has_pair(pairs, n, (uint64_t)h << 32 | (uint32_t)pairs[i]);
@@ -415,9 +420,22 @@ int part_graph_merge_partials(part_graph *g, const trace_file *t, const uint8_t 
       if (h != k && into[h] == none)
          g->calls[k] = 0;
    }
-   free(pairs);
    free(into);
    return 0;
+}
+
+int part_graph_settle_calls(part_graph *g, const trace_file *t, const uint8_t *role)
+{
+   if (!g->scope || g->ng == 0)
+      return 0;
+   size_t n = 0;
+   uint64_t *pairs = group_units(g, t, role, &n);
+   int rc = !pairs || bound_calls(g, t, pairs, n) != 0 ||
+                  merge_partials(g, t, role, pairs, n) != 0
+               ? -1
+               : 0;
+   free(pairs);
+   return rc;
 }
 
 void part_graph_free(part_graph *g)

@@ -68,21 +68,25 @@ static inline int part_graph_counts(const part_graph *g, const trace_vcg_edge *e
 int part_graph_build(const trace_vcg *vcg, const uint8_t *scope, part_graph *g);
 
 /* Bound each group's calls in g's scope by the times its values' loops
- * were entered. A minimum taken with a branch (`if (x < m) m = x`) makes
- * a chain of links that breaks wherever the branch is taken, and each
- * piece's start counted as a call: CloverLeaf's time-step minimum gave
- * 35,000 allreduce calls a step. The reduction ends once per entry of
+ * were entered. A minimum whose inner candidates are made at its own
+ * line (m = MIN(m, MIN(a, b))) starts a chain at every candidate, and
+ * each start counted as a call: CloverLeaf's time-step minimum gave
+ * 33,710 allreduce calls a step. The reduction ends once per entry of
  * the outermost loop (or function) in which its links were made; a
  * link made in the scope's own body, once per iteration of the scope.
  * 0, or -1 when out of memory (g unchanged). */
 int part_graph_bound_calls(part_graph *g, const trace_file *t);
 
-/* A reduction taken in partial sums (an unrolled or vectorised loop's s0
- * .. s3, added after the loop) is one collective: a reduction group
- * (reduction[k] set) whose values in g's scope go only into one other
- * reduction group, made in the same loops, counts no calls of its own.
- * 0, or -1 when out of memory (g unchanged). */
-int part_graph_merge_partials(part_graph *g, const trace_file *t, const uint8_t *reduction);
+/* What a group is to the collectives (part_graph_settle_calls). */
+enum { PART_GRAPH_LOCAL = 0, PART_GRAPH_COLLECTIVE = 1, PART_GRAPH_REDUCTION = 2 };
+
+/* The calls of the collective groups (role[k] set; the others' calls are
+ * not used): part_graph_bound_calls, then a reduction taken in partial
+ * sums (an unrolled or vectorised loop's s0 .. s3, added after the loop)
+ * is one collective: a reduction group whose values in g's scope go only
+ * into one other reduction group, made in the same loops, counts no
+ * calls of its own. 0, or -1 when out of memory. */
+int part_graph_settle_calls(part_graph *g, const trace_file *t, const uint8_t *role);
 void part_graph_free(part_graph *g);
 
 #endif /* CATS_PARTITION_PART_GRAPH_H */

@@ -341,16 +341,18 @@ static int project_one(const trace_file *t, const part_graph *g,
    return 0;
 }
 
-/* The reductions among the singletons, whose partial sums merge. */
-static int merge_partials(part_graph *g, const trace_file *t, const uint8_t *skind)
+/* The collective calls of the singletons (part_graph_settle_calls). */
+static int settle_calls(part_graph *g, const trace_file *t, const uint8_t *skind)
 {
-   uint8_t *red = malloc(g->ng ? g->ng : 1);
-   if (!red)
+   uint8_t *role = malloc(g->ng ? g->ng : 1);
+   if (!role)
       return -1;
    for (uint32_t k = 0; k < g->ng; k++)
-      red[k] = skind[k] == PART_SINGLETON_REDUCE || skind[k] == PART_SINGLETON_ALLREDUCE;
-   int rc = part_graph_merge_partials(g, t, red);
-   free(red);
+      role[k] = skind[k] == PART_SINGLETON_REDUCE || skind[k] == PART_SINGLETON_ALLREDUCE
+                   ? PART_GRAPH_REDUCTION
+                   : skind[k] ? PART_GRAPH_COLLECTIVE : PART_GRAPH_LOCAL;
+   int rc = part_graph_settle_calls(g, t, role);
+   free(role);
    return rc;
 }
 
@@ -374,12 +376,6 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
       part_project_free(p);
       return -1;
    }
-   if (part_graph_bound_calls(&g, t) != 0) {
-      part_graph_free(&g);
-      snprintf(err, errlen, "out of memory building the graph");
-      part_project_free(p);
-      return -1;
-   }
    int rc = -1;
    uint8_t *skind = malloc(g.ng ? g.ng : 1);
    uint32_t *part = malloc((g.ng ? g.ng : 1) * sizeof *part);
@@ -389,7 +385,7 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    if (!skind || !part ||
        part_singleton_detect(&g, &t->vcg, o->threshold, p->region.iterations, skind,
                              &p->singletons) != 0 ||
-       merge_partials(&g, t, skind) != 0 ||
+       settle_calls(&g, t, skind) != 0 ||
        part_layout_build(t, p->region.scope, &pairs) != 0 ||
        !(m = part_metis_graph_build(&g, skind, &pairs))) {
       snprintf(err, errlen, "out of memory building the graph");
