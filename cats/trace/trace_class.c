@@ -20,14 +20,10 @@ int64_t trace_class_stride(const trace_event *e)
    return k < 0 ? 0 : e->stride[k];
 }
 
-/* Records that may be parts of one walk: same context, container, kind,
- * loop level and stride (qsort has no context argument). */
-static const trace_event *sort_events;
-
-static int cmp_sibling(const void *pa, const void *pb)
+/* The order of records that may be parts of one walk: same context,
+ * container, kind, loop level and stride compare equal. */
+static int cmp_walk(const trace_event *a, const trace_event *b)
 {
-   uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
-   const trace_event *a = &sort_events[ia], *b = &sort_events[ib];
    if (a->ctx != b->ctx)
       return a->ctx < b->ctx ? -1 : 1;
    if (a->alloc != b->alloc)
@@ -38,16 +34,17 @@ static int cmp_sibling(const void *pa, const void *pb)
    if (da != db)
       return da < db ? -1 : 1;
    int64_t sa = trace_class_stride(a), sb = trace_class_stride(b);
-   if (sa != sb)
-      return sa < sb ? -1 : 1;
-   return (ia > ib) - (ia < ib);
+   return (sa > sb) - (sa < sb);
 }
 
-static int same_walk(const trace_event *a, const trace_event *b)
+/* qsort has no context argument. */
+static const trace_event *sort_events;
+
+static int cmp_sibling(const void *pa, const void *pb)
 {
-   return a->ctx == b->ctx && a->alloc == b->alloc && a->kind == b->kind &&
-          trace_class_varying_dim(a) == trace_class_varying_dim(b) &&
-          trace_class_stride(a) == trace_class_stride(b);
+   uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+   int c = cmp_walk(&sort_events[ia], &sort_events[ib]);
+   return c ? c : (ia > ib) - (ia < ib);
 }
 
 typedef struct span {
@@ -118,7 +115,7 @@ trace_status trace_class_events(trace_file *t, char *err, size_t errlen)
    sort_events = t->events;
    qsort(ev, n, sizeof *ev, cmp_sibling);
    for (uint32_t i = 0, j; i < n; i = j) {
-      for (j = i + 1; j < n && same_walk(&t->events[ev[i]], &t->events[ev[j]]); j++)
+      for (j = i + 1; j < n && cmp_walk(&t->events[ev[i]], &t->events[ev[j]]) == 0; j++)
          ;
       if (j - i >= 2 && covers_period(t->events, ev + i, j - i, buf))
          for (uint32_t k = i; k < j; k++)
