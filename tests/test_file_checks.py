@@ -67,6 +67,41 @@ def test_damaged_project_section_is_refused_by_every_command():
     _rejected_by_all(path, "a PROJECT count of 0x7fffffff", "PROJECT")
 
 
+def test_damaged_deps_section_is_refused_by_every_command():
+    # Section 11 (DEPS): 32-byte records (from, to, alloc, 0, uses, bytes)
+    # sorted by key; META dep_records counts them.
+    secs = tracefile.sections(_projected())
+    deps = [raw for ty, raw in secs if ty == 11]
+    check_eq(len(deps), 1, "the value-flow trace has a DEPS section")
+    raw = deps[0]
+    n = struct.unpack_from("<I", raw, 0)[0]
+    check(n >= 2, "at least two records")
+    rec = [list(struct.unpack_from("<IIIIQQ", raw, 4 + 32 * i)) for i in range(n)]
+
+    def with_records(recs, count=None):
+        body = struct.pack("<I", len(recs) if count is None else count)
+        body += b"".join(struct.pack("<IIIIQQ", *r) for r in recs)
+        return tracefile.container([[ty, body if ty == 11 else r] for ty, r in secs])
+
+    cases = [
+        ("a context out of range", [[0xFFFF] + rec[0][1:]] + rec[1:], None, "DEPS: record 0: context"),
+        ("an allocation out of range", [rec[0][:2] + [0xFFFFFF] + rec[0][3:]] + rec[1:], None,
+         "DEPS: record 0: allocation"),
+        ("a reserved field set", [rec[0][:3] + [1] + rec[0][4:]] + rec[1:], None, "reserved"),
+        ("no uses", [rec[0][:4] + [0, 8]] + rec[1:], None, "DEPS: record 0: 0 uses"),
+        ("fewer bytes than uses", [rec[0][:4] + [9, 8]] + rec[1:], None, "DEPS: record 0: 9 uses"),
+        ("records out of order", [rec[1], rec[0]] + rec[2:], None, "not after the previous one"),
+        ("a count of 0x7fffffff", rec, 0x7FFFFFFF, "DEPS: 2147483647 records"),
+        ("one record fewer than META says", rec[1:], None, "but META dep_records"),
+    ]
+    for what, recs, count, needle in cases:
+        _rejected_by_all(_write("deps.cats", with_records(recs, count)), "DEPS with " + what, needle)
+    # META says the section was written: a trace without it is refused.
+    missing = tracefile.container([[ty, r] for ty, r in secs if ty != 11])
+    _rejected_by_all(_write("deps-missing.cats", missing), "a trace without its DEPS",
+                     "META dep_records is set but section 11 (DEPS) is missing")
+
+
 def test_minimal_event_records_are_accepted():
     # docs/FORMAT.md's EVENTS record with every field in one byte: 16 bytes
     # without a histogram bucket, 17 with one.

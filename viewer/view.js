@@ -1419,9 +1419,9 @@
    *
    * The context tree as nested boxes in the order scopes were first
    * entered: functions, loops, conditionals and regions, each collapsible.
-   * Clicking a box shows where the values it reads were made and where
-   * the values it makes are read: the dependencies of the document (from
-   * the value communication graph) whose one end lies in the box's
+   * Clicking a box shows where the values it reads were stored and where
+   * the values it stores are read: the dependencies of the document (the
+   * version each load read, trace section 11) whose one end lies in the box's
    * subtree, with the other end rolled up to the outermost collapsed box
    * that holds it. Edges are drawn only for the selection.
    * ------------------------------------------------------------------- */

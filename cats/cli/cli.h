@@ -113,7 +113,11 @@ typedef struct cli_tree {
 int cli_tree_build(const trace_file *t, cli_tree *tree);
 void cli_tree_free(cli_tree *tree);
 
-/* u64 multiply that saturates instead of wrapping. */
+/* u64 multiply and add that saturate instead of wrapping. */
 uint64_t cli_mul_sat(uint64_t a, uint64_t b);
+static inline uint64_t cli_add_sat(uint64_t a, uint64_t b)
+{
+   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 #endif /* CATS_CLI_CLI_H */

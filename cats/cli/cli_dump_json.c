@@ -195,7 +195,25 @@ static void json_events(const trace_file *t, FILE *fp)
          json_reuse(fp, &t->reuse.events[i]);
       fputs(" }", fp);
    }
-   fputs(t->nevents ? "\n  ]\n" : "]\n", fp);
+   fputs(t->nevents ? "\n  ],\n" : "],\n", fp);
+}
+
+/* Section 11: null without it (no value flow). */
+static void json_deps(const trace_file *t, FILE *fp)
+{
+   if (!t->has_deps) {
+      fputs("  \"dependencies\": null\n", fp);
+      return;
+   }
+   fputs("  \"dependencies\": [", fp);
+   for (uint32_t i = 0; i < t->ndeps; i++) {
+      const trace_dep *d = &t->deps[i];
+      fprintf(fp, "%s{\"from\": %u, \"to\": %u, \"alloc\": %u, "
+              "\"uses\": %llu, \"bytes\": %llu}", i ? ",\n    " : "\n    ",
+              d->from, d->to, d->alloc, (unsigned long long)d->uses,
+              (unsigned long long)d->bytes);
+   }
+   fputs(t->ndeps ? "\n  ]\n" : "]\n", fp);
 }
 
 int cli_dump_json(const trace_file *t, FILE *fp)
@@ -209,6 +227,7 @@ int cli_dump_json(const trace_file *t, FILE *fp)
    json_contexts(t, fp);
    json_allocs(t, fp);
    json_events(t, fp);
+   json_deps(t, fp);
    fputs("}\n", fp);
    return ferror(fp) ? -1 : 0;
 }

@@ -221,7 +221,7 @@ static void text_peak(FILE *fp, const trace_file *t, const cli_report_peak *p)
     * tool's running footprint kept bytes no record holds then: a global
     * released by a mapping laid over it still counts (cats_mem.c,
     * release_range subtracts mappings only). Say so, do not hide it. */
-   uint64_t held = cli_report_add_sat(p->upper_bytes, p->system_bytes);
+   uint64_t held = cli_add_sat(p->upper_bytes, p->system_bytes);
    if (p->bytes > held)
       fprintf(fp, "   %llu bytes of the peak are in no record live "
                   "then\n",

@@ -169,9 +169,4 @@ void cli_report_reuse_json(FILE *fp, const trace_file *t, uint32_t top,
  * its own). *out is malloc'ed; returns -1 when out of memory. */
 int cli_report_canon_locs(const trace_file *t, uint32_t **out);
 
-static inline uint64_t cli_report_add_sat(uint64_t a, uint64_t b)
-{
-   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 #endif /* CATS_CLI_CLI_REPORT_H */

@@ -181,7 +181,7 @@ int cli_report_access(const trace_file *t, const cli_report_options *o, cli_repo
    uint32_t m = 0;
    for (uint32_t i = 0; i < n; i++) {
       if (m > 0 && same_site(&s[m - 1], &s[i])) {
-         s[m - 1].count = cli_report_add_sat(s[m - 1].count, s[i].count);
+         s[m - 1].count = cli_add_sat(s[m - 1].count, s[i].count);
          s[m - 1].records++;
          if (s[m - 1].index == CATS_NONE) {
             s[m - 1].index = s[i].index;

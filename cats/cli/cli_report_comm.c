@@ -92,8 +92,8 @@ int cli_report_comm(const trace_file *t, const cli_report_options *o, cli_report
                   it[j].sink_loc == it[i].sink_loc;
            j++) {
          const trace_vcg_edge *e = &g->edges[it[j].edge];
-         row->bytes = cli_report_add_sat(row->bytes, it[j].bytes);
-         row->uses = cli_report_add_sat(row->uses, e->uses);
+         row->bytes = cli_add_sat(row->bytes, it[j].bytes);
+         row->uses = cli_add_sat(row->uses, e->uses);
          row->edges++;
          row->more_src |= g->vertices[e->src].alloc != row->src_alloc;
          row->more_dst |= g->vertices[e->dst].alloc != row->dst_alloc;

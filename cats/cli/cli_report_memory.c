@@ -150,13 +150,13 @@ static int peak(const trace_file *t, const cli_report_options *o, cli_report_pea
          continue;
       if (o->ours && !o->ours[i]) {
          p->system++;
-         p->system_bytes = cli_report_add_sat(p->system_bytes,
+         p->system_bytes = cli_add_sat(p->system_bytes,
                                               cli_mul_sat(hi, a->size));
          continue;
       }
-      p->exact_bytes = cli_report_add_sat(p->exact_bytes, cli_mul_sat(lo,
+      p->exact_bytes = cli_add_sat(p->exact_bytes, cli_mul_sat(lo,
                                                                    a->size));
-      p->upper_bytes = cli_report_add_sat(p->upper_bytes, cli_mul_sat(hi,
+      p->upper_bytes = cli_add_sat(p->upper_bytes, cli_mul_sat(hi,
                                                                    a->size));
       p->live[p->total++] = (cli_report_live){ i, lo, hi };
    }
@@ -438,7 +438,7 @@ static int sharing(const trace_file *t, const cli_report_options *o,
             if (colour[i] == k)
                sh->members[sh->n++] = cand[i];
          sh->saved = cli_mul_sat(size, sh->n - 1);
-         r->shares_saved = cli_report_add_sat(r->shares_saved, sh->saved);
+         r->shares_saved = cli_add_sat(r->shares_saved, sh->saved);
       }
    }
    qsort(r->shares, r->shares_total, sizeof *r->shares, cmp_share);

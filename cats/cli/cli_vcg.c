@@ -25,11 +25,6 @@
 /* DOT and GraphML are for looking at; layout tools give up long before. */
 #define VCG_DRAW_MAX 20000
 
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 int cli_vcg_pairs(const trace_file *t, cli_vcg_pair **out, uint32_t *n)
 {
    const trace_vcg *g = &t->vcg;
@@ -41,8 +36,8 @@ int cli_vcg_pairs(const trace_file *t, cli_vcg_pair **out, uint32_t *n)
    for (uint32_t i = 0; i < g->nedges; i++) {
       const trace_vcg_edge *e = &g->edges[i];
       if (k > 0 && p[k - 1].src == e->src && p[k - 1].dst == e->dst) {
-         p[k - 1].uses = add_sat(p[k - 1].uses, e->uses);
-         p[k - 1].versions = add_sat(p[k - 1].versions, e->versions);
+         p[k - 1].uses = cli_add_sat(p[k - 1].uses, e->uses);
+         p[k - 1].versions = cli_add_sat(p[k - 1].versions, e->versions);
       } else {
          p[k++] = (cli_vcg_pair){ e->src, e->dst, e->uses, e->versions };
       }
@@ -137,11 +132,11 @@ static int print_stats(const trace_file *t, FILE *fp)
       outputs += (v->flags & CATS_VCG_OUTPUT) != 0;
       regs += (v->flags & CATS_VCG_REGISTER) != 0;
       versions += v->versions;
-      weight = add_sat(weight, v->weight);
+      weight = cli_add_sat(weight, v->weight);
    }
    uint64_t uses = 0;
    for (uint32_t i = 0; i < g->nedges; i++)
-      uses = add_sat(uses, g->edges[i].uses);
+      uses = cli_add_sat(uses, g->edges[i].uses);
    for (uint32_t i = 0; i < np; i++) {
       out[p[i].src]++;
       in[p[i].dst]++;
@@ -325,7 +320,7 @@ static int print_contexts(const trace_file *t, FILE *fp)
    for (uint64_t i = 0; i < t->vcg.nedges; i++) {
       const trace_vcg_edge *e = &t->vcg.edges[i];
       ctx_total *x = &c[e->ctx == CATS_NONE ? n - 1 : e->ctx];
-      x->uses = add_sat(x->uses, e->uses);
+      x->uses = cli_add_sat(x->uses, e->uses);
       x->edges++;
    }
    qsort(c, n, sizeof *c, cmp_ctx_total);

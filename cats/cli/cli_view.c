@@ -17,18 +17,16 @@
  *    "records": {"shown": N, "total": N, "accesses_shown": N,
  *                "accesses_total": N},
  *    "dependencies": [{"from": CTX, "to": CTX, "uses": N, "bytes": N}]
- *                    or null without a value communication graph,
+ *                    or null without section 11 (value flow off),
  *    "projection": <docs/COMM-JSON.md document> or null,
  *    "singleton_counts": {"broadcast": N, ...} or null,
  *    "singletons": [{"kind", "value", "degree", "versions", "members",
  *                    "ctx"}] or null}
  *
- * Dependencies come from the VCG: an edge src -> dst was made in edge.ctx
- * (the sink's context) from a value first made in vertices[src].ctx, so
- * the context pair (from, to) says "to read what from wrote". Pairs are
- * summed over edges (bytes = uses x size of the source); pairs with an
- * unknown context (inputs) are left out. The viewer rolls them up to
- * collapsed ancestors.
+ * Dependencies are section 11's records (the loads in context `to` of
+ * words whose last store was made in context `from`: the version
+ * actually read) summed over containers, stack frames left out; the
+ * trace document has them all, per container. The viewer rolls them up to collapsed ancestors.
  *
  * The projection is the one stored in the trace (section 8), which costs
  * nothing; --project (or --ranks=LIST) recomputes it like `cats project`
@@ -122,121 +120,6 @@ static int esc_close(void *cookie)
    return ferror(e->out) ? -1 : 0;
 }
 
-/* --- dependencies between contexts ---------------------------------------- */
-
-typedef struct cvw_dep {
-   uint32_t from, to;      /* contexts: the value's maker, its reader */
-   uint64_t uses;          /* summed over the edges */
-   uint64_t bytes;         /* uses x source size, summed */
-} cvw_dep;
-
-/* Open addressing on (from, to); the pairs are few (bounded by the
- * contexts that make and read values), the edges may be millions. */
-typedef struct cvw_deps {
-   cvw_dep *slot;
-   uint8_t *used;
-   size_t cap, n;          /* cap a power of two, kept at most half full */
-} cvw_deps;
-
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static size_t dep_hash(uint32_t from, uint32_t to, size_t cap)
-{
-   uint64_t k = ((uint64_t)from << 32 | to) * 0x9E3779B97F4A7C15ull;
-   return (size_t)(k >> 17) & (cap - 1);
-}
-
-static int deps_grow(cvw_deps *d)
-{
-   size_t cap = d->cap ? d->cap * 2 : 1024;
-   cvw_dep *slot = malloc(cap * sizeof *slot);
-   uint8_t *used = calloc(cap, 1);
-   if (!slot || !used) {
-      free(slot);
-      free(used);
-      return -1;
-   }
-   for (size_t i = 0; i < d->cap; i++) {
-      if (!d->used[i])
-         continue;
-      size_t h = dep_hash(d->slot[i].from, d->slot[i].to, cap);
-      while (used[h])
-         h = (h + 1) & (cap - 1);
-      used[h] = 1;
-      slot[h] = d->slot[i];
-   }
-   free(d->slot);
-   free(d->used);
-   d->slot = slot;
-   d->used = used;
-   d->cap = cap;
-   return 0;
-}
-
-static int deps_add(cvw_deps *d, uint32_t from, uint32_t to, uint64_t uses,
-                    uint64_t bytes)
-{
-   if (2 * (d->n + 1) > d->cap && deps_grow(d) != 0)
-      return -1;
-   size_t h = dep_hash(from, to, d->cap);
-   while (d->used[h] && (d->slot[h].from != from || d->slot[h].to != to))
-      h = (h + 1) & (d->cap - 1);
-   if (!d->used[h]) {
-      d->used[h] = 1;
-      d->slot[h] = (cvw_dep){ from, to, 0, 0 };
-      d->n++;
-   }
-   d->slot[h].uses = add_sat(d->slot[h].uses, uses);
-   d->slot[h].bytes = add_sat(d->slot[h].bytes, bytes);
-   return 0;
-}
-
-static int cmp_dep(const void *pa, const void *pb)
-{
-   const cvw_dep *a = pa, *b = pb;
-   if (a->from != b->from)
-      return a->from < b->from ? -1 : 1;
-   return (a->to > b->to) - (a->to < b->to);
-}
-
-/* The pairs sorted by (from, to) in *out; -1 when out of memory. */
-static int deps_collect(const trace_file *t, cvw_dep **out, size_t *nout)
-{
-   cvw_deps d = { NULL, NULL, 0, 0 };
-   const trace_vcg *g = &t->vcg;
-   for (uint32_t i = 0; i < g->nedges; i++) {
-      const trace_vcg_edge *e = &g->edges[i];
-      const trace_vcg_vertex *src = &g->vertices[e->src];
-      if (src->ctx == CATS_NONE || e->ctx == CATS_NONE)
-         continue;
-      if (deps_add(&d, src->ctx, e->ctx, e->uses,
-                   cli_mul_sat(e->uses, src->size)) != 0) {
-         free(d.slot);
-         free(d.used);
-         return -1;
-      }
-   }
-   cvw_dep *v = malloc((d.n + 1) * sizeof *v);
-   if (!v) {
-      free(d.slot);
-      free(d.used);
-      return -1;
-   }
-   size_t n = 0;
-   for (size_t i = 0; i < d.cap; i++)
-      if (d.used[i])
-         v[n++] = d.slot[i];
-   free(d.slot);
-   free(d.used);
-   qsort(v, n, sizeof *v, cmp_dep);
-   *out = v;
-   *nout = n;
-   return 0;
-}
-
 /* --- the data document ----------------------------------------------------- */
 
 static void write_ref(FILE *fp, uint32_t id)
@@ -247,14 +130,32 @@ static void write_ref(FILE *fp, uint32_t id)
       fprintf(fp, "%u", id);
 }
 
-static void write_deps(FILE *fp, const cvw_dep *v, size_t n)
+/* Section 11's records summed over containers: they are sorted by
+ * (from, to, alloc), so a pair's records are consecutive. Stack frames
+ * (a function's scalar locals and spills: a loop reading its own
+ * counter, its function's arguments) are left out: the view is about
+ * the program's data. */
+static void write_deps(FILE *fp, const trace_file *t)
 {
    fputs("[", fp);
-   for (size_t i = 0; i < n; i++)
+   size_t n = 0;
+   for (uint32_t i = 0; i < t->ndeps;) {
+      const trace_dep *d = &t->deps[i];
+      uint64_t uses = 0, bytes = 0;
+      for (; i < t->ndeps && t->deps[i].from == d->from
+             && t->deps[i].to == d->to; i++) {
+         if (t->allocs[t->deps[i].alloc].kind == CATS_ALLOC_STACK_FRAME)
+            continue;
+         uses = cli_add_sat(uses, t->deps[i].uses);
+         bytes = cli_add_sat(bytes, t->deps[i].bytes);
+      }
+      if (uses == 0)
+         continue;
       fprintf(fp, "%s\n  {\"from\": %u, \"to\": %u, \"uses\": %llu, "
                   "\"bytes\": %llu}",
-              i ? "," : "", v[i].from, v[i].to,
-              (unsigned long long)v[i].uses, (unsigned long long)v[i].bytes);
+              n++ ? "," : "", d->from, d->to, (unsigned long long)uses,
+              (unsigned long long)bytes);
+   }
    fputs(n ? "\n]" : "]", fp);
 }
 
@@ -377,8 +278,8 @@ static void shown_free(cvw_shown *s)
 
 /* The document into fp (the escaping stream). p is NULL without a
  * projection; `listed` says whether p->slist was computed. */
-static int write_data(FILE *fp, const cvw_shown *s, const cvw_dep *deps,
-                      size_t ndeps, const part_projection *p, int listed)
+static int write_data(FILE *fp, const cvw_shown *s,
+                      const part_projection *p, int listed)
 {
    const trace_file *t = &s->t;
    fputs("{\"cats_view\": 1,\n\"trace\": ", fp);
@@ -407,8 +308,8 @@ static int write_data(FILE *fp, const cvw_shown *s, const cvw_dep *deps,
    fputs("]}", fp);
    cli_program_free(&prog);
    fputs(",\n\"dependencies\": ", fp);
-   if (t->has_vcg)
-      write_deps(fp, deps, ndeps);
+   if (t->has_deps)
+      write_deps(fp, t);
    else
       fputs("null", fp);
    fputs(",\n\"projection\": ", fp);
@@ -431,8 +332,8 @@ static int write_data(FILE *fp, const cvw_shown *s, const cvw_dep *deps,
 }
 
 /* The page: template head, escaped data, template tail. */
-static int write_page(FILE *out, const cvw_shown *t, const cvw_dep *deps,
-                      size_t ndeps, const part_projection *p, int listed)
+static int write_page(FILE *out, const cvw_shown *t,
+                      const part_projection *p, int listed)
 {
    if (fwrite(cvw_head, 1, cvw_head_len, out) != cvw_head_len)
       return -1;
@@ -441,7 +342,7 @@ static int write_page(FILE *out, const cvw_shown *t, const cvw_dep *deps,
    FILE *js = fopencookie(&e, "w", io);
    if (!js)
       return -1;
-   int rc = write_data(js, t, deps, ndeps, p, listed);
+   int rc = write_data(js, t, p, listed);
    if (fclose(js) != 0)
       rc = -1;
    if (rc == 0 && fwrite(cvw_tail, 1, cvw_tail_len, out) != cvw_tail_len)
@@ -531,15 +432,6 @@ int cli_view(int argc, char **argv)
       }
       p = &proj;
    }
-   cvw_dep *deps = NULL;
-   size_t ndeps = 0;
-   if (t->has_vcg && deps_collect(t, &deps, &ndeps) != 0) {
-      if (p)
-         part_project_free(p);
-      trace_free(t);
-      return cli_error(CLI_EFILE, "%s: out of memory", file);
-   }
-
    cvw_shown shown;
    cli_outfile f;
    if (shown_records(t, max_records, &shown) != 0) {
@@ -547,14 +439,13 @@ int cli_view(int argc, char **argv)
    } else if (cli_outfile_open(&f, out, err, sizeof err) != 0) {
       rc = cli_error(CLI_EFILE, "%s", err);
    } else {
-      int ok = write_page(f.fp, &shown, deps, ndeps, p, project) == 0;
+      int ok = write_page(f.fp, &shown, p, project) == 0;
       if (cli_outfile_close(&f, ok, err, sizeof err) != 0)
          rc = ok ? cli_error(CLI_EFILE, "%s", err)
                  : cli_error(CLI_EFILE, "%s: cannot write the page",
                              out && strcmp(out, "-") ? out : "stdout");
    }
    shown_free(&shown);
-   free(deps);
    if (p)
       part_project_free(p);
    trace_free(t);

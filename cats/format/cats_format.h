@@ -10,7 +10,7 @@
 
 #define CATS_MAGIC          "CATSTRC"     /* 8 bytes with the NUL */
 #define CATS_MAGIC_LEN      8
-#define CATS_VERSION        4
+#define CATS_VERSION        5
 #define CATS_HEADER_SIZE    16
 #define CATS_SECTION_ENTRY_SIZE 40
 #define CATS_NONE           0xFFFFFFFFu
@@ -27,6 +27,7 @@ enum cats_section {
    CATS_SEC_PROJECT  = 8,   /* reserved for communication projections */
    CATS_SEC_REUSE    = 9,   /* reuse (stack) distance histograms */
    CATS_SEC_INDEX    = 10,  /* the load that feeds an access's address */
+   CATS_SEC_DEPS     = 11,  /* which context's stores each load read */
    CATS_SEC_MAX      = 99
 };
 
@@ -132,5 +133,7 @@ enum cats_vf_kind {
 #define CATS_REUSE_LINE_SIZE  64
 #define CATS_REUSE_MAX_SAMPLING 1024
 #define CATS_INDEX_PAIR_SIZE  8      /* section 10: access loc, index loc */
+#define CATS_DEP_RECORD_SIZE  32     /* section 11: from, to, alloc, 0,
+                                        u64 uses, u64 bytes */
 
 #endif /* CATS_FORMAT_H */

@@ -44,7 +44,7 @@ Event* CATS_(access_slow)(Site* s, Addr a, ULong now);
 /* An access to a line in the reuse sample: apart, so that the common
    path is the record's update plus the hash test (nothing stays live
    across the record's update). */
-void   CATS_(access_sampled)(Site* s, Addr a);
+Event* CATS_(access_sampled)(Site* s, Addr a);
 
 /* The common cases inline: the innermost loop moved one iteration and
    the offset one stride, or nothing moved. The innermost loop instance
@@ -89,13 +89,11 @@ static inline Event* CATS_(trace_access)(Site* s, Addr a)
 }
 
 /* The same with reuse distances (--reuse-distance=yes). */
-static inline void CATS_(trace_access_reuse)(Site* s, Addr a)
+static inline Event* CATS_(trace_access_reuse)(Site* s, Addr a)
 {
-   if (UNLIKELY(CATS_(reuse_sampled)(a))) {
-      CATS_(access_sampled)(s, a);
-      return;
-   }
-   (void)CATS_(trace_access)(s, a);
+   if (UNLIKELY(CATS_(reuse_sampled)(a)))
+      return CATS_(access_sampled)(s, a);
+   return CATS_(trace_access)(s, a);
 }
 
 #endif /* CATS_ACCESS_H */

@@ -589,15 +589,16 @@ VG_REGPARM(2) void CATS_(on_access)(Site* s, Addr a)
 }
 
 __attribute__((noinline))
-void CATS_(access_sampled)(Site* s, Addr a)
+Event* CATS_(access_sampled)(Site* s, Addr a)
 {
    Event* e = CATS_(trace_access)(s, a);
    CATS_(reuse_sample)(e ? &e->reuse : NULL, a);
+   return e;
 }
 
 VG_REGPARM(2) void CATS_(on_access_reuse)(Site* s, Addr a)
 {
-   CATS_(trace_access_reuse)(s, a);
+   (void)CATS_(trace_access_reuse)(s, a);
 }
 
 void* CATS_(access_hook)(void)

@@ -704,40 +704,54 @@ static void write_meta(CatsBuf* b)
    meta_u64(b, &count, "peak_time", CATS_(peak_time));
    meta_u64(b, &count, "event_records", CATS_(n_events)());
    meta_u64(b, &count, "alloc_records", CATS_(n_allocs_written)());
-   /* Sections 9 and 10 are optional, so a reader could not tell one lost
+   /* Sections 9 to 11 are optional, so a reader could not tell one lost
       to a damaged section table: META says they were written. */
    if (CATS_(clo_reuse_distance))
       meta_u64(b, &count, "reuse_sampling", CATS_(clo_reuse_sampling));
    meta_u64(b, &count, "index_pairs", CATS_(n_index_pairs)());
+   if (CATS_(clo_value_flow))
+      meta_u64(b, &count, "dep_records", CATS_(vf_n_deps)());
    CATS_(patch_u32)(b, 0, count);
 }
 
 Bool CATS_(write_trace)(Bool ending)
 {
-   CatsBuf secs[8];
-   Int i;
+   enum { NSECS = 9 };
+   CatsBuf secs[NSECS];
+   UInt types[NSECS];
+   Int i, nsecs = 0;
    if (!helper_ready())
       return False;
-   for (i = 0; i < 8; i++)
+   for (i = 0; i < NSECS; i++)
       CATS_(buf_init)(&secs[i]);
+   /* Section 11 first, as META counts its records, and before the
+      access records, which write_events frees as it goes when the
+      process ends. */
+   if (CATS_(clo_value_flow)) {
+      types[nsecs] = CATS_SEC_DEPS;
+      CATS_(vf_write_deps)(&secs[nsecs++]);
+   }
    /* Strings last: the other sections intern names as they serialise. */
-   write_meta(&secs[1]);
-   CATS_(write_contexts)(&secs[3]);
-   CATS_(write_allocs)(&secs[4]);
-   /* The reuse histograms before the records, which write_events frees
-      as it goes when the process ends. */
-   if (CATS_(clo_reuse_distance))
-      CATS_(write_reuse)(&secs[7]);
-   CATS_(write_events)(&secs[5], ending);
-   CATS_(write_index)(&secs[6]);
-   CATS_(write_locs)(&secs[2]);
-   CATS_(write_strings)(&secs[0]);
-   static const UInt types[8] = { CATS_SEC_STRINGS, CATS_SEC_META,
-                                  CATS_SEC_LOCS, CATS_SEC_CONTEXTS,
-                                  CATS_SEC_ALLOCS, CATS_SEC_EVENTS,
-                                  CATS_SEC_INDEX, CATS_SEC_REUSE };
-   /* Section 9 only with --reuse-distance=yes. */
-   Int nsecs = CATS_(clo_reuse_distance) ? 8 : 7;
+   types[nsecs] = CATS_SEC_META;
+   write_meta(&secs[nsecs++]);
+   types[nsecs] = CATS_SEC_CONTEXTS;
+   CATS_(write_contexts)(&secs[nsecs++]);
+   types[nsecs] = CATS_SEC_ALLOCS;
+   CATS_(write_allocs)(&secs[nsecs++]);
+   /* Section 9 only with --reuse-distance=yes; before the records too. */
+   if (CATS_(clo_reuse_distance)) {
+      types[nsecs] = CATS_SEC_REUSE;
+      CATS_(write_reuse)(&secs[nsecs++]);
+   }
+   types[nsecs] = CATS_SEC_EVENTS;
+   CATS_(write_events)(&secs[nsecs++], ending);
+   types[nsecs] = CATS_SEC_INDEX;
+   CATS_(write_index)(&secs[nsecs++]);
+   types[nsecs] = CATS_SEC_LOCS;
+   CATS_(write_locs)(&secs[nsecs++]);
+   types[nsecs] = CATS_SEC_STRINGS;
+   CATS_(write_strings)(&secs[nsecs++]);
+   tl_assert(nsecs <= NSECS);
    /* Answers still owed would be read as the commit reply. */
    while (pending && VG_(sizeXA)(pending) > 0) {
       Pending* p = VG_(indexXA)(pending, 0);
@@ -752,7 +766,7 @@ Bool CATS_(write_trace)(Bool ending)
       warn_if_written_meanwhile();
    for (i = 0; i < nsecs && ok; i++)
       ok = send_frame(types[i], secs[i].data, secs[i].len);
-   for (i = 0; i < 8; i++)
+   for (i = 0; i < NSECS; i++)
       CATS_(buf_free)(&secs[i]);
    ok = ok && send_frame(CATS_FRAME_COMMIT, NULL, 0);
    SizeT len;

@@ -312,6 +312,13 @@ typedef struct {
                             containers), most recent first */
    struct _VfSite* vf;   /* its instruction's union sites, one per lane
                             (value flow) */
+   /* Value flow's dependencies (cats_vf_deps.c): the reads since the
+      record read into, or the context whose stores were read, last
+      changed. */
+   Event* dep_ev;
+   UInt   dep_from;      /* 1 + that context; 0 none */
+   Bool   dep_listed;    /* in the list flushed at the end */
+   ULong  dep_n, dep_bytes;
 } Site;
 
 Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags);
@@ -496,6 +503,10 @@ void* CATS_(vf_store_atoms_hook)(UInt size);
 extern UInt CATS_(vf_lane_hi)[2];
 void  CATS_(vf_init)(void);
 void  CATS_(vf_finish)(void);
+/* Flushes every site's dependency count and writes section 11 (DEPS);
+   how many records it wrote (cats_vf_deps.c). */
+void  CATS_(vf_write_deps)(CatsBuf* b);
+UInt  CATS_(vf_n_deps)(void);
 void  CATS_(vf_stats)(void);
 void  CATS_(vf_after_fork)(void);
 /* A loop's logged accumulator unions (cats_vf_acc.c) are made before a

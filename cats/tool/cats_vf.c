@@ -137,12 +137,11 @@ void CATS_(vf_send_step)(UInt id, UInt v, UInt d, UInt m)
 }
 
 /* The trace's work, inline (cats_access.h); one predictable branch. */
-static inline void trace_access(Site* s, Addr a)
+static inline Event* trace_access(Site* s, Addr a)
 {
    if (CATS_(clo_reuse_distance))
-      CATS_(trace_access_reuse)(s, a);
-   else
-      (void)CATS_(trace_access)(s, a);
+      return CATS_(trace_access_reuse)(s, a);
+   return CATS_(trace_access)(s, a);
 }
 
 /* The container the access at 'a' was attributed to, or NULL. */
@@ -219,6 +218,17 @@ static UInt load_lane(const Site* s, Block* b, Bool carrier, UInt* slot,
 
 static ULong load_slow(Site* s, Addr a, UInt* slot0, UInt* slot1);
 
+/* A vector load reads each 8-byte lane from whichever context stored it
+   (a stencil's window straddles the ghost cells). */
+static void dep_read_lanes(Site* s, Event* e, Addr a, UInt sh)
+{
+   Addr x, end = a + s->size;
+   for (x = a; x < end; x += 8) {
+      VfSecMap* m = CATS_(vf_map)(x);
+      CATS_(vf_dep_read)(s, e, m, (UInt)((x & (VF_SM_SPAN - 1)) >> sh), 8);
+   }
+}
+
 /* The load hook for loads of up to 8 bytes (max 8), of 16 (max 16) or
    of any other size (max 32, no fast path): one entry point per size,
    chosen when the load is instrumented, so that the size's branches,
@@ -228,10 +238,16 @@ static ULong load_slow(Site* s, Addr a, UInt* slot0, UInt* slot1);
 static inline __attribute__((always_inline))
 ULong load_hook(Site* s, Addr a, UInt max, UInt sh)
 {
-   trace_access(s, a);
+   Event* e = trace_access(s, a);
    /* Words that hold a value already (all but a value's first read)
       return at once, without the container and carrier checks. */
-   UInt* slot0 = CATS_(vf_p_slot_sh)(a, sh);
+   VfSecMap* m0 = CATS_(vf_map)(a);
+   UInt w0 = (UInt)((a & (VF_SM_SPAN - 1)) >> sh);
+   UInt* slot0 = &m0->p[w0];
+   if (max <= 8 || s->size <= 8)
+      CATS_(vf_dep_read)(s, e, m0, w0, s->size);
+   else
+      dep_read_lanes(s, e, a, sh);
    UInt* slot1 = max < 16 ? NULL
                  : (a & (VF_SM_SPAN - 1)) + 8 < VF_SM_SPAN
                  ? slot0 + (8 >> sh)   /* the same map */
@@ -343,11 +359,16 @@ static inline void store_words(VfSecMap* map, UInt w, Addr a, UInt len,
    Addr step = (Addr)1 << sh;
    if (LIKELY((a & (step - 1)) + len <= step)) {
       map->p[w] = v;
+      CATS_(vf_dep_wrote)(map, w);
       return;
    }
    Addr x = a & ~(step - 1), end = a + len;
-   for (; x < end; x += step)
-      *CATS_(vf_p_slot_sh)(x, sh) = v;
+   for (; x < end; x += step) {
+      VfSecMap* m = CATS_(vf_map)(x);
+      UInt wx = (UInt)((x & (VF_SM_SPAN - 1)) >> sh);
+      m->p[wx] = v;
+      CATS_(vf_dep_wrote)(m, wx);
+   }
 }
 
 /* The shadow map of 'a' and its word there. */

@@ -106,6 +106,9 @@ typedef struct {
    UInt* sig0;       /* per word: the signature of its first record once
                         its sources changed, or 0; NULL until a word of
                         the chunk changed its sources (cats_vf_hist.c) */
+   UInt* wctx;       /* per word: 1 + the context of its last store, or
+                        0; NULL until the chunk's first store
+                        (cats_vf_deps.c) */
    UInt  p[0];       /* provenance per word: in the map, so that a
                         lookup is two dependent loads, not three */
 } VfSecMap;
@@ -139,6 +142,40 @@ static inline UInt* CATS_(vf_p_slot_sh)(Addr a, UInt sh)
 static inline UInt* CATS_(vf_p_slot)(Addr a)
 {
    return CATS_(vf_p_slot_sh)(a, CATS_(vf_wshift));
+}
+
+/*------------------------------------------------------------*/
+/*--- Dependencies between contexts (cats_vf_deps.c)       ---*/
+/*------------------------------------------------------------*/
+
+/* Which context's stores each load read: a store marks its words with
+   the current context, a load counts a read of the record it goes into
+   (its context and container) from the marking context, one use per
+   word (per 8-byte lane of a vector load). A site counts its reads
+   while both stay the same; a change passes the count on to the table
+   (out of line). */
+void CATS_(vf_dep_switch)(Site* s, Event* e, UInt from, UInt bytes);
+void CATS_(vf_map_wctx)(VfSecMap* m);
+
+static inline void CATS_(vf_dep_wrote)(VfSecMap* m, UInt w)
+{
+   if (UNLIKELY(m->wctx == NULL))
+      CATS_(vf_map_wctx)(m);
+   m->wctx[w] = CATS_(cur_ctx) + 1;   /* CATS_NONE: 0 */
+}
+
+static inline void CATS_(vf_dep_read)(Site* s, Event* e, const VfSecMap* m,
+                                      UInt w, UInt bytes)
+{
+   UInt from = m->wctx != NULL ? m->wctx[w] : 0;
+   if (from == 0 || e == NULL)
+      return;   /* an input, or not in a container */
+   if (LIKELY(from == s->dep_from && e == s->dep_ev)) {
+      s->dep_n++;
+      s->dep_bytes += bytes;
+      return;
+   }
+   CATS_(vf_dep_switch)(s, e, from, bytes);
 }
 
 /*------------------------------------------------------------*/

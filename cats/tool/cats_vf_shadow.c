@@ -125,13 +125,28 @@ void CATS_(vf_clear_range)(Addr a, SizeT len)
          w = ((chunk + 1) << VF_SM_BITS) - ((Addr)1 << CATS_(vf_wshift));
          continue;
       }
-      *CATS_(vf_p_slot)(w) = 0;
+      VfSecMap* m = CATS_(vf_map)(w);
+      UInt i = (UInt)((w & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
+      m->p[i] = 0;
+      if (m->wctx != NULL)
+         m->wctx[i] = 0;
    }
 }
 
 void CATS_(vf_copy_range)(Addr dst, Addr src, SizeT len)
 {
    SizeT k, step = (SizeT)1 << CATS_(vf_wshift);
-   for (k = 0; k < len; k += step)
-      *CATS_(vf_p_slot)(dst + k) = *CATS_(vf_p_slot)(src + k);
+   for (k = 0; k < len; k += step) {
+      VfSecMap* ms = CATS_(vf_map)(src + k);
+      VfSecMap* md = CATS_(vf_map)(dst + k);
+      UInt ws = (UInt)(((src + k) & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
+      UInt wd = (UInt)(((dst + k) & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
+      md->p[wd] = ms->p[ws];
+      /* The values keep the context that stored them. */
+      if (ms->wctx != NULL || md->wctx != NULL) {
+         if (md->wctx == NULL)
+            CATS_(vf_map_wctx)(md);
+         md->wctx[wd] = ms->wctx != NULL ? ms->wctx[ws] : 0;
+      }
+   }
 }

@@ -185,6 +185,14 @@ typedef struct trace_misses {
    double capacity;        /* reuses at a distance of at least the cache */
 } trace_misses;
 
+/* Section 11: reads, in context `to` and container `alloc`, of words
+ * whose last store was made in context `from` (docs/FORMAT.md). */
+typedef struct trace_dep {
+   uint32_t from, to, alloc;
+   uint64_t uses;          /* loads, >= 1 */
+   uint64_t bytes;         /* their bytes, >= uses */
+} trace_dep;
+
 /* A decoded trace. All ids are indices into these arrays and have been
  * checked, so consumers may index without further tests. */
 typedef struct trace_file {
@@ -219,6 +227,9 @@ typedef struct trace_file {
                               events at index_loc, stack frames (spills,
                               scalar locals) excepted; CATS_NONE if none.
                               Never NULL */
+   int has_deps;           /* section 11 was present (optional: value flow) */
+   uint32_t ndeps;
+   trace_dep *deps;        /* sorted by (from, to, alloc), unique */
    char *string_blob;      /* storage behind strings[] */
 } trace_file;
 
@@ -240,8 +251,8 @@ trace_status trace_open_mem(const void *buf, size_t len, trace_file **out,
 
 /* Decode and validate raw section payloads (no container). Unknown types
  * are skipped; a type given twice is an error. Sections 1-6 are required,
- * sections 7 (VCG), 8 (PROJECT, kept raw), 9 (REUSE) and 10 (INDEX) are
- * optional. */
+ * sections 7 (VCG), 8 (PROJECT, kept raw), 9 (REUSE), 10 (INDEX) and
+ * 11 (DEPS) are optional. */
 trace_status trace_decode(const trace_section *secs, size_t n, trace_file **out,
                           char *err, size_t errlen);
 

@@ -19,7 +19,7 @@
 
 #include "le.h"
 
-#define NSEC (CATS_SEC_INDEX + 1)
+#define NSEC (CATS_SEC_DEPS + 1)
 
 /* The offsets below are written out per field; these pin the record ends
  * to the sizes in cats_format.h so the two cannot drift apart. */
@@ -528,10 +528,12 @@ static trace_status decode(const trace_section *secs, size_t n, int keep,
          memset(&t->vcg, 0, sizeof t->vcg);
       }
    }
-   /* Sections 9 and 10 refer to events, allocs and locs only. */
+   /* Sections 9 to 11 refer to events, allocs, contexts and locs only. */
    trace_status rst = trace_decode_reuse(t, by_type[CATS_SEC_REUSE], err, errlen);
    if (rst == TRACE_OK)
       rst = trace_decode_index(t, by_type[CATS_SEC_INDEX], err, errlen);
+   if (rst == TRACE_OK)
+      rst = trace_decode_deps(t, by_type[CATS_SEC_DEPS], err, errlen);
    if (rst != TRACE_OK) {
       trace_free(t);
       return rst;
@@ -596,6 +598,7 @@ void trace_free(trace_file *t)
    free(t->reuse.allocs);
    free(t->index_loc);
    free(t->index_alloc);
+   free(t->deps);
    free(t);
 }
 
@@ -612,6 +615,16 @@ const char *trace_meta_get(const trace_file *t, const char *key)
       if (strcmp(t->strings[t->meta[i].key], key) == 0)
          return t->strings[t->meta[i].value];
    return NULL;
+}
+
+long long trace_meta_number(const trace_file *t, const char *key)
+{
+   const char *v = trace_meta_get(t, key);
+   if (!v)
+      return -1;
+   if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 18)
+      return -2;
+   return strtoll(v, NULL, 10);
 }
 
 const char *trace_no_graph_reason(const trace_file *t, char *buf, size_t len)

@@ -88,20 +88,10 @@ static trace_status parse_hists(const trace_section *s, size_t *pos,
 /* The META value of `key` as a number: -1 when absent, -2 when not a
  * decimal number. The tool records there which optional sections it
  * wrote, so that one lost to a damaged table type is noticed. */
-static long long meta_number(const trace_file *t, const char *key)
-{
-   const char *v = trace_meta_get(t, key);
-   if (!v)
-      return -1;
-   if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 18)
-      return -2;
-   return strtoll(v, NULL, 10);
-}
-
 trace_status trace_decode_reuse(trace_file *t, const trace_section *s, char *err,
                                 size_t errlen)
 {
-   long long meta = meta_number(t, "reuse_sampling");
+   long long meta = trace_meta_number(t, "reuse_sampling");
    if (!s && meta != -1)
       return trace_fail(err, errlen, TRACE_EMISSING,
                         "META reuse_sampling is set but section 9 (REUSE) is "
@@ -212,7 +202,7 @@ trace_status trace_decode_index(trace_file *t, const trace_section *s, char *err
       return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (INDEX)");
    for (uint32_t i = 0; i < t->nevents; i++)
       t->index_loc[i] = t->index_alloc[i] = CATS_NONE;
-   long long meta = meta_number(t, "index_pairs");
+   long long meta = trace_meta_number(t, "index_pairs");
    if (!s && meta != -1)
       return trace_fail(err, errlen, TRACE_EMISSING,
                         "META index_pairs is set but section 10 (INDEX) is "

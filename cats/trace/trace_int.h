@@ -27,4 +27,12 @@ trace_status trace_decode_reuse(trace_file *t, const trace_section *s, char *err
 trace_status trace_decode_index(trace_file *t, const trace_section *s, char *err,
                            size_t errlen);
 
+/* Decode section 11 (DEPS) into t->deps (trace_decode_deps.c); s may be
+ * NULL for an absent section. */
+trace_status trace_decode_deps(trace_file *t, const trace_section *s,
+                               char *err, size_t errlen);
+
+/* META key's value as a number: -1 absent, -2 not a decimal number. */
+long long trace_meta_number(const trace_file *t, const char *key);
+
 #endif /* CATS_TRACE_TRACE_INT_H */

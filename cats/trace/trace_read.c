@@ -74,7 +74,7 @@ static trace_status src_read(const trace_src *s, uint64_t off, void *dst,
 
 static int known_section(uint32_t type)
 {
-   return type >= CATS_SEC_STRINGS && type <= CATS_SEC_INDEX;
+   return type >= CATS_SEC_STRINGS && type <= CATS_SEC_DEPS;
 }
 
 static int cmp_u32(const void *a, const void *b)

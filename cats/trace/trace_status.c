@@ -30,6 +30,7 @@ const char *trace_section_name(uint32_t type)
    case CATS_SEC_PROJECT:  return "PROJECT";
    case CATS_SEC_REUSE:    return "REUSE";
    case CATS_SEC_INDEX:    return "INDEX";
+   case CATS_SEC_DEPS:     return "DEPS";
    default:                return "unknown";
    }
 }
