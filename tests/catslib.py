@@ -4,6 +4,7 @@ cats, and query the JSON form of their traces by structure (names, kinds,
 source lines), never by address."""
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -306,3 +307,38 @@ def vcg_of(name, flags=("-O0",), tool_args=()):
         trace, _ = traced(name, flags, tool_args=tool_args)
         _vcgs[key] = Vcg(trace.path)
     return _vcgs[key]
+
+
+NODE_DIR = os.path.join(SRC, "node")
+CHROMIUM = os.environ.get("CATS_CHROMIUM", "/usr/bin/chromium")
+HANG_GUARD = 900          # seconds; only against a hung browser or npm, never a performance limit
+
+
+def _browser_ready():
+    check(shutil.which("node") is not None, "node is missing (scripts/install-deps.sh installs it)")
+    check(os.path.exists(CHROMIUM), "%s is missing (apt-get install chromium, or scripts/install-deps.sh)"
+          % CHROMIUM)
+    if not os.path.isdir(os.path.join(NODE_DIR, "node_modules", "playwright-core")):
+        proc = subprocess.run(["npm", "ci", "--prefix", NODE_DIR, "--no-audit", "--no-fund"],
+                              capture_output=True, text=True, timeout=HANG_GUARD)
+        check(proc.returncode == 0, "npm ci in tests/node failed: " + proc.stderr[-1500:])
+
+
+def browse(steps, url=None, html=None, width=1400, height=900):
+    """Runs STEPS (tests/node/drive.js) in Chromium on a page; returns the
+    values of the eval steps. Fails on any page error, console error or
+    request."""
+    _browser_ready()
+    plan = {"url": url, "steps": list(steps), "width": width, "height": height}
+    if html is not None:
+        plan["html"] = html
+        plan["url"] = "about:blank"
+    proc = subprocess.run(["node", os.path.join(NODE_DIR, "drive.js")], input=json.dumps(plan),
+                          capture_output=True, text=True, timeout=HANG_GUARD)
+    if proc.returncode != 0:
+        raise TestFailure("browser run failed: " + proc.stderr[-3000:])
+    out = json.loads(proc.stdout)
+    check_eq(out["pageErrors"], [], "page errors")
+    check_eq(out["console"], [], "console errors")
+    check_eq(out["requests"], [], "network requests of the page")
+    return out["results"]

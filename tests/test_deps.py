@@ -8,7 +8,7 @@ import json
 import os
 import re
 
-from catslib import SRC, WORK, cats_cmd, check, check_eq, traced
+from catslib import SRC, WORK, browse, cats_cmd, check, check_eq, traced
 
 OPT_LEVELS = [("-O0",), ("-O2",), ("-O3", "-mavx2")]
 PROGRAM = "dep_steps.c"
@@ -131,10 +131,38 @@ def test_view_shows_the_self_dependency_of_the_sweep():
     data = json.loads(m.group(1))
     pairs = {(d["from"], d["to"]): d["bytes"] for d in data["dependencies"]}
     want = _expected()
+
+    def pair_bytes(a, b):
+        return sum(v for (f, t, _), v in want.items() if (f, t) == (a, b))
+
     for a, b in (("sweep", "sweep"), ("halo copy", "sweep"), ("sweep", "halo copy"), ("L2", "L1")):
-        check_eq(pairs.get((ctx[a], ctx[b])),
-                 sum(v for (f, t, _), v in want.items() if (f, t) == (a, b)),
-                 "bytes of %s -> %s on the page" % (a, b))
+        check_eq(pairs.get((ctx[a], ctx[b])), pair_bytes(a, b), "bytes of %s -> %s on the page" % (a, b))
+
+    # In Chromium: the sweep's box shows its self-dependency (drawn as a
+    # loop on its head, listed in the side panel) and the halo copy's
+    # edges both ways; the halo copy shows the sweep's.
+    sweep, halo = ctx["sweep"], ctx["halo copy"]
+    shot = os.path.join(WORK, "deps-flow.png")
+    r = browse([
+        {"click": "button[data-tab=flow]"},
+        {"eval": "catsView.flow.select(%d)" % sweep},                                     # 0
+        {"eval": "document.querySelectorAll('#fl-graph svg path[data-from=\"%d\"][data-to=\"%d\"]').length"
+                 % (sweep, sweep)},                                                        # 1
+        {"eval": "document.querySelector('#fl-side .self-dep').textContent"},              # 2
+        {"screenshot": shot},
+        {"eval": "catsView.flow.select(%d)" % halo},                                      # 3
+    ], url="file://" + page)
+    edges = {(e["dir"], e["from"], e["to"]): e["bytes"] for e in r[0]}
+    check_eq(edges.get(("self", sweep, sweep)), pair_bytes("sweep", "sweep"), "the sweep's self-dependency")
+    check_eq(edges.get(("in", halo, sweep)), pair_bytes("halo copy", "sweep"), "the sweep reads the halo copy")
+    check_eq(edges.get(("out", sweep, halo)), pair_bytes("sweep", "halo copy"), "the halo copy reads the sweep")
+    check_eq(r[1], 1, "the self-dependency is drawn")
+    check("reads its own values" in r[2], "the side panel names it: %r" % r[2])
+    edges = {(e["dir"], e["from"], e["to"]): e["bytes"] for e in r[3]}
+    check_eq(edges.get(("in", sweep, halo)), pair_bytes("sweep", "halo copy"), "the halo copy reads the sweep")
+    check_eq(edges.get(("in", ctx["stencil init"], halo)), pair_bytes("stencil init", "halo copy"),
+             "the halo copy reads the initialisation in the first step")
+    print("    screenshot of the dependency view: %s" % shot)
 
 
 def test_no_dependencies_without_value_flow():

@@ -11,46 +11,13 @@ test work directory."""
 import json
 import os
 import re
-import shutil
 import subprocess
 
-from catslib import (CATS, SRC, WORK, TestFailure, cats_cmd, check, check_eq, compile_program, example_trace,
-                     run_cats, traced)
+from catslib import (CATS, WORK, browse, cats_cmd, check, check_eq, compile_program, example_trace, run_cats,
+                     traced)
 
-NODE_DIR = os.path.join(SRC, "node")
-CHROMIUM = os.environ.get("CATS_CHROMIUM", "/usr/bin/chromium")
-HANG_GUARD = 900          # seconds; only against a hung browser or npm, never a performance limit
 HEAP = {"malloc", "calloc", "realloc", "memalign", "new", "new[]", "mmap", "client"}
 DATA_RE = re.compile(r'<script id="cats-data" type="application/json">(.*?)</script>', re.S)
-
-
-def _browser_ready():
-    check(shutil.which("node") is not None, "node is missing (scripts/install-deps.sh installs it)")
-    check(os.path.exists(CHROMIUM), "%s is missing (apt-get install chromium, or scripts/install-deps.sh)"
-          % CHROMIUM)
-    if not os.path.isdir(os.path.join(NODE_DIR, "node_modules", "playwright-core")):
-        proc = subprocess.run(["npm", "ci", "--prefix", NODE_DIR, "--no-audit", "--no-fund"],
-                              capture_output=True, text=True, timeout=HANG_GUARD)
-        check(proc.returncode == 0, "npm ci in tests/node failed: " + proc.stderr[-1500:])
-
-
-def _drive(steps, url=None, html=None, width=1400, height=900):
-    """Runs STEPS (tests/node/drive.js) on a page; returns the values of
-    the eval steps. Fails on any page error, console error or request."""
-    _browser_ready()
-    plan = {"url": url, "steps": list(steps), "width": width, "height": height}
-    if html is not None:
-        plan["html"] = html
-        plan["url"] = "about:blank"
-    proc = subprocess.run(["node", os.path.join(NODE_DIR, "drive.js")], input=json.dumps(plan),
-                          capture_output=True, text=True, timeout=HANG_GUARD)
-    if proc.returncode != 0:
-        raise TestFailure("browser run failed: " + proc.stderr[-3000:])
-    out = json.loads(proc.stdout)
-    check_eq(out["pageErrors"], [], "page errors")
-    check_eq(out["console"], [], "console errors")
-    check_eq(out["requests"], [], "network requests of the page")
-    return out["results"]
 
 
 def _kernel():
@@ -192,7 +159,7 @@ def test_view_draws_the_four_views():
         {"select": "#cm-palette", "value": "cividis"},
         {"eval": "catsView.stats().comm.matrices"},                               # 17
     ]
-    r = _drive(steps, url=url)
+    r = browse(steps, url=url)
     for k, p in shots.items():
         check(os.path.getsize(p) > 0, "screenshot " + p)
         print("    screenshot of the %s view: %s" % (k, p))
@@ -339,7 +306,7 @@ def test_view_hostile_names():
     check_eq(text.lower().count("<!--"), 1, "only the template's comment")
     data, _ = _data_of(path)
     check(data["trace"] == trace.j, "the names survive the escaping")
-    r = _drive([
+    r = browse([
         {"eval": "[typeof window.pwned, document.images.length, document.scripts.length]"},
         {"eval": "catsView.data.trace.allocs.some(a => a.name === %s)" % json.dumps(evil)},
         {"click": "button[data-tab=access]"},
@@ -364,7 +331,7 @@ def test_view_without_and_with_projection():
     data, _ = _data_of(path)
     check_eq((data["projection"], data["singletons"], data["singleton_counts"]), (None, None, None),
              "no projection stored")
-    r = _drive([{"click": "button[data-tab=comm]"},
+    r = browse([{"click": "button[data-tab=comm]"},
                 {"eval": "[catsView.stats().comm, document.getElementById('cm-body').innerText]"}],
                url="file://" + path)
     check_eq(r[0][0]["projection"], False, "no projection")
@@ -377,7 +344,7 @@ def test_view_without_and_with_projection():
           "one listed singleton per group counted: %r" % data["singleton_counts"])
     check(len(data["singletons"]) > 0, "the kernel has singletons (the reductions)")
     check_eq([r["ranks"] for r in data["projection"]["results"]], [2, 4], "the stored rank counts")
-    r = _drive([{"click": "button[data-tab=comm]"}, {"eval": "catsView.stats().comm.singletonRows"}],
+    r = browse([{"click": "button[data-tab=comm]"}, {"eval": "catsView.stats().comm.singletonRows"}],
                url="file://" + path)
     check_eq(r[0], len(data["singletons"]), "a table row per singleton")
     data8, _ = _data_of(_page(kernel.path, "project8.html", "--ranks=8"))
@@ -406,7 +373,7 @@ def test_view_keeps_the_busiest_records():
              "records of the cut page")
     check_eq({k: v for k, v in data["trace"].items() if k != "events"},
              {k: v for k, v in trace.j.items() if k != "events"}, "the rest of the trace is whole")
-    r = _drive([{"eval": "document.getElementById('records-note').textContent"}], url="file://" + path)
+    r = browse([{"eval": "document.getElementById('records-note').textContent"}], url="file://" + path)
     check("Showing the 5 access records with the most accesses, of {:,}".format(len(events)) in r[0],
           "the page says it: %r" % r[0])
     for bad in ("--max-records=-1", "--max-records=x", "--max-records=99999999999"):
@@ -472,7 +439,7 @@ def test_view_of_the_bundled_example_shows_its_arrays():
     trace = example_trace(("--value-flow=no",))
     path = _page(trace, "heat-example.html")
     shot = os.path.join(WORK, "heat-timeline.png")
-    r = _drive([{"frame": True}, {"eval": "[catsView.stats().timeline, catsView.timeline.blocks()]"},
+    r = browse([{"frame": True}, {"eval": "[catsView.stats().timeline, catsView.timeline.blocks()]"},
                 {"eval": "document.getElementById('tl-legend').textContent"},
                 {"screenshot": shot}], url="file://" + path)
     stats, drawn = r[0]

@@ -1568,7 +1568,13 @@
         e.uses += d.uses; e.bytes += d.bytes; e.pairs++;
         agg.set(k, e);
       };
+      let self = null;
       for (const d of deps) {
+        if (d.from === selected && d.to === selected) {
+          // its own values, stored in earlier iterations or entries
+          self = { dir: 'self', from: selected, to: selected, uses: d.uses, bytes: d.bytes };
+          continue;
+        }
         const fin = isAncestor(selected, d.from), tin = isAncestor(selected, d.to);
         if (fin && tin) { internal.uses += d.uses; internal.bytes += d.bytes; continue; }
         if (fin) add('out', visibleOf(d.to), d);
@@ -1579,6 +1585,7 @@
           ? { dir: 'out', from: selected, to: e.other, uses: e.uses, bytes: e.bytes }
           : { dir: 'in', from: e.other, to: selected, uses: e.uses, bytes: e.bytes });
       }
+      if (self) edges.push(self);
       edges.sort((a, b) => b.bytes - a.bytes || a.from - b.from || a.to - b.to);
     }
 
@@ -1608,14 +1615,19 @@
       for (const e of edges) {
         const other = e.dir === 'out' ? e.to : e.from;
         const ob = boxes.get(other);
-        if (ob) ob.classList.add(e.dir === 'out' ? 'dep-out' : 'dep-in');
+        if (ob && e.dir !== 'self') ob.classList.add(e.dir === 'out' ? 'dep-out' : 'dep-in');
         const a = anchor(e.from), b = anchor(e.to);
         if (!a || !b) continue;
         const bend = 30 + Math.min(110, Math.abs(b.y - a.y) * 0.25);
         const xr = Math.max(a.x, b.x) + bend;
+        // a scope reading its own values: a loop out of its head and back
+        const d = e.dir === 'self'
+          ? 'M' + a.x + ',' + (a.y - 4) + ' C' + (a.x + 40) + ',' + (a.y - 22) + ' ' + (a.x + 40) + ',' +
+            (a.y + 22) + ' ' + (a.x + 2) + ',' + (a.y + 4)
+          : 'M' + a.x + ',' + a.y + ' C' + xr + ',' + a.y + ' ' + xr + ',' + b.y + ' ' + (b.x + 2) + ',' + b.y;
         const p = svg('path', {
-          d: 'M' + a.x + ',' + a.y + ' C' + xr + ',' + a.y + ' ' + xr + ',' + b.y + ' ' + (b.x + 2) + ',' + b.y,
-          stroke: e.dir === 'out' ? '#d9730d' : '#1f6fb4',
+          d,
+          stroke: e.dir === 'out' ? '#d9730d' : e.dir === 'self' ? '#7b3fa0' : '#1f6fb4',   // view.css's --out, --self, --in
           'stroke-width': (1 + 3 * Math.log1p(e.bytes) / Math.log1p(maxB)).toFixed(2),
           'stroke-opacity': 0.85,
           'marker-end': 'url(#' + (e.dir === 'out' ? 'arr-out' : 'arr-in') + ')',
@@ -1631,8 +1643,8 @@
     function renderSide() {
       side.textContent = '';
       if (!deps) {
-        side.appendChild(el('div', { class: 'note', text: 'This trace has no value communication graph, so no ' +
-          'dependencies: it was made with --value-flow=no. Trace again without that option to see them.' }));
+        side.appendChild(el('div', { class: 'note', text: 'This trace has no dependencies: it was made with ' +
+          '--value-flow=no. Trace again without that option to see them.' }));
       }
       if (selected === null) {
         side.appendChild(el('p', { class: 'hint', text: 'Click a scope to see its data dependencies. Hover for a summary.' }));
@@ -1662,6 +1674,10 @@
       };
       table('reads values made in', edges.filter((e) => e.dir === 'in'), 'in');
       table('its values are read in', edges.filter((e) => e.dir === 'out'), 'out');
+      for (const e of edges.filter((x) => x.dir === 'self')) {
+        side.appendChild(el('p', { class: 'self-dep', text: 'reads its own values (made in its earlier ' +
+          'iterations or entries): ' + fmtInt(e.uses) + ' uses, ' + fmtBytes(e.bytes) }));
+      }
       if (internal.uses) side.appendChild(el('p', { class: 'hint', text: 'within: ' + fmtInt(internal.uses) +
         ' uses, ' + fmtBytes(internal.bytes) }));
     }
