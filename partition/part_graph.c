@@ -271,11 +271,13 @@ static uint64_t unit_runs(const trace_file *t, const uint8_t *scope, uint32_t u)
                                                                : x->entries;
 }
 
-/* The sorted, unique (group << 32 | unit) pairs of the in-scope in-edges
- * of g's groups with role[group] set (every group if role is NULL); NULL
- * when out of memory. */
+/* The sorted, unique (group << 32 | unit) pairs of g's groups with
+ * role[group] set (every group if role is NULL): of their in-scope
+ * in-edges (where their links were made), or with `uses` of their
+ * in-scope out-edges to other groups (where their values were used);
+ * NULL when out of memory. */
 static uint64_t *group_units(const part_graph *g, const trace_file *t, const uint8_t *role,
-                             size_t *np)
+                             int uses, size_t *np)
 {
    const trace_vcg *vcg = &t->vcg;
    uint32_t *unit = context_units(t);
@@ -287,7 +289,9 @@ static uint64_t *group_units(const part_graph *g, const trace_file *t, const uin
    size_t n = 0;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
-      uint32_t k = g->group[ed->dst];
+      uint32_t k = g->group[uses ? ed->src : ed->dst];
+      if (uses && g->group[ed->dst] == k)
+         continue;
       if (in_scope(ed, g->scope) && (!role || role[k]))
          pairs[n++] = (uint64_t)k << 32 | unit[ed->ctx];
    }
@@ -301,20 +305,27 @@ static uint64_t *group_units(const part_graph *g, const trace_file *t, const uin
    return pairs;
 }
 
-/* part_graph_bound_calls over the groups that pairs[0..n) name. */
-static int bound_calls(part_graph *g, const trace_file *t, const uint64_t *pairs, size_t n)
+/* The runs of the units that pairs[0..n) name, per group: the entries
+ * of the outermost units below the scope (a unit inside another of the
+ * group's units is part of its runs: a row loop inside the loop over
+ * rows), or the scope's iterations when the units are only its own
+ * body (alpha = rr / dot(p, Ap) finishes the reductions of its loops);
+ * UINT64_MAX for a group with a unit above the scope (no bound) or
+ * none. runs has g->ng entries. */
+static int group_runs(const part_graph *g, const trace_file *t, const uint64_t *pairs,
+                      size_t n, uint64_t *runs_of)
 {
    const uint8_t *scope = g->scope;
    uint32_t *mark = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *mark);
    if (!mark)
       return -1;
+   for (uint32_t k = 0; k < g->ng; k++)
+      runs_of[k] = UINT64_MAX;
    for (size_t i = 0; i < n;) {
       uint32_t k = (uint32_t)(pairs[i] >> 32);
       size_t j = i;
       for (; j < n && pairs[j] >> 32 == k; j++)
          mark[(uint32_t)pairs[j]] = k + 1;
-      /* A unit inside another of the group's units is part of its runs
-       * (a row loop inside the loop over rows). */
       uint64_t runs = 0, root_runs = 0;
       int bounded = 1;
       for (size_t m = i; m < j; m++) {
@@ -335,12 +346,10 @@ static int bound_calls(part_graph *g, const trace_file *t, const uint64_t *pairs
          if (!inside)
             runs += unit_runs(t, scope, u);
       }
-      /* Links made in the scope's own body after reductions in its loops
-       * (alpha = rr / dot(p, Ap)) finish those reductions. */
       if (runs == 0)
          runs = root_runs;
-      if (bounded && runs > 0 && runs < g->calls[k])
-         g->calls[k] = runs;
+      if (bounded && runs > 0)
+         runs_of[k] = runs;
       for (size_t m = i; m < j; m++)
          mark[(uint32_t)pairs[m]] = 0;
       i = j;
@@ -349,14 +358,29 @@ static int bound_calls(part_graph *g, const trace_file *t, const uint64_t *pairs
    return 0;
 }
 
+/* Each group's calls, at most the runs of the units pairs[0..n) name. */
+static int bound_by_units(part_graph *g, const trace_file *t, const uint64_t *pairs, size_t n)
+{
+   uint64_t *runs = malloc(((size_t)g->ng + 1) * sizeof *runs);
+   if (!runs || group_runs(g, t, pairs, n, runs) != 0) {
+      free(runs);
+      return -1;
+   }
+   for (uint32_t k = 0; k < g->ng; k++)
+      if (runs[k] < g->calls[k])
+         g->calls[k] = runs[k];
+   free(runs);
+   return 0;
+}
+
 int part_graph_bound_calls(part_graph *g, const trace_file *t)
 {
    if (!g->scope || g->ng == 0)
       return 0;
    size_t n = 0;
-   uint64_t *pairs = group_units(g, t, NULL, &n);
-   int rc = pairs ? bound_calls(g, t, pairs, n) : -1;
-   free(pairs);
+   uint64_t *links = group_units(g, t, NULL, 0, &n);
+   int rc = links ? bound_by_units(g, t, links, n) : -1;
+   free(links);
    return rc;
 }
 
@@ -428,13 +452,16 @@ int part_graph_settle_calls(part_graph *g, const trace_file *t, const uint8_t *r
 {
    if (!g->scope || g->ng == 0)
       return 0;
-   size_t n = 0;
-   uint64_t *pairs = group_units(g, t, role, &n);
-   int rc = !pairs || bound_calls(g, t, pairs, n) != 0 ||
-                  merge_partials(g, t, role, pairs, n) != 0
+   size_t n = 0, nu = 0;
+   uint64_t *links = group_units(g, t, role, 0, &n);
+   uint64_t *uses = links ? group_units(g, t, role, 1, &nu) : NULL;
+   int rc = !uses || bound_by_units(g, t, links, n) != 0 ||
+                  bound_by_units(g, t, uses, nu) != 0 ||
+                  merge_partials(g, t, role, links, n) != 0
                ? -1
                : 0;
-   free(pairs);
+   free(links);
+   free(uses);
    return rc;
 }
 

@@ -81,7 +81,11 @@ int part_graph_bound_calls(part_graph *g, const trace_file *t);
 enum { PART_GRAPH_LOCAL = 0, PART_GRAPH_COLLECTIVE = 1, PART_GRAPH_REDUCTION = 2 };
 
 /* The calls of the collective groups (role[k] set; the others' calls are
- * not used): part_graph_bound_calls, then a reduction taken in partial
+ * not used): part_graph_bound_calls; at most once per entry of the
+ * outermost loop (or function) in which the group's values are used by
+ * other groups' (gcc -O2 makes a chain's last link lazily where its
+ * result is first read, a second unit of links per step); then a
+ * reduction taken in partial
  * sums (an unrolled or vectorised loop's s0 .. s3, added after the loop)
  * is one collective: a reduction group whose values in g's scope go only
  * into one other reduction group, made in the same loops, counts no
