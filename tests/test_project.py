@@ -375,6 +375,21 @@ def test_summa_product_moves_the_panels_of_a_every_step():
                      ("grid %d" % k, 0, 0), "%s, %d ranks, automatic" % (flags[0], k))
 
 
+def _one_allreduce_per_step(program):
+    """PROGRAM makes, per step of 10, one reduction of one double that
+    the MPI code takes as one MPI_Allreduce: 10 calls of 2 x 8 x (P - 1)
+    bytes, nothing point to point; at -O0, -O2 and -O3."""
+    for flags in (("-O0",), ("-O2",), ("-O3", "-mavx2")):
+        trace, _ = traced(program, flags)
+        res = _by_ranks(_projection(trace.path, "--ranks=2,4"))
+        for k in (2, 4):
+            r = res[k]
+            check_eq((r["iterations"], r["p2p_bytes"], r["collectives"]),
+                     (10, 0, {"allreduce": {"calls": 10, "bytes": 10 * 2 * 8 * (k - 1)}}),
+                     "%s %s, %d ranks: steps, point-to-point bytes, collectives"
+                     % (program, " ".join(flags), k))
+
+
 def test_partial_sums_are_one_allreduce_per_step():
     # vf_partial_sums.c: a norm over 4096 doubles in four partial sums,
     # added after the loop, once per step for 10 steps; the vector is then
@@ -383,14 +398,7 @@ def test_partial_sums_are_one_allreduce_per_step():
     # Each partial sum was an allreduce of its own: 40 calls. At -O2 the
     # last link of the sum is made lazily where main first reads it, in
     # the scaling loop, which counted a second call per step: 20.
-    for flags in (("-O0",), ("-O2",), ("-O3", "-mavx2")):
-        trace, _ = traced("vf_partial_sums.c", flags)
-        res = _by_ranks(_projection(trace.path, "--ranks=2,4"))
-        for k in (2, 4):
-            r = res[k]
-            check_eq((r["iterations"], r["p2p_bytes"], r["collectives"]),
-                     (10, 0, {"allreduce": {"calls": 10, "bytes": 10 * 2 * 8 * (k - 1)}}),
-                     "%s, %d ranks: steps, point-to-point bytes, collectives" % (" ".join(flags), k))
+    _one_allreduce_per_step("vf_partial_sums.c")
 
 
 def test_chunked_minimum_is_one_allreduce_per_step():
@@ -401,11 +409,4 @@ def test_chunked_minimum_is_one_allreduce_per_step():
     # nothing point to point (the update is local). At -O2 the last
     # minimum (minsd) is made where the update loop first reads it, and
     # counted a second call per step.
-    for flags in (("-O0",), ("-O2",), ("-O3", "-mavx2")):
-        trace, _ = traced("vf_chunk_min.c", flags)
-        res = _by_ranks(_projection(trace.path, "--ranks=2,4"))
-        for k in (2, 4):
-            r = res[k]
-            check_eq((r["iterations"], r["p2p_bytes"], r["collectives"]),
-                     (10, 0, {"allreduce": {"calls": 10, "bytes": 10 * 2 * 8 * (k - 1)}}),
-                     "%s, %d ranks: steps, point-to-point bytes, collectives" % (" ".join(flags), k))
+    _one_allreduce_per_step("vf_chunk_min.c")
