@@ -271,6 +271,13 @@ static uint64_t unit_runs(const trace_file *t, const uint8_t *scope, uint32_t u)
                                                                : x->entries;
 }
 
+/* Times unit u ran its body: a loop's iterations, else its runs. */
+static uint64_t loop_iterations(const trace_file *t, const uint8_t *scope, uint32_t u)
+{
+   const trace_context *x = &t->contexts[u];
+   return x->kind == CATS_CTX_LOOP ? x->iterations : unit_runs(t, scope, u);
+}
+
 /* The sorted, unique (group << 32 | unit) pairs of g's groups with
  * role[group] set (every group if role is NULL): of their in-scope
  * in-edges (where their links were made), or with `uses` of their
@@ -308,8 +315,11 @@ static uint64_t *group_units(const part_graph *g, const trace_file *t, const uin
 /* The runs of the units that pairs[0..n) name, per group: the entries
  * of the outermost units below the scope (a unit inside another of the
  * group's units is part of its runs: a row loop inside the loop over
- * rows), or the scope's iterations when the units are only its own
- * body (alpha = rr / dot(p, Ap) finishes the reductions of its loops);
+ * rows), but the iterations of a loop that has links (or uses) in its
+ * own body and in loops inside it, as a solver's iteration loop that
+ * restarts a dot product (pap = 0) and accumulates it in an inner loop
+ * does; or the scope's iterations when the units are only its own body
+ * (alpha = rr / dot(p, Ap) finishes the reductions of its loops);
  * UINT64_MAX for a group with a unit above the scope (no bound) or
  * none. runs has g->ng entries. */
 static int group_runs(const part_graph *g, const trace_file *t, const uint64_t *pairs,
@@ -317,8 +327,12 @@ static int group_runs(const part_graph *g, const trace_file *t, const uint64_t *
 {
    const uint8_t *scope = g->scope;
    uint32_t *mark = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *mark);
-   if (!mark)
+   uint32_t *outer = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *outer);
+   uint32_t *inner_of = malloc((n ? n : 1) * sizeof *inner_of);
+   if (!mark || !outer || !inner_of) {
+      free(mark), free(outer), free(inner_of);
       return -1;
+   }
    for (uint32_t k = 0; k < g->ng; k++)
       runs_of[k] = UINT64_MAX;
    for (size_t i = 0; i < n;) {
@@ -326,35 +340,45 @@ static int group_runs(const part_graph *g, const trace_file *t, const uint64_t *
       size_t j = i;
       for (; j < n && pairs[j] >> 32 == k; j++)
          mark[(uint32_t)pairs[j]] = k + 1;
-      uint64_t runs = 0, root_runs = 0;
+      /* Which units lie inside another of the group's units (inner_of),
+       * and which hold others (outer[u] = k + 1). */
       int bounded = 1;
-      for (size_t m = i; m < j; m++) {
+      for (size_t m = i; m < j && bounded; m++) {
          uint32_t u = (uint32_t)pairs[m];
          if (!scope[u]) {
             bounded = 0;   /* a link made above the scope: no bound */
             break;
          }
-         if (scope_root(t, scope, u)) {
+         uint32_t a = scope_root(t, scope, u) ? CATS_NONE : t->contexts[u].parent;
+         for (; a != CATS_NONE && !scope_root(t, scope, a); a = t->contexts[a].parent)
+            if (mark[a] == k + 1) {
+               inner_of[m - i] = a;
+               outer[a] = k + 1;
+               break;
+            }
+         if (a == CATS_NONE || scope_root(t, scope, a))
+            inner_of[m - i] = CATS_NONE;
+      }
+      uint64_t runs = 0, root_runs = 0;
+      for (size_t m = i; m < j && bounded; m++) {
+         uint32_t u = (uint32_t)pairs[m];
+         if (scope_root(t, scope, u))
             root_runs += unit_runs(t, scope, u);
-            continue;
-         }
-         int inside = 0;
-         for (uint32_t a = t->contexts[u].parent;
-              a != CATS_NONE && !scope_root(t, scope, a) && !inside;
-              a = t->contexts[a].parent)
-            inside = mark[a] == k + 1;
-         if (!inside)
-            runs += unit_runs(t, scope, u);
+         else if (inner_of[m - i] == CATS_NONE)
+            runs += outer[u] == k + 1 ? loop_iterations(t, scope, u)
+                                      : unit_runs(t, scope, u);
       }
       if (runs == 0)
          runs = root_runs;
       if (bounded && runs > 0)
          runs_of[k] = runs;
       for (size_t m = i; m < j; m++)
-         mark[(uint32_t)pairs[m]] = 0;
+         mark[(uint32_t)pairs[m]] = outer[(uint32_t)pairs[m]] = 0;
       i = j;
    }
    free(mark);
+   free(outer);
+   free(inner_of);
    return 0;
 }
 

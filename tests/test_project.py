@@ -401,6 +401,25 @@ def test_partial_sums_are_one_allreduce_per_step():
     _one_allreduce_per_step("vf_partial_sums.c")
 
 
+def test_solver_iterations_inside_steps_count_their_collectives():
+    # vf_cg_in_steps.c: 5 time steps, each 8 CG iterations written out in
+    # the iteration loop's own body, dot products as loops of their own.
+    # The MPI code makes per step one MPI_Allreduce of one double for the
+    # first r.r and two per iteration: 5 x (1 + 2 x 8) = 85 calls. At -O0
+    # the dot product p.Ap of iterations 2..8 is a group of its own whose
+    # links are made in the iteration loop's body (pap = 0) and in its
+    # inner loop; counted once per entry of the iteration loop it gave 5
+    # calls for 35 (55 in all).
+    for flags in (("-O0",), ("-O2",)):
+        trace, _ = traced("vf_cg_in_steps.c", flags)
+        res = _by_ranks(_projection(trace.path, "--ranks=2,4"))
+        for k in (2, 4):
+            r = res[k]
+            check_eq((r["iterations"], r["collectives"]),
+                     (5, {"allreduce": {"calls": 85, "bytes": 85 * 2 * 8 * (k - 1)}}),
+                     "%s, %d ranks: steps, collectives" % (" ".join(flags), k))
+
+
 def test_chunked_minimum_is_one_allreduce_per_step():
     # vf_chunk_min.c: a time step's minimum over 4096 cells, taken as a
     # minimum per chunk of 64 and the minimum of those, then used to
