@@ -281,7 +281,7 @@ static uint64_t loop_iterations(const trace_file *t, const uint8_t *scope, uint3
 /* The sorted, unique (group << 32 | unit) pairs of g's groups with
  * role[group] set (every group if role is NULL): of their in-scope
  * in-edges (where their links were made), or with `uses` of their
- * in-scope out-edges to other groups (where their values were used);
+ * in-scope out-edges to other groups (where other values use theirs);
  * NULL when out of memory. */
 static uint64_t *group_units(const part_graph *g, const trace_file *t, const uint8_t *role,
                              int uses, size_t *np)
@@ -312,25 +312,49 @@ static uint64_t *group_units(const part_graph *g, const trace_file *t, const uin
    return pairs;
 }
 
-/* The runs of the units that pairs[0..n) name, per group: the entries
- * of the outermost units below the scope (a unit inside another of the
- * group's units is part of its runs: a row loop inside the loop over
- * rows), but the iterations of a loop that has links (or uses) in its
- * own body and in loops inside it, as a solver's iteration loop that
- * restarts a dot product (pap = 0) and accumulates it in an inner loop
- * does; or the scope's iterations when the units are only its own body
- * (alpha = rr / dot(p, Ap) finishes the reductions of its loops);
- * UINT64_MAX for a group with a unit above the scope (no bound) or
- * none. runs has g->ng entries. */
+/* The first of the sorted pairs whose group is k (n if none). */
+static size_t first_pair(const uint64_t *pairs, size_t n, uint32_t k)
+{
+   size_t lo = 0, hi = n;
+   while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (pairs[mid] >> 32 < k)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return lo;
+}
+
+/* The runs of the link units pairs[0..n) (uses[0..nu): where each
+ * group's values are used by other groups' values), per group: the
+ * entries of the outermost units below the scope (a unit inside another
+ * of the group's units is part of its runs: a row loop inside the loop
+ * over rows, a chunk's minimum inside the loop over chunks); but a loop
+ * with links in its own body and in units inside it, whose values are
+ * used inside it, runs once per iteration or once per run of those
+ * units, whichever is more (a solver's iteration loop restarts a dot
+ * product, pap = 0, accumulates it in a kernel and uses it for alpha;
+ * one dot() makes both of an iteration's dot products); or the scope's
+ * iterations when the units are only its own body (alpha = rr /
+ * dot(p, Ap) finishes the reductions of its loops). UINT64_MAX for a
+ * group with a unit above the scope (no bound) or none. runs has g->ng
+ * entries. */
 static int group_runs(const part_graph *g, const trace_file *t, const uint64_t *pairs,
-                      size_t n, uint64_t *runs_of)
+                      size_t n, const uint64_t *uses, size_t nu, uint64_t *runs_of)
 {
    const uint8_t *scope = g->scope;
-   uint32_t *mark = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *mark);
-   uint32_t *outer = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *outer);
-   uint32_t *inner_of = malloc((n ? n : 1) * sizeof *inner_of);
-   if (!mark || !outer || !inner_of) {
-      free(mark), free(outer), free(inner_of);
+   size_t nc = t->ncontexts ? t->ncontexts : 1;
+   /* k + 1 (no clearing between groups): a unit of group k in pairs;
+    * a context with links of group k in a unit inside it. */
+   uint32_t *mark = calloc(nc, sizeof *mark);
+   uint32_t *holds = calloc(nc, sizeof *holds);
+   uint32_t *used = calloc(nc, sizeof *used);
+   uint32_t *inner_tag = calloc(nc, sizeof *inner_tag);
+   uint64_t *inner = calloc(nc, sizeof *inner);
+   uint32_t *outer_of = malloc((n ? n : 1) * sizeof *outer_of);
+   if (!mark || !holds || !used || !inner_tag || !inner || !outer_of) {
+      free(mark), free(holds), free(used), free(inner_tag), free(inner), free(outer_of);
       return -1;
    }
    for (uint32_t k = 0; k < g->ng; k++)
@@ -340,53 +364,80 @@ static int group_runs(const part_graph *g, const trace_file *t, const uint64_t *
       size_t j = i;
       for (; j < n && pairs[j] >> 32 == k; j++)
          mark[(uint32_t)pairs[j]] = k + 1;
-      /* Which units lie inside another of the group's units (inner_of),
-       * and which hold others (outer[u] = k + 1). */
+      for (size_t l = i; l < j; l++)
+         for (uint32_t a = t->contexts[(uint32_t)pairs[l]].parent;
+              a != CATS_NONE && scope[a] && !scope_root(t, scope, a) && holds[a] != k + 1;
+              a = t->contexts[a].parent)
+            holds[a] = k + 1;
+      for (size_t l = first_pair(uses, nu, k); l < nu && uses[l] >> 32 == k; l++)
+         for (uint32_t a = (uint32_t)uses[l];
+              a != CATS_NONE && scope[a] && !scope_root(t, scope, a) && used[a] != k + 1;
+              a = t->contexts[a].parent)
+            used[a] = k + 1;
+      /* The runs of the units inside each outermost one: a unit that
+       * holds others runs at most once per iteration or once per run of
+       * those (two dot products in a solver's iteration), whichever is
+       * more. */
+      uint64_t runs = 0, root_runs = 0;
       int bounded = 1;
       for (size_t m = i; m < j && bounded; m++) {
          uint32_t u = (uint32_t)pairs[m];
          if (!scope[u]) {
-            bounded = 0;   /* a link made above the scope: no bound */
+            bounded = 0;   /* made above the scope: no bound */
             break;
          }
-         uint32_t a = scope_root(t, scope, u) ? CATS_NONE : t->contexts[u].parent;
-         for (; a != CATS_NONE && !scope_root(t, scope, a); a = t->contexts[a].parent)
-            if (mark[a] == k + 1) {
-               inner_of[m - i] = a;
-               outer[a] = k + 1;
-               break;
-            }
-         if (a == CATS_NONE || scope_root(t, scope, a))
-            inner_of[m - i] = CATS_NONE;
+         outer_of[m - i] = CATS_NONE;
+         if (scope_root(t, scope, u))
+            continue;
+         for (uint32_t a = t->contexts[u].parent;
+              a != CATS_NONE && !scope_root(t, scope, a); a = t->contexts[a].parent)
+            if (mark[a] == k + 1)
+               outer_of[m - i] = a;   /* the outermost, at the end */
+         if (outer_of[m - i] != CATS_NONE) {
+            uint32_t a = outer_of[m - i];
+            inner[a] = (inner_tag[a] == k + 1 ? inner[a] : 0) + unit_runs(t, scope, u);
+            inner_tag[a] = k + 1;
+         }
       }
-      uint64_t runs = 0, root_runs = 0;
       for (size_t m = i; m < j && bounded; m++) {
          uint32_t u = (uint32_t)pairs[m];
-         if (scope_root(t, scope, u))
+         if (scope_root(t, scope, u)) {
             root_runs += unit_runs(t, scope, u);
-         else if (inner_of[m - i] == CATS_NONE)
-            runs += outer[u] == k + 1 ? loop_iterations(t, scope, u)
-                                      : unit_runs(t, scope, u);
+         } else if (outer_of[m - i] == CATS_NONE) {
+            uint64_t r = unit_runs(t, scope, u);
+            if (holds[u] == k + 1 && used[u] == k + 1) {
+               uint64_t in = inner_tag[u] == k + 1 ? inner[u] : 0;
+               r = loop_iterations(t, scope, u);
+               r = r > in ? r : in;
+            }
+            runs += r;
+         }
       }
       if (runs == 0)
          runs = root_runs;
       if (bounded && runs > 0)
          runs_of[k] = runs;
-      for (size_t m = i; m < j; m++)
-         mark[(uint32_t)pairs[m]] = outer[(uint32_t)pairs[m]] = 0;
       i = j;
    }
    free(mark);
-   free(outer);
-   free(inner_of);
+   free(holds);
+   free(used);
+   free(inner_tag);
+   free(inner);
+   free(outer_of);
    return 0;
 }
 
 /* Each group's calls, at most the runs of the units pairs[0..n) name. */
-static int bound_by_units(part_graph *g, const trace_file *t, const uint64_t *pairs, size_t n)
+static int bound_by_units(part_graph *g, const trace_file *t, const uint8_t *role,
+                          const uint64_t *links, size_t n)
 {
+   size_t nu = 0;
    uint64_t *runs = malloc(((size_t)g->ng + 1) * sizeof *runs);
-   if (!runs || group_runs(g, t, pairs, n, runs) != 0) {
+   uint64_t *uses = runs ? group_units(g, t, role, 1, &nu) : NULL;
+   int rc = uses ? group_runs(g, t, links, n, uses, nu, runs) : -1;
+   free(uses);
+   if (rc != 0) {
       free(runs);
       return -1;
    }
@@ -403,7 +454,7 @@ int part_graph_bound_calls(part_graph *g, const trace_file *t)
       return 0;
    size_t n = 0;
    uint64_t *links = group_units(g, t, NULL, 0, &n);
-   int rc = links ? bound_by_units(g, t, links, n) : -1;
+   int rc = links ? bound_by_units(g, t, NULL, links, n) : -1;
    free(links);
    return rc;
 }
@@ -413,19 +464,6 @@ static int has_pair(const uint64_t *pairs, size_t n, uint64_t key)
    return bsearch(&key, pairs, n, sizeof *pairs, cmp_pair) != NULL;
 }
 
-/* The first of the sorted pairs whose group is k (n if none). */
-static size_t first_pair(const uint64_t *pairs, size_t n, uint32_t k)
-{
-   size_t lo = 0, hi = n;
-   while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (pairs[mid] >> 32 < k)
-         lo = mid + 1;
-      else
-         hi = mid;
-   }
-   return lo;
-}
 
 #define PART_GRAPH_PARTIAL_DEPTH 64
 
@@ -476,16 +514,13 @@ int part_graph_settle_calls(part_graph *g, const trace_file *t, const uint8_t *r
 {
    if (!g->scope || g->ng == 0)
       return 0;
-   size_t n = 0, nu = 0;
+   size_t n = 0;
    uint64_t *links = group_units(g, t, role, 0, &n);
-   uint64_t *uses = links ? group_units(g, t, role, 1, &nu) : NULL;
-   int rc = !uses || bound_by_units(g, t, links, n) != 0 ||
-                  bound_by_units(g, t, uses, nu) != 0 ||
+   int rc = !links || bound_by_units(g, t, role, links, n) != 0 ||
                   merge_partials(g, t, role, links, n) != 0
                ? -1
                : 0;
    free(links);
-   free(uses);
    return rc;
 }
 

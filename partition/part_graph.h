@@ -73,8 +73,10 @@ int part_graph_build(const trace_vcg *vcg, const uint8_t *scope, part_graph *g);
  * each start counted as a call: CloverLeaf's time-step minimum gave
  * 33,710 allreduce calls a step. The reduction ends once per entry of
  * the outermost loop (or function) in which its links were made; a
- * link made in the scope's own body, once per iteration of the scope,
- * and so for a loop with links in its own body and in loops inside it.
+ * link made in the scope's own body, once per iteration of the scope;
+ * a loop with links in its own body and in loops inside it, whose
+ * values other values use inside it too (a solver's iteration loop),
+ * once per iteration or per run of those loops, whichever is more.
  * 0, or -1 when out of memory (g unchanged). */
 int part_graph_bound_calls(part_graph *g, const trace_file *t);
 
@@ -82,11 +84,7 @@ int part_graph_bound_calls(part_graph *g, const trace_file *t);
 enum { PART_GRAPH_LOCAL = 0, PART_GRAPH_COLLECTIVE = 1, PART_GRAPH_REDUCTION = 2 };
 
 /* The calls of the collective groups (role[k] set; the others' calls are
- * not used): part_graph_bound_calls; at most once per entry of the
- * outermost loop (or function) in which the group's values are used by
- * other groups' (gcc -O2 makes a chain's last link lazily where its
- * result is first read, a second unit of links per step); then a
- * reduction taken in partial
+ * not used): part_graph_bound_calls, then a reduction taken in partial
  * sums (an unrolled or vectorised loop's s0 .. s3, added after the loop)
  * is one collective: a reduction group whose values in g's scope go only
  * into one other reduction group, made in the same loops, counts no
