@@ -271,20 +271,11 @@ static uint64_t unit_runs(const trace_file *t, const uint8_t *scope, uint32_t u)
                                                                : x->entries;
 }
 
-/* Times unit u ran its body: a loop's iterations, else its runs. */
-static uint64_t loop_iterations(const trace_file *t, const uint8_t *scope, uint32_t u)
-{
-   const trace_context *x = &t->contexts[u];
-   return x->kind == CATS_CTX_LOOP ? x->iterations : unit_runs(t, scope, u);
-}
-
-/* The sorted, unique (group << 32 | unit) pairs of g's groups with
- * role[group] set (every group if role is NULL): of their in-scope
- * in-edges (where their links were made), or with `uses` of their
- * in-scope out-edges to other groups (where other values use theirs);
- * NULL when out of memory. */
+/* The sorted, unique (group << 32 | unit) pairs of the in-scope in-edges
+ * of g's groups with role[group] set (every group if role is NULL); NULL
+ * when out of memory. */
 static uint64_t *group_units(const part_graph *g, const trace_file *t, const uint8_t *role,
-                             int uses, size_t *np)
+                             size_t *np)
 {
    const trace_vcg *vcg = &t->vcg;
    uint32_t *unit = context_units(t);
@@ -296,9 +287,7 @@ static uint64_t *group_units(const part_graph *g, const trace_file *t, const uin
    size_t n = 0;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
-      uint32_t k = g->group[uses ? ed->src : ed->dst];
-      if (uses && g->group[ed->dst] == k)
-         continue;
+      uint32_t k = g->group[ed->dst];
       if (in_scope(ed, g->scope) && (!role || role[k]))
          pairs[n++] = (uint64_t)k << 32 | unit[ed->ctx];
    }
@@ -310,6 +299,70 @@ static uint64_t *group_units(const part_graph *g, const trace_file *t, const uin
          pairs[u++] = pairs[i];
    *np = u;
    return pairs;
+}
+
+/* part_graph_bound_calls over the groups that pairs[0..n) name. */
+static int bound_calls(part_graph *g, const trace_file *t, const uint64_t *pairs, size_t n)
+{
+   const uint8_t *scope = g->scope;
+   uint32_t *mark = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *mark);
+   if (!mark)
+      return -1;
+   for (size_t i = 0; i < n;) {
+      uint32_t k = (uint32_t)(pairs[i] >> 32);
+      size_t j = i;
+      for (; j < n && pairs[j] >> 32 == k; j++)
+         mark[(uint32_t)pairs[j]] = k + 1;
+      /* A unit inside another of the group's units is part of its runs
+       * (a row loop inside the loop over rows). */
+      uint64_t runs = 0, root_runs = 0;
+      int bounded = 1;
+      for (size_t m = i; m < j; m++) {
+         uint32_t u = (uint32_t)pairs[m];
+         if (!scope[u]) {
+            bounded = 0;   /* a link made above the scope: no bound */
+            break;
+         }
+         if (scope_root(t, scope, u)) {
+            root_runs += unit_runs(t, scope, u);
+            continue;
+         }
+         int inside = 0;
+         for (uint32_t a = t->contexts[u].parent;
+              a != CATS_NONE && !scope_root(t, scope, a) && !inside;
+              a = t->contexts[a].parent)
+            inside = mark[a] == k + 1;
+         if (!inside)
+            runs += unit_runs(t, scope, u);
+      }
+      /* Links made in the scope's own body after reductions in its loops
+       * (alpha = rr / dot(p, Ap)) finish those reductions. */
+      if (runs == 0)
+         runs = root_runs;
+      if (bounded && runs > 0 && runs < g->calls[k])
+         g->calls[k] = runs;
+      for (size_t m = i; m < j; m++)
+         mark[(uint32_t)pairs[m]] = 0;
+      i = j;
+   }
+   free(mark);
+   return 0;
+}
+
+int part_graph_bound_calls(part_graph *g, const trace_file *t)
+{
+   if (!g->scope || g->ng == 0)
+      return 0;
+   size_t n = 0;
+   uint64_t *pairs = group_units(g, t, NULL, &n);
+   int rc = pairs ? bound_calls(g, t, pairs, n) : -1;
+   free(pairs);
+   return rc;
+}
+
+static int has_pair(const uint64_t *pairs, size_t n, uint64_t key)
+{
+   return bsearch(&key, pairs, n, sizeof *pairs, cmp_pair) != NULL;
 }
 
 /* The first of the sorted pairs whose group is k (n if none). */
@@ -325,145 +378,6 @@ static size_t first_pair(const uint64_t *pairs, size_t n, uint32_t k)
    }
    return lo;
 }
-
-/* The runs of the link units pairs[0..n) (uses[0..nu): where each
- * group's values are used by other groups' values), per group: the
- * entries of the outermost units below the scope (a unit inside another
- * of the group's units is part of its runs: a row loop inside the loop
- * over rows, a chunk's minimum inside the loop over chunks); but a loop
- * with links in its own body and in units inside it, whose values are
- * used inside it, runs once per iteration or once per run of those
- * units, whichever is more (a solver's iteration loop restarts a dot
- * product, pap = 0, accumulates it in a kernel and uses it for alpha;
- * one dot() makes both of an iteration's dot products); or the scope's
- * iterations when the units are only its own body (alpha = rr /
- * dot(p, Ap) finishes the reductions of its loops). UINT64_MAX for a
- * group with a unit above the scope (no bound) or none. runs has g->ng
- * entries. */
-static int group_runs(const part_graph *g, const trace_file *t, const uint64_t *pairs,
-                      size_t n, const uint64_t *uses, size_t nu, uint64_t *runs_of)
-{
-   const uint8_t *scope = g->scope;
-   size_t nc = t->ncontexts ? t->ncontexts : 1;
-   /* k + 1 (no clearing between groups): a unit of group k in pairs;
-    * a context with links of group k in a unit inside it. */
-   uint32_t *mark = calloc(nc, sizeof *mark);
-   uint32_t *holds = calloc(nc, sizeof *holds);
-   uint32_t *used = calloc(nc, sizeof *used);
-   uint32_t *inner_tag = calloc(nc, sizeof *inner_tag);
-   uint64_t *inner = calloc(nc, sizeof *inner);
-   uint32_t *outer_of = malloc((n ? n : 1) * sizeof *outer_of);
-   if (!mark || !holds || !used || !inner_tag || !inner || !outer_of) {
-      free(mark), free(holds), free(used), free(inner_tag), free(inner), free(outer_of);
-      return -1;
-   }
-   for (uint32_t k = 0; k < g->ng; k++)
-      runs_of[k] = UINT64_MAX;
-   for (size_t i = 0; i < n;) {
-      uint32_t k = (uint32_t)(pairs[i] >> 32);
-      size_t j = i;
-      for (; j < n && pairs[j] >> 32 == k; j++)
-         mark[(uint32_t)pairs[j]] = k + 1;
-      for (size_t l = i; l < j; l++)
-         for (uint32_t a = t->contexts[(uint32_t)pairs[l]].parent;
-              a != CATS_NONE && scope[a] && !scope_root(t, scope, a) && holds[a] != k + 1;
-              a = t->contexts[a].parent)
-            holds[a] = k + 1;
-      for (size_t l = first_pair(uses, nu, k); l < nu && uses[l] >> 32 == k; l++)
-         for (uint32_t a = (uint32_t)uses[l];
-              a != CATS_NONE && scope[a] && !scope_root(t, scope, a) && used[a] != k + 1;
-              a = t->contexts[a].parent)
-            used[a] = k + 1;
-      /* The runs of the units inside each outermost one: a unit that
-       * holds others runs at most once per iteration or once per run of
-       * those (two dot products in a solver's iteration), whichever is
-       * more. */
-      uint64_t runs = 0, root_runs = 0;
-      int bounded = 1;
-      for (size_t m = i; m < j && bounded; m++) {
-         uint32_t u = (uint32_t)pairs[m];
-         if (!scope[u]) {
-            bounded = 0;   /* made above the scope: no bound */
-            break;
-         }
-         outer_of[m - i] = CATS_NONE;
-         if (scope_root(t, scope, u))
-            continue;
-         for (uint32_t a = t->contexts[u].parent;
-              a != CATS_NONE && !scope_root(t, scope, a); a = t->contexts[a].parent)
-            if (mark[a] == k + 1)
-               outer_of[m - i] = a;   /* the outermost, at the end */
-         if (outer_of[m - i] != CATS_NONE) {
-            uint32_t a = outer_of[m - i];
-            inner[a] = (inner_tag[a] == k + 1 ? inner[a] : 0) + unit_runs(t, scope, u);
-            inner_tag[a] = k + 1;
-         }
-      }
-      for (size_t m = i; m < j && bounded; m++) {
-         uint32_t u = (uint32_t)pairs[m];
-         if (scope_root(t, scope, u)) {
-            root_runs += unit_runs(t, scope, u);
-         } else if (outer_of[m - i] == CATS_NONE) {
-            uint64_t r = unit_runs(t, scope, u);
-            if (holds[u] == k + 1 && used[u] == k + 1) {
-               uint64_t in = inner_tag[u] == k + 1 ? inner[u] : 0;
-               r = loop_iterations(t, scope, u);
-               r = r > in ? r : in;
-            }
-            runs += r;
-         }
-      }
-      if (runs == 0)
-         runs = root_runs;
-      if (bounded && runs > 0)
-         runs_of[k] = runs;
-      i = j;
-   }
-   free(mark);
-   free(holds);
-   free(used);
-   free(inner_tag);
-   free(inner);
-   free(outer_of);
-   return 0;
-}
-
-/* Each group's calls, at most the runs of the units pairs[0..n) name. */
-static int bound_by_units(part_graph *g, const trace_file *t, const uint8_t *role,
-                          const uint64_t *links, size_t n)
-{
-   size_t nu = 0;
-   uint64_t *runs = malloc(((size_t)g->ng + 1) * sizeof *runs);
-   uint64_t *uses = runs ? group_units(g, t, role, 1, &nu) : NULL;
-   int rc = uses ? group_runs(g, t, links, n, uses, nu, runs) : -1;
-   free(uses);
-   if (rc != 0) {
-      free(runs);
-      return -1;
-   }
-   for (uint32_t k = 0; k < g->ng; k++)
-      if (runs[k] < g->calls[k])
-         g->calls[k] = runs[k];
-   free(runs);
-   return 0;
-}
-
-int part_graph_bound_calls(part_graph *g, const trace_file *t)
-{
-   if (!g->scope || g->ng == 0)
-      return 0;
-   size_t n = 0;
-   uint64_t *links = group_units(g, t, NULL, 0, &n);
-   int rc = links ? bound_by_units(g, t, NULL, links, n) : -1;
-   free(links);
-   return rc;
-}
-
-static int has_pair(const uint64_t *pairs, size_t n, uint64_t key)
-{
-   return bsearch(&key, pairs, n, sizeof *pairs, cmp_pair) != NULL;
-}
-
 
 #define PART_GRAPH_PARTIAL_DEPTH 64
 
@@ -515,12 +429,12 @@ int part_graph_settle_calls(part_graph *g, const trace_file *t, const uint8_t *r
    if (!g->scope || g->ng == 0)
       return 0;
    size_t n = 0;
-   uint64_t *links = group_units(g, t, role, 0, &n);
-   int rc = !links || bound_by_units(g, t, role, links, n) != 0 ||
-                  merge_partials(g, t, role, links, n) != 0
+   uint64_t *pairs = group_units(g, t, role, &n);
+   int rc = !pairs || bound_calls(g, t, pairs, n) != 0 ||
+                  merge_partials(g, t, role, pairs, n) != 0
                ? -1
                : 0;
-   free(links);
+   free(pairs);
    return rc;
 }
 

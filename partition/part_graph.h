@@ -73,10 +73,7 @@ int part_graph_build(const trace_vcg *vcg, const uint8_t *scope, part_graph *g);
  * each start counted as a call: CloverLeaf's time-step minimum gave
  * 33,710 allreduce calls a step. The reduction ends once per entry of
  * the outermost loop (or function) in which its links were made; a
- * link made in the scope's own body, once per iteration of the scope;
- * a loop with links in its own body and in loops inside it, whose
- * values other values use inside it too (a solver's iteration loop),
- * once per iteration or per run of those loops, whichever is more.
+ * link made in the scope's own body, once per iteration of the scope.
  * 0, or -1 when out of memory (g unchanged). */
 int part_graph_bound_calls(part_graph *g, const trace_file *t);
 
