@@ -225,7 +225,7 @@ static void dep_read_lanes(Site* s, Event* e, Addr a, UInt sh)
    Addr x, end = a + s->size;
    for (x = a; x < end; x += 8) {
       VfSecMap* m = CATS_(vf_map)(x);
-      CATS_(vf_dep_read)(s, e, m, (UInt)((x & (VF_SM_SPAN - 1)) >> sh), 8);
+      CATS_(vf_dep_read)(s, e, m, CATS_(vf_word)(x, sh), 8);
    }
 }
 
@@ -242,7 +242,7 @@ ULong load_hook(Site* s, Addr a, UInt max, UInt sh)
    /* Words that hold a value already (all but a value's first read)
       return at once, without the container and carrier checks. */
    VfSecMap* m0 = CATS_(vf_map)(a);
-   UInt w0 = (UInt)((a & (VF_SM_SPAN - 1)) >> sh);
+   UInt w0 = CATS_(vf_word)(a, sh);
    UInt* slot0 = &m0->p[w0];
    if (max <= 8 || s->size <= 8)
       CATS_(vf_dep_read)(s, e, m0, w0, s->size);
@@ -365,7 +365,7 @@ static inline void store_words(VfSecMap* map, UInt w, Addr a, UInt len,
    Addr x = a & ~(step - 1), end = a + len;
    for (; x < end; x += step) {
       VfSecMap* m = CATS_(vf_map)(x);
-      UInt wx = (UInt)((x & (VF_SM_SPAN - 1)) >> sh);
+      UInt wx = CATS_(vf_word)(x, sh);
       m->p[wx] = v;
       CATS_(vf_dep_wrote)(m, wx);
    }
@@ -374,7 +374,7 @@ static inline void store_words(VfSecMap* map, UInt w, Addr a, UInt len,
 /* The shadow map of 'a' and its word there. */
 static inline VfSecMap* map_word(Addr a, UInt* w, UInt sh)
 {
-   *w = (UInt)((a & (VF_SM_SPAN - 1)) >> sh);
+   *w = CATS_(vf_word)(a, sh);
    return CATS_(vf_map)(a);
 }
 

@@ -131,12 +131,19 @@ static inline VfSecMap* CATS_(vf_map)(Addr a)
    return CATS_(vf_map_slow)(a);
 }
 
+/* The index of the word at 'a' in its secondary map, words of 1 << sh
+   bytes. */
+static inline UInt CATS_(vf_word)(Addr a, UInt sh)
+{
+   return (UInt)((a & (VF_SM_SPAN - 1)) >> sh);
+}
+
 /* The provenance slot of the word at 'a', words of 1 << sh bytes (the
    hooks pass a constant: one compiled copy per granularity). */
 static inline UInt* CATS_(vf_p_slot_sh)(Addr a, UInt sh)
 {
    VfSecMap* m = CATS_(vf_map)(a);
-   return &m->p[(a & (VF_SM_SPAN - 1)) >> sh];
+   return &m->p[CATS_(vf_word)(a, sh)];
 }
 
 static inline UInt* CATS_(vf_p_slot)(Addr a)

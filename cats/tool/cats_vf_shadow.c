@@ -77,7 +77,7 @@ UInt CATS_(vf_word_vertex)(Addr a, UInt** ver, UInt** sig)
    VfSecMap* m = CATS_(vf_map)(a);
    if (m->seq == 0)
       CATS_(vf_map_vertices)(m);
-   UInt w = (UInt)((a & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
+   UInt w = CATS_(vf_word)(a, CATS_(vf_wshift));
    *ver = &m->vs[2 * w];
    *sig = &m->vs[2 * w + 1];
    return (m->seq << (VF_SM_BITS - CATS_(vf_wshift))) | w;
@@ -126,7 +126,7 @@ void CATS_(vf_clear_range)(Addr a, SizeT len)
          continue;
       }
       VfSecMap* m = CATS_(vf_map)(w);
-      UInt i = (UInt)((w & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
+      UInt i = CATS_(vf_word)(w, CATS_(vf_wshift));
       m->p[i] = 0;
       if (m->wctx != NULL)
          m->wctx[i] = 0;
@@ -139,8 +139,8 @@ void CATS_(vf_copy_range)(Addr dst, Addr src, SizeT len)
    for (k = 0; k < len; k += step) {
       VfSecMap* ms = CATS_(vf_map)(src + k);
       VfSecMap* md = CATS_(vf_map)(dst + k);
-      UInt ws = (UInt)(((src + k) & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
-      UInt wd = (UInt)(((dst + k) & (VF_SM_SPAN - 1)) >> CATS_(vf_wshift));
+      UInt ws = CATS_(vf_word)(src + k, CATS_(vf_wshift));
+      UInt wd = CATS_(vf_word)(dst + k, CATS_(vf_wshift));
       md->p[wd] = ms->p[ws];
       /* The values keep the context that stored them. */
       if (ms->wctx != NULL || md->wctx != NULL) {
