@@ -627,6 +627,38 @@ long long trace_meta_number(const trace_file *t, const char *key)
    return strtoll(v, NULL, 10);
 }
 
+trace_status trace_counted_section(const trace_file *t, const trace_section *s,
+                                   const char *key, uint32_t type, const char *noun,
+                                   unsigned size, int required, uint32_t *n,
+                                   char *err, size_t errlen)
+{
+   const char *nm = trace_section_name(type);
+   long long meta = trace_meta_number(t, key);
+   *n = 0;
+   if (!s && meta != -1)
+      return trace_fail(err, errlen, TRACE_EMISSING,
+                        "META %s is set but section %u (%s) is missing", key,
+                        type, nm);
+   if (!s)
+      return TRACE_OK;
+   if (s->size < 4)
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "%s: %zu bytes, too short for its count", nm, s->size);
+   uint32_t count = le_u32(s->data);
+   uint64_t need = 4 + (uint64_t)count * size;
+   if (need != s->size)
+      return trace_fail(err, errlen, TRACE_ERECORD,
+                        "%s: %u %s of %u bytes need %llu bytes, the section "
+                        "has %zu", nm, count, noun, size,
+                        (unsigned long long)need, s->size);
+   if ((required || meta != -1) && meta != (long long)count)
+      return trace_fail(err, errlen, TRACE_EVALUE,
+                        "%s: %u %s, but META %s is %s", nm, count, noun, key,
+                        meta == -1 ? "absent" : trace_meta_get(t, key));
+   *n = count;
+   return TRACE_OK;
+}
+
 const char *trace_no_graph_reason(const trace_file *t, char *buf, size_t len)
 {
    const char *left = trace_meta_get(t, "vcg_left_out");

@@ -21,27 +21,12 @@ static int key_after(const trace_dep *a, const trace_dep *b)
 trace_status trace_decode_deps(trace_file *t, const trace_section *s,
                                char *err, size_t errlen)
 {
-   long long meta = trace_meta_number(t, "dep_records");
-   if (!s && meta != -1)
-      return trace_fail(err, errlen, TRACE_EMISSING,
-                        "META dep_records is set but section 11 (DEPS) is "
-                        "missing");
-   if (!s)
-      return TRACE_OK;
-   if (s->size < 4)
-      return trace_fail(err, errlen, TRACE_ERECORD,
-                        "DEPS: %zu bytes, too short for its count", s->size);
-   uint32_t n = le_u32(s->data);
-   uint64_t need = 4 + (uint64_t)n * CATS_DEP_RECORD_SIZE;
-   if (need != s->size)
-      return trace_fail(err, errlen, TRACE_ERECORD,
-                        "DEPS: %u records of %d bytes need %llu bytes, the "
-                        "section has %zu", n, CATS_DEP_RECORD_SIZE,
-                        (unsigned long long)need, s->size);
-   if (meta != (long long)n)
-      return trace_fail(err, errlen, TRACE_EVALUE,
-                        "DEPS: %u records, but META dep_records is %s", n,
-                        meta == -1 ? "absent" : trace_meta_get(t, "dep_records"));
+   uint32_t n;
+   trace_status cst = trace_counted_section(t, s, "dep_records", CATS_SEC_DEPS,
+                                            "records", CATS_DEP_RECORD_SIZE, 1, &n,
+                                            err, errlen);
+   if (cst != TRACE_OK || !s)
+      return cst;
    trace_dep *d = malloc((n ? n : 1) * sizeof *d);
    if (!d)
       return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (DEPS)");

@@ -202,27 +202,12 @@ trace_status trace_decode_index(trace_file *t, const trace_section *s, char *err
       return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (INDEX)");
    for (uint32_t i = 0; i < t->nevents; i++)
       t->index_loc[i] = t->index_alloc[i] = CATS_NONE;
-   long long meta = trace_meta_number(t, "index_pairs");
-   if (!s && meta != -1)
-      return trace_fail(err, errlen, TRACE_EMISSING,
-                        "META index_pairs is set but section 10 (INDEX) is "
-                        "missing");
-   if (!s)
-      return TRACE_OK;
-   if (s->size < 4)
-      return trace_fail(err, errlen, TRACE_ERECORD,
-                        "INDEX: %zu bytes, too short for its count", s->size);
-   uint32_t n = le_u32(s->data);
-   uint64_t need = 4 + (uint64_t)n * CATS_INDEX_PAIR_SIZE;
-   if (need != s->size)
-      return trace_fail(err, errlen, TRACE_ERECORD,
-                        "INDEX: %u pairs of %d bytes need %llu bytes, the "
-                        "section has %zu", n, CATS_INDEX_PAIR_SIZE,
-                        (unsigned long long)need, s->size);
-   if (meta != -1 && meta != (long long)n)
-      return trace_fail(err, errlen, TRACE_EVALUE,
-                        "INDEX: %u pairs, but META index_pairs is %s", n,
-                        trace_meta_get(t, "index_pairs"));
+   uint32_t n;
+   trace_status cst = trace_counted_section(t, s, "index_pairs", CATS_SEC_INDEX,
+                                            "pairs", CATS_INDEX_PAIR_SIZE, 0, &n,
+                                            err, errlen);
+   if (cst != TRACE_OK || !s)
+      return cst;
    /* by_loc[access loc]: its index loc. */
    uint32_t *by_loc = malloc(((size_t)t->nlocs + 1) * sizeof *by_loc);
    uint32_t *best = malloc(((size_t)t->nlocs + 1) * sizeof *best);

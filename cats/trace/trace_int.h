@@ -32,6 +32,16 @@ trace_status trace_decode_index(trace_file *t, const trace_section *s, char *err
 trace_status trace_decode_deps(trace_file *t, const trace_section *s,
                                char *err, size_t errlen);
 
+/* An optional section of a u32 count and count records of `size` bytes,
+ * whose count META `key` gives (when `required`, it must; otherwise it
+ * may be absent): checks the count against the section and META, and
+ * that META names no section that is missing. *n is the count (0 for an
+ * absent section). */
+trace_status trace_counted_section(const trace_file *t, const trace_section *s,
+                                   const char *key, uint32_t type, const char *noun,
+                                   unsigned size, int required, uint32_t *n,
+                                   char *err, size_t errlen);
+
 /* META key's value as a number: -1 absent, -2 not a decimal number. */
 long long trace_meta_number(const trace_file *t, const char *key);
 
