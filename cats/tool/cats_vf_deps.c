@@ -96,8 +96,8 @@ void CATS_(vf_write_deps)(CatsBuf* b)
    for (i = 0; i < n; i++)
       flush(*(Site**)VG_(indexXA)(sites, i));
    n = recs ? VG_(sizeXA)(recs) : 0;
-   /* The written trace's container ids, and records of one key merged
-      (the ids are a renumbering, but merging costs nothing). */
+   /* In the written trace's container ids (a renumbering of those
+      written, so keys stay unique), sorted by key. */
    XArray* out = VG_(newXA)(VG_(malloc), "cats.depout", VG_(free),
                             sizeof(DepRec));
    for (i = 0; i < n; i++) {
@@ -108,17 +108,7 @@ void CATS_(vf_write_deps)(CatsBuf* b)
    }
    VG_(setCmpFnXA)(out, cmp_rec);
    VG_(sortXA)(out);
-   Word m = 0, k = VG_(sizeXA)(out);
-   for (i = 0; i < k; i++) {
-      DepRec* r = VG_(indexXA)(out, i);
-      DepRec* last = m > 0 ? VG_(indexXA)(out, m - 1) : NULL;
-      if (last != NULL && cmp_rec(last, r) == 0) {
-         last->uses += r->uses;
-         last->bytes += r->bytes;
-      } else {
-         *(DepRec*)VG_(indexXA)(out, m++) = *r;
-      }
-   }
+   Word m = VG_(sizeXA)(out);
    n_written = (UInt)m;
    CATS_(put_u32)(b, n_written);
    for (i = 0; i < m; i++) {
