@@ -116,6 +116,32 @@ def test_dependencies_follow_the_version_read():
                  "META dep_records")
 
 
+def test_report_ranks_dependencies_by_code():
+    # `cats report` section 6 merges section 11 by (storing loop's line,
+    # reading loop's line, container): here one context per loop, so its
+    # rows for the arrays are _expected()'s, the sweep's reads of its own
+    # previous steps marked "self".
+    want = _expected()
+    for flags in (("-O0",), ("-O3", "-mavx2")):
+        tag = " ".join(flags)
+        trace, _ = traced(PROGRAM, flags, tool_args=("--value-flow=yes",))
+        ctx = _contexts(trace)
+        line = {n: trace.locs[trace.ctxs[c]["loc"]]["line"] for n, c in ctx.items()}
+        proc = cats_cmd("report", trace.path, "--top=1000000", "--json", "-")
+        rows = json.loads(proc.stdout)["dependencies"]["entries"]
+        got = {}
+        for r in rows:
+            if r["name"] in DATA:
+                got[(int(r["from_site"].rsplit(":", 1)[1]), int(r["to_site"].rsplit(":", 1)[1]), r["name"])] = \
+                    (r["bytes"], r["self"])
+        check_eq(got, {(line[f], line[t], a): (b, f == t) for (f, t, a), b in want.items()},
+                 "report rows (stored at line, read at line, array) -> (bytes, self) %s" % tag)
+        text = cats_cmd("report", trace.path, "--top=1000000").stdout
+        sweep = (want[("sweep", "sweep", "u0")], line["sweep"])
+        check(re.search(r"%d B .*\"u0\"\s+loop \(\S*dep_steps\.c:%d\) in halo -> itself" % sweep, text),
+              "the sweep's row in the text %s:\n%s" % (tag, text))
+
+
 def test_view_shows_the_self_dependency_of_the_sweep():
     # The page sums records over containers, stack frames left out (a
     # loop reading its own counter at -O0): the sweep's self-dependency

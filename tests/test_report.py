@@ -223,35 +223,48 @@ def test_report_indirect():
           "text:\n" + sec)
 
 
-def test_report_communication_edges():
-    # report_comm.c: c[i] = a[i] + b[i] in add's loop (line 18; at -O2 its
-    # header block is the body, line 19), a and b made by init at lines 11
-    # and 12: 16 edges a -> c and 16 b -> c, each used once, 8 bytes.
+def test_report_dependencies_between_code():
+    # report_comm.c: init's loop (line 10; at -O2 its header block is the
+    # body, line 11) stores a and b; add's loop (line 18 or 19) reads all
+    # 16 of each, 8 bytes apiece, and stores c; main reads c[3]. Those are
+    # all the program's rows: nothing before main reads a, b or c. gcc
+    # -O2 reads c[3] twice (two ucomisd, one per operand order, for the
+    # NaN case of ==).
     for flags in (("-O0",), ("-O2",)):
-        j, text, _ = _report("report_comm.c", flags)
+        c_reads = 1 if flags == ("-O0",) else 2
+        j, text, _ = _report("report_comm.c", flags, opts=("--top=" + ALL,))
         tag = " ".join(flags)
-        c = j["communication"]
-        check(c is not None, "the trace has a VCG %s" % tag)
-        got = sorted((_line(e["src_site"]), e["src_function"], e["src"], e["dst"], e["bytes"], e["uses"],
-                      e["edges"], e["more_src"], e["more_dst"]) for e in c["entries"])
-        check_eq(got, [(11, "init", "a", "c", 128, 16, 16, False, False),
-                       (12, "init", "b", "c", 128, 16, 16, False, False)],
-                 "edges by location %s (src line, function, src, dst, bytes, uses, edges)" % tag)
-        check_eq(c["total"], 2, "rows in scope %s" % tag)
-        for e in c["entries"]:
-            check(_in(e["sink_site"], "report_comm.c") and _line(e["sink_site"]) in (18, 19)
-                  and e["sink_function"] == "add", "sink %r in %r %s" % (e["sink_site"], e["sink_function"], tag))
-            check(e["sink_context"].startswith("loop ("), "sink context %r" % e["sink_context"])
+        d = j["dependencies"]
+        check(d is not None, "the trace has section 11 %s" % tag)
+        mine = [e for e in d["entries"] if e["name"] in ("a", "b", "c")]
+        got = sorted((e["name"], e["from_function"], e["to_function"], e["bytes"], e["uses"], e["self"],
+                      e["records"]) for e in mine)
+        check_eq(got, [("a", "init", "add", 128, 16, False, 1),
+                       ("b", "init", "add", 128, 16, False, 1),
+                       ("c", "add", "main", 8 * c_reads, c_reads, False, 1)],
+                 "rows %s (container, from, to, bytes, uses, self, records)" % tag)
+        for e in mine:
+            lines = {"init": (10, 11), "add": (18, 19), "main": (23,)}
+            for end in ("from", "to"):
+                check(_in(e[end + "_site"], "report_comm.c")
+                      and _line(e[end + "_site"]) in lines[e[end + "_function"]],
+                      "%s site %r of %r %s" % (end, e[end + "_site"], e["name"], tag))
+            check(e["from"].startswith("loop (") and e["from"].endswith(" in " + e["from_function"]),
+                  "the storing node %r %s" % (e["from"], tag))
         sec = _section(text, 6)
-        for src, line in (("a", 11), ("b", 12)):
-            check(re.search(r"128 B\s+16 uses\s+16 edges\s+\S*report_comm\.c:%d \(init\) -> loop \(\S*report_comm"
-                            r"\.c:1[89]\)\s+\"%s\" -> \"c\"" % (line, src), sec), "text %s:\n%s" % (tag, sec))
+        for name in ("a", "b"):
+            check(re.search(r"128 B\s+16 uses\s+\"%s\"\s+loop \(\S*report_comm\.c:1[01]\) in init -> "
+                            r"loop \(\S*report_comm\.c:1[89]\) in add\n" % name, sec),
+                  "text %s:\n%s" % (tag, sec))
+        check(re.search(r"%d B\s+%s\s+\"c\"\s+loop \(\S*report_comm\.c:1[89]\) in add -> main\n"
+                        % (8 * c_reads, "1 use" if c_reads == 1 else "2 uses"), sec),
+              "text %s:\n%s" % (tag, sec))
 
 
 def test_report_without_vcg():
     j, text, _ = _report("report_comm.c", tool_args=("--value-flow=no",))
-    check_eq(j["communication"], None, "communication without a VCG")
-    check("6. communication: no value communication graph: the run had --value-flow=no" in text,
+    check_eq(j["dependencies"], None, "no dependencies without value flow")
+    check("6. dependencies between code: not recorded: the run had --value-flow=no" in text,
           "text note:\n" + text)
     check_eq((j["reuse"]["line_size"], j["reuse"]["sampling"]), (64, 16),
              "reuse distances are recorded without a VCG too")
@@ -264,7 +277,7 @@ def test_report_json_matches_text():
              3: ("short_lifetimes", r"short usage lifetimes .*?: (\d+)"),
              4: ("sharing", r"buffer sharing .*?: (\d+), saving"),
              5: ("access_sites", r"access sites: (\d+)"),
-             6: ("communication", r"by location .*?: (\d+)")}
+             6: ("dependencies", r"dependencies between code .*?: (\d+)")}
     for n, (key, rx) in heads.items():
         sec = _section(text, n)
         m = re.match(r"%d\. .*?" % n + rx, sec)
@@ -349,7 +362,7 @@ def test_report_scope_takes_other_threads():
     t, _ = traced("threads.c")
     j = json.loads(cats_cmd("report", t.path, "--top=" + ALL, "--json", "-").stdout)
     check_eq(j["scope"], "main", "scope")
-    sinks = {e["sink_site"] and os.path.basename(e["sink_site"]) for e in j["communication"]["entries"]}
+    sinks = {e["to_site"] and os.path.basename(e["to_site"]) for e in j["dependencies"]["entries"]}
     check("threads.c:11" in sinks, "the workers' loop is in scope: %r" % sorted(s for s in sinks if s))
     lazy = ("_dl_runtime_resolve", "_dl_fixup", "_dl_lookup_symbol_x", "do_lookup_x")
     check(not [e for e in j["access_sites"]["entries"] if e["function"].startswith(lazy)],

@@ -7,18 +7,20 @@
  *   3 containers used for a small part of the time they are allocated
  *   4 same-size containers that could share one buffer
  *   5 stride-k and indirect access sites
- *   6 the heaviest value-communication edges by code location
+ *   6 the heaviest dependencies between code: bytes read, by the loop or
+ *     function that stored them and the one that read them
  *   7 reuse distances per container and access site, with misses
  *
  * Text goes to stdout. `--json OUT` writes the same content as JSON,
  * atomically (cli_outfile.h); with OUT "-" the JSON goes to stdout instead of
  * the text. Exit status: 0, 1 file or data error, 2 usage error.
  *
- * JSON (version 1). Ids are those of `cats dump --json`; a location
+ * JSON (version 2: section 6 became "dependencies"). Ids are those of
+ * `cats dump --json`; a location
  * ("site") is "file:line" as the text prints it, or null; "total" is the
  * number found before the cut to "top".
  *
- *   { "report": 1, "file": F, "command": C, "top": N,
+ *   { "report": 2, "file": F, "command": C, "top": N,
  *     "scope": "main" | "all", "short_ratio": R,
  *     "peak": null | { "time", "bytes", "exact_bytes", "upper_bytes",
  *        "total", "live": [ { "alloc", "name", "kind", "site", "size",
@@ -43,11 +45,13 @@
  *        index: { "alloc", "name", "site" }: the container the address
  *        was computed from and the load that read it (trace section 10),
  *        null when the trace does not say)
- *     "communication": null | { "total", "entries": [ { "bytes", "uses",
- *        "edges", "src_site", "src_function", "sink_site",
- *        "sink_function", "sink_context", "src", "dst", "more_src",
- *        "more_dst" } ] },     (src/dst: container names, null for a
- *        register intermediate)
+ *     "dependencies": null | { "total", "entries": [ { "bytes", "uses",
+ *        "alloc", "name", "from_site", "from_function", "from",
+ *        "to_site", "to_function", "to", "self", "records" } ] },
+ *        (from/to: the heaviest storing and reading contexts' labels;
+ *        the sites are their loop headers or function entries; self:
+ *        one line both stores and reads; records: section 11 records
+ *        merged; null without value flow)
  *     "reuse": null }
  */
 #include <errno.h>
@@ -376,61 +380,53 @@ static void text_sites(FILE *fp, const trace_file *t, const cli_report_data *r)
    more(fp, r->nsites, r->sites_total);
 }
 
-static void text_end(FILE *fp, const trace_file *t, uint32_t loc,
-                     const char *none)
+/* A control-flow node as a reader finds it: "loop (x.c:12) in f", or a
+ * function's name. */
+static void node_label(const trace_file *t, uint32_t ctx, char *buf,
+                       size_t n)
 {
-   char where[LOC_LEN];
-   loc_str(t, loc, where);
-   if (!where[0]) {
-      fputs(none, fp);
-      return;
-   }
-   cli_text(fp, where);
-   const char *fn = loc_function(t, loc);
-   if (fn[0]) {
-      fputs(" (", fp);
-      cli_text(fp, fn);
-      fputc(')', fp);
-   }
+   const trace_context *c = &t->contexts[ctx];
+   size_t k;
+   cli_ctx_label(t, ctx, buf, n);
+   k = strlen(buf);
+   const char *fn = c->kind == CATS_CTX_FUNCTION || c->loc == CATS_NONE
+                       ? "" : loc_function(t, c->loc);
+   if (fn[0] && k < n)
+      snprintf(buf + k, n - k, " in %s", fn);
 }
 
-static void text_comm(FILE *fp, const trace_file *t, const cli_report_data *r)
+static void text_deps(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
-   if (!r->has_vcg) {
-      char why[512];
-      fprintf(fp, "\n6. communication: %s\n", trace_no_graph_reason(t, why, sizeof why));
+   if (!r->has_deps) {
+      const char *vf = trace_meta_get(t, "value_flow");
+      fprintf(fp, "\n6. dependencies between code: %s\n",
+              vf && strcmp(vf, "no") == 0
+                 ? "not recorded: the run had --value-flow=no"
+                 : "not recorded in this trace");
       return;
    }
-   fprintf(fp, "\n6. heaviest communication edges by location (uses x "
-               "source size): %u\n",
-           r->edges_total);
-   for (uint32_t i = 0; i < r->nedges; i++) {
-      const cli_report_edge *e = &r->edges[i];
-      fprintf(fp, "  %2u. %12llu B  %llu uses  %llu edges  ", i + 1,
-              (unsigned long long)e->bytes, (unsigned long long)e->uses,
-              (unsigned long long)e->edges);
-      text_end(fp, t, e->src_loc, "input");
-      fputs(" -> ", fp);
-      char label[LOC_LEN];
-      if (e->sink_ctx != CATS_NONE) {
-         cli_ctx_label(t, e->sink_ctx, label, sizeof label);
-         cli_text(fp, label);
-      } else {
-         fputs("?", fp);
-      }
+   fprintf(fp, "\n6. heaviest dependencies between code (bytes read, by "
+               "the node that stored them -> the node that read them): %u\n",
+           r->deps_total);
+   for (uint32_t i = 0; i < r->ndeps; i++) {
+      const cli_report_dep *d = &r->deps[i];
+      char from[LOC_LEN], to[LOC_LEN];
+      fprintf(fp, "  %2u. %12llu B  %llu use%s  ", i + 1,
+              (unsigned long long)d->bytes, (unsigned long long)d->uses,
+              d->uses == 1 ? "" : "s");
+      quoted(fp, alloc_name(t, d->alloc));
+      node_label(t, d->from_ctx, from, sizeof from);
+      node_label(t, d->to_ctx, to, sizeof to);
       fputs("  ", fp);
-      fputs(e->src_alloc == CATS_NONE ? "[register]" : "", fp);
-      if (e->src_alloc != CATS_NONE)
-         quoted(fp, alloc_name(t, e->src_alloc));
-      fputs(e->more_src ? " and others" : "", fp);
+      cli_text(fp, from);
       fputs(" -> ", fp);
-      fputs(e->dst_alloc == CATS_NONE ? "[register]" : "", fp);
-      if (e->dst_alloc != CATS_NONE)
-         quoted(fp, alloc_name(t, e->dst_alloc));
-      fputs(e->more_dst ? " and others" : "", fp);
+      cli_text(fp, d->from_loc == d->to_loc ? "itself (earlier iterations)"
+                                            : to);
+      if (d->records > 1)
+         fprintf(fp, "  (%u context pairs)", d->records);
       fputc('\n', fp);
    }
-   more(fp, r->nedges, r->edges_total);
+   more(fp, r->ndeps, r->deps_total);
 }
 
 static void write_text(FILE *fp, const trace_file *t, const char *file,
@@ -455,7 +451,7 @@ static void write_text(FILE *fp, const trace_file *t, const char *file,
    text_shorts(fp, t, r, o->short_ratio);
    text_shares(fp, t, r);
    text_sites(fp, t, r);
-   text_comm(fp, t, r);
+   text_deps(fp, t, r);
    cli_report_reuse_text(fp, t, o->top, o->cache_lines);
 }
 
@@ -654,44 +650,37 @@ static void json_sites(FILE *fp, const trace_file *t, const cli_report_data *r)
    fputs("]}", fp);
 }
 
-static void json_container(FILE *fp, const trace_file *t, const char *key,
-                           uint32_t alloc)
+static void json_node(FILE *fp, const trace_file *t, const char *key,
+                      uint32_t ctx, uint32_t line)
 {
-   if (alloc == CATS_NONE)
-      fprintf(fp, ", \"%s\": null", key);
-   else
-      j_str(fp, key, alloc_name(t, alloc));
+   char label[LOC_LEN], k[32];
+   node_label(t, ctx, label, sizeof label);
+   snprintf(k, sizeof k, "%s_site", key);
+   j_loc(fp, t, k, line);
+   snprintf(k, sizeof k, "%s_function", key);
+   j_str(fp, k, loc_function(t, line));
+   j_str(fp, key, label);
 }
 
-static void json_comm(FILE *fp, const trace_file *t, const cli_report_data *r)
+static void json_deps(FILE *fp, const trace_file *t, const cli_report_data *r)
 {
-   fputs(",\n \"communication\": ", fp);
-   if (!r->has_vcg) {
+   fputs(",\n \"dependencies\": ", fp);
+   if (!r->has_deps) {
       fputs("null", fp);
       return;
    }
-   fprintf(fp, "{\"total\": %u, \"entries\": [", r->edges_total);
-   for (uint32_t i = 0; i < r->nedges; i++) {
-      const cli_report_edge *e = &r->edges[i];
+   fprintf(fp, "{\"total\": %u, \"entries\": [", r->deps_total);
+   for (uint32_t i = 0; i < r->ndeps; i++) {
+      const cli_report_dep *d = &r->deps[i];
       fprintf(fp, "%s{\"bytes\": %llu", i ? ",\n   " : "\n   ",
-              (unsigned long long)e->bytes);
-      j_u64(fp, "uses", e->uses);
-      j_u64(fp, "edges", e->edges);
-      j_loc(fp, t, "src_site", e->src_loc);
-      j_str(fp, "src_function", loc_function(t, e->src_loc));
-      j_loc(fp, t, "sink_site", e->sink_loc);
-      j_str(fp, "sink_function", loc_function(t, e->sink_loc));
-      if (e->sink_ctx != CATS_NONE) {
-         char label[LOC_LEN];
-         cli_ctx_label(t, e->sink_ctx, label, sizeof label);
-         j_str(fp, "sink_context", label);
-      } else {
-         fputs(", \"sink_context\": null", fp);
-      }
-      json_container(fp, t, "src", e->src_alloc);
-      json_container(fp, t, "dst", e->dst_alloc);
-      fprintf(fp, ", \"more_src\": %s, \"more_dst\": %s}",
-              e->more_src ? "true" : "false", e->more_dst ? "true" : "false");
+              (unsigned long long)d->bytes);
+      j_u64(fp, "uses", d->uses);
+      fprintf(fp, ", \"alloc\": %u", d->alloc);
+      j_str(fp, "name", alloc_name(t, d->alloc));
+      json_node(fp, t, "from", d->from_ctx, d->from_loc);
+      json_node(fp, t, "to", d->to_ctx, d->to_loc);
+      fprintf(fp, ", \"self\": %s, \"records\": %u}",
+              d->from_loc == d->to_loc ? "true" : "false", d->records);
    }
    fputs("]}", fp);
 }
@@ -700,7 +689,7 @@ static void write_json(FILE *fp, const trace_file *t, const char *file,
                        const cli_report_options *o, const cli_report_data *r)
 {
    const char *cmd = trace_meta_get(t, "command");
-   fputs("{\"report\": 1", fp);
+   fputs("{\"report\": 2", fp);
    j_str(fp, "file", file);
    if (cmd)
       j_str(fp, "command", cmd);
@@ -713,7 +702,7 @@ static void write_json(FILE *fp, const trace_file *t, const char *file,
    json_shorts(fp, t, r);
    json_shares(fp, t, r);
    json_sites(fp, t, r);
-   json_comm(fp, t, r);
+   json_deps(fp, t, r);
    fputs(",\n \"reuse\": ", fp);
    cli_report_reuse_json(fp, t, o->top, o->cache_lines);
    fputs("}\n", fp);
@@ -732,7 +721,7 @@ void cli_report_free(cli_report_data *r)
       free(r->shares[i].members);
    free(r->shares);
    free(r->sites);
-   free(r->edges);
+   free(r->deps);
    memset(r, 0, sizeof *r);
 }
 
@@ -788,7 +777,7 @@ int cli_report(int argc, char **argv)
       bad = n < 0 || cli_program_init(&prog, t, all) != 0;
       o.ours = prog.ours;
       bad = bad || cli_report_memory(t, &o, &r) != 0 ||
-            cli_report_access(t, &o, &r) != 0 || cli_report_comm(t, &o, &r) != 0;
+            cli_report_access(t, &o, &r) != 0 || cli_report_deps(t, &o, &r) != 0;
    }
    if (bad) {
       rc = cli_error(CLI_EFILE, "%s: out of memory", file);

@@ -9,7 +9,8 @@
  *   cli_report_memory.c  1 peak footprint, 2 allocations inside loops,
  *                    3 short usage lifetimes, 4 buffer-sharing groups
  *   cli_report_access.c  5 stride-k and indirect access sites
- *   cli_report_comm.c    6 heaviest value-communication edges by location
+ *   cli_report_deps.c    6 heaviest dependencies between code: bytes read
+ *                    by the node that stored them and the one that read them
  *   cli_report_reuse.c   7 reuse distances: the place for them (not read
  *                    from traces yet)
  *
@@ -112,22 +113,19 @@ typedef struct cli_report_site {
    uint32_t records;           /* event records merged */
 } cli_report_site;
 
-/* 6. Value-communication edges merged by (where the source value was
- * made, where the sink consumed it). */
-typedef struct cli_report_edge {
-   uint32_t src_loc;           /* LOCS id creating the source, or CATS_NONE
-                                  (an input: read before it was written) */
-   uint32_t sink_loc;          /* LOCS id of the sink's context (loop
-                                  header, function entry), or CATS_NONE */
-   uint32_t sink_ctx;          /* the heaviest such context, or CATS_NONE */
-   uint32_t src_alloc;         /* container of the heaviest source edge;
-                                  CATS_NONE for a register intermediate */
-   uint32_t dst_alloc;         /* same for its sink */
-   uint8_t more_src, more_dst; /* other containers share the row */
-   uint64_t bytes;             /* sum of uses x source vertex size */
-   uint64_t uses;              /* sum of uses */
-   uint64_t edges;             /* (src, dst, ctx) edges merged */
-} cli_report_edge;
+/* 6. Reads of values stored by one control-flow node and read by another
+ * (trace section 11: the version actually read), merged by (the storing
+ * context's source line, the reading context's, the container). */
+typedef struct cli_report_dep {
+   uint32_t from_loc;          /* canonical LOCS id of the storing context
+                                  (loop header, function entry), or
+                                  CATS_NONE */
+   uint32_t to_loc;            /* same for the reading context */
+   uint32_t from_ctx, to_ctx;  /* the heaviest such pair of contexts */
+   uint32_t alloc;             /* ALLOCS id of the container read */
+   uint64_t bytes, uses;       /* sums over the merged records */
+   uint32_t records;           /* section 11 records merged */
+} cli_report_dep;
 
 typedef struct cli_report_data {
    cli_report_peak peak;
@@ -142,16 +140,16 @@ typedef struct cli_report_data {
    uint32_t nsites, sites_total;
    uint64_t sites_unrolled;    /* stride-k records left out: parts of an
                                   unrolled contiguous walk */
-   int has_vcg;                /* section 6 is empty without a VCG */
-   cli_report_edge *edges;
-   uint32_t nedges, edges_total;
+   int has_deps;               /* section 6 is empty without section 11 */
+   cli_report_dep *deps;
+   uint32_t ndeps, deps_total;
 } cli_report_data;
 
 /* The analyses. Each fills its fields of *r (zeroed by the caller) and
  * returns 0, or -1 when out of memory. */
 int cli_report_memory(const trace_file *t, const cli_report_options *o, cli_report_data *r);
 int cli_report_access(const trace_file *t, const cli_report_options *o, cli_report_data *r);
-int cli_report_comm(const trace_file *t, const cli_report_options *o, cli_report_data *r);
+int cli_report_deps(const trace_file *t, const cli_report_options *o, cli_report_data *r);
 void cli_report_free(cli_report_data *r);
 
 /* 7. Reuse distances (trace section 9) per container and per access

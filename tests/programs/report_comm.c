@@ -1,7 +1,7 @@
-/* Value flow of c[i] = a[i] + b[i]: every c element is computed from one
-   a and one b element, so the communication edges are a -> c and b -> c,
-   from the stores of init (lines 11 and 12) to the loop of add (line 18).
-   noipa keeps the compiler from folding the kernel into constants. */
+/* c[i] = a[i] + b[i]: add's loop (line 18) reads the a and b that init's
+   loop (line 10) stored (lines 11 and 12), 16 of each; main reads c[3].
+   The value flow edges are a -> c and b -> c. noipa keeps the compiler
+   from folding the kernel into constants. */
 #define N 16
 double a[N], b[N], c[N];
 
