@@ -4,9 +4,11 @@
  * An MPI code's traffic is compared per time step, so a projection is
  * reported per iteration of a loop, function or region: the one the user
  * names (--per=NAME for a function or CATS region, --per=FILE:LINE for a
- * loop), or else the outermost region marked with CATS_REGION_BEGIN,
- * failing that the outermost loop, that repeats and holds most of the
- * work. Its scope is the contexts below it. */
+ * loop), or else the outermost region marked with CATS_REGION_BEGIN
+ * that holds most of the work, failing that the time loop: of the loops
+ * that repeat and re-make their values in many of their iterations, the
+ * one with the most work (docs/PROJECTION.md). Its scope is the contexts
+ * below it; without one, the program's contexts (trace_scope.h). */
 #ifndef CATS_PARTITION_PART_REGION_H
 #define CATS_PARTITION_PART_REGION_H
 
@@ -23,9 +25,10 @@ typedef struct part_region {
    uint32_t ctx;           /* first matching context */
    uint32_t nmatched;      /* contexts matched (call paths) */
    uint64_t iterations;    /* summed over the matched contexts */
-   double work_share;      /* fraction of all uses inside the scope */
+   double work_share;      /* fraction of the program's uses inside the scope */
    char name[PART_REGION_NAMELEN];  /* "loop heat.c:42", "function step", ... */
-   uint8_t *scope;         /* [ncontexts] 1 inside, NULL for the whole run */
+   uint8_t *scope;         /* [ncontexts] 1 inside; NULL for every context
+                              (a whole run without a main) */
 } part_region;
 
 /* per: NULL for the automatic choice, "run" for the whole run, else a

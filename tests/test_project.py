@@ -275,10 +275,51 @@ def test_3d_stencil_talks_to_faces_edges_and_corners():
 def test_indirect_arrays_keep_metis():
     # report_csr.c's y = A x reads x through the column indices: its arrays
     # are not regular, and the automatic choice is METIS's parts.
+    # It makes one product, so no loop is a time loop: the scope is the
+    # whole run, main and below, without the dynamic loader's start-up.
     trace, _ = traced("report_csr.c", ("-O2",))
-    r = _by_ranks(_projection(trace.path, "--ranks=4"))[4]
+    doc = _projection(trace.path, "--ranks=4")
+    check_eq(doc["region"], None, "the whole run")
+    r = _by_ranks(doc)[4]
     check(r["decomposition"].startswith("METIS"), "CSR decomposition: %r" % r["decomposition"])
     check(any(c["decomposition"] == "METIS" for c in r["candidates"]), "METIS among the candidates")
+
+
+def _marked_lines(program, marker):
+    """First and last line of the block whose first line has /* MARKER */."""
+    with open(os.path.join(os.path.dirname(__file__), "programs", program)) as f:
+        lines = f.read().splitlines()
+    first = next(i for i, l in enumerate(lines, 1) if "/* %s */" % marker in l)
+    indent = len(lines[first - 1]) - len(lines[first - 1].lstrip())
+    last = next(i for i, l in enumerate(lines, 1) if i > first and l.startswith(" " * indent + "}"))
+    return first, last
+
+
+def test_time_loop_is_the_loop_that_remakes_its_values():
+    # vf_assembly_cg.c: the assembly loop over 1999 elements makes most of
+    # the run's values (256 quadrature points each), each element's in
+    # one of its iterations; the CG loop after it re-makes x, r, p and ap
+    # in each of its 10 iterations. The time loop is the CG loop, at -O0
+    # and -O2 (whose loop header is the block that ends the body). At -O2,
+    # on the MPI code's blocks of rows (--grid=P), each CG iteration moves
+    # one value of p each way per cut and makes two dot products: two
+    # allreduces. (At -O0 the dot products' chains are counted three
+    # times over: not yet right.)
+    first, last = _marked_lines("vf_assembly_cg.c", "CG loop")
+    for flags in (("-O0",), ("-O2",)):
+        trace, _ = traced("vf_assembly_cg.c", flags)
+        doc = _projection(trace.path, "--ranks=2,4", "--grid=2,4")
+        region = doc["region"]
+        check(region is not None and region.startswith("loop vf_assembly_cg.c:")
+              and first <= int(region.rsplit(":", 1)[1]) <= last,
+              "%s: the region is the CG loop (lines %d-%d): %r" % (flags[0], first, last, region))
+        res = _by_ranks(doc)
+        check_eq(res[2]["iterations"], 10, "%s: iterations of the region" % flags[0])
+        if flags == ("-O2",):
+            for k in (2, 4):
+                check_eq((_per_iter(res[k]), res[k]["collectives"]),
+                         (16 * (k - 1), {"allreduce": {"calls": 20, "bytes": 20 * 2 * 8 * (k - 1)}}),
+                         "-O2, %d ranks: bytes per iteration, collectives" % k)
 
 
 def test_grid_option_errors():

@@ -337,7 +337,15 @@ def test_view_without_and_with_projection():
     check_eq(r[0][0]["projection"], False, "no projection")
     check("--ranks=" in r[0][1] and "no communication projection" in r[0][1], "how to get one:\n" + r[0][1])
 
-    kernel = _kernel()
+    # By default the projection is per step of the stencil's time loop,
+    # which has no singletons; the whole run (--per=run) has colsum's sum
+    # and spmv's row sums.
+    stored = os.path.join(WORK, "kernel-stored.json")
+    cats_cmd("project", _kernel().path, "--stored", "--json", stored)
+    with open(stored) as f:
+        region = json.load(f)["region"]
+    check(region == "loop view_kernel.c:58", "the stored projection is per step of the time loop: %r" % region)
+    kernel = traced("view_kernel.c", ("-O0",), tool_args=("--ranks=2,4", "--per=run"))[0]
     path = _page(kernel.path, "project.html", "--project")
     data, _ = _data_of(path)
     check(data["singletons"] is not None and len(data["singletons"]) == sum(data["singleton_counts"].values()),

@@ -62,6 +62,7 @@
 #include "cli.h"
 #include "cats/trace/json_out.h"
 #include "cli_outfile.h"
+#include "cats/trace/trace_scope.h"
 #include "cli_report.h"
 #include "cli_program.h"
 #include "cats/trace/trace_names.h"
@@ -75,59 +76,6 @@
 /* ------------------------------------------------------------------ */
 /* Scope and options                                                  */
 /* ------------------------------------------------------------------ */
-
-/* Code under main that is not the program's: the dynamic linker
- * resolving a symbol on its first call (lazy binding) and the tool's own
- * preload libraries. */
-static int foreign_code(const trace_file *t, const trace_context *c)
-{
-   if (c->kind != CATS_CTX_FUNCTION || c->loc == CATS_NONE)
-      return 0;
-   const char *obj = trace_str(t, t->locs[c->loc].object);
-   const char *base = strrchr(obj, '/');
-   base = base ? base + 1 : obj;
-   return strncmp(base, "ld-linux", 8) == 0 ||
-          strncmp(base, "ld.so", 5) == 0 ||
-          strncmp(base, "vgpreload_", 10) == 0;
-}
-
-static int is_main(const trace_file *t, const trace_context *c)
-{
-   return c->kind == CATS_CTX_FUNCTION &&
-          strcmp(trace_str(t, c->name), "main") == 0;
-}
-
-/* The program's contexts: main and what runs below it, and the whole of
- * every other thread (what the program started), less the subtrees of
- * foreign code. Parents precede their children. Returns how many are in
- * (0 without a main: the caller then takes them all), -1 when out of
- * memory. */
-static int64_t mark_main(const trace_file *t, uint8_t *in)
-{
-   uint8_t *main_root = calloc((size_t)t->ncontexts + 1, 1);
-   if (!main_root)
-      return -1;
-   int any = 0;
-   for (uint32_t i = 0; i < t->ncontexts; i++) {
-      if (!is_main(t, &t->contexts[i]))
-         continue;
-      uint32_t r = i;
-      while (t->contexts[r].parent != CATS_NONE)
-         r = t->contexts[r].parent;
-      main_root[r] = 1;   /* in main's thread only main's subtree counts */
-      any = 1;
-   }
-   int64_t n = 0;
-   for (uint32_t i = 0; i < t->ncontexts && any; i++) {
-      const trace_context *c = &t->contexts[i];
-      int yes = c->parent == CATS_NONE ? !main_root[i]
-                                       : is_main(t, c) || in[c->parent];
-      in[i] = yes && !foreign_code(t, c);
-      n += in[i];
-   }
-   free(main_root);
-   return n;
-}
 
 static int parse_top(const char *s, uint32_t *top)
 {
@@ -768,7 +716,7 @@ int cli_report(int argc, char **argv)
    memset(&r, 0, sizeof r);
    int bad = in_scope == NULL;
    if (!bad) {
-      int64_t n = all ? 0 : mark_main(t, in_scope);
+      int64_t n = all ? 0 : trace_program_contexts(t, in_scope);
       if (n == 0) {
          memset(in_scope, 1, t->ncontexts);
          o.all = 1;

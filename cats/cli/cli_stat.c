@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cli_program.h"
 #include "cats/trace/trace_names.h"
+#include "cats/trace/trace_scope.h"
 
 #define STAT_TOP_CONTAINERS 10
 #define STAT_TOP_PATHS 5
@@ -121,21 +122,6 @@ static int largest(const trace_file *t, const cli_program *prog, FILE *fp)
    return 0;
 }
 
-/* in_main[c]: context c is main or below it. Parents precede children.
- * Returns how many are. */
-static uint32_t mark_main(const trace_file *t, uint8_t *in_main)
-{
-   uint32_t n = 0;
-   for (uint32_t i = 0; i < t->ncontexts; i++) {
-      const trace_context *c = &t->contexts[i];
-      in_main[i] = (c->kind == CATS_CTX_FUNCTION &&
-                    strcmp(trace_str(t, c->name), "main") == 0) ||
-                   (c->parent != CATS_NONE && in_main[c->parent]);
-      n += in_main[i];
-   }
-   return n;
-}
-
 static int busiest(const trace_file *t, const uint8_t *in_main, FILE *fp)
 {
    st_key *k = malloc(((size_t)t->nevents + 1) * sizeof *k);
@@ -208,7 +194,9 @@ int cli_stat(int argc, char **argv)
    uint8_t *in_main = malloc((size_t)t->ncontexts + 1);
    cli_program prog = { 0, CATS_NONE, NULL };
    int bad = in_main == NULL || cli_program_init(&prog, t, all) != 0;
-   if (!bad && (all || mark_main(t, in_main) == 0))
+   int64_t n = bad || all ? 0 : trace_program_contexts(t, in_main);
+   bad = bad || n < 0;
+   if (!bad && n == 0)
       memset(in_main, 1, t->ncontexts);   /* no main: everything counts */
    bad = bad || largest(t, &prog, stdout) != 0 ||
          busiest(t, in_main, stdout) != 0 || deepest(t, in_main, stdout) != 0;
