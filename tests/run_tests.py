@@ -3,9 +3,12 @@
 """Runs every test_* function of the tests/test_*.py modules and prints one
 line per test and the closing line 'N passed, N failed'. Exit status is 0
 only when every test passed. A test name on the command line runs only the
-tests whose names contain it."""
+tests whose names contain it. When every test passed, the work directory
+keeps only the screenshots (a run writes close to 1 GB of traces); with
+failures, or CATS_TEST_KEEP=1, it keeps everything."""
 import importlib.util
 import os
+import shutil
 import sys
 import time
 import traceback
@@ -38,7 +41,19 @@ def main():
                 if os.environ.get("CATS_TEST_VERBOSE"):
                     traceback.print_exc()
     print("%d passed, %d failed" % (passed, failed))
+    if failed == 0 and not os.environ.get("CATS_TEST_KEEP"):
+        _keep_only_screenshots()
     return 0 if failed == 0 and passed > 0 else 1
+
+
+def _keep_only_screenshots():
+    import catslib
+    for name in os.listdir(catslib.WORK):
+        path = os.path.join(catslib.WORK, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        elif not name.endswith(".png"):
+            os.remove(path)
 
 
 if __name__ == "__main__":
