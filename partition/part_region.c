@@ -15,8 +15,8 @@
 /* A loop, this share (a time loop can hold less than a set-up that
  * assembles a matrix)... */
 #define PART_REGION_MIN_LOOP_SHARE 0.1
-/* ...and its average edge must be used in this share of its iterations. */
-#define PART_REGION_MIN_REPEAT 0.2
+/* ...and access per iteration this share of the data it touches. */
+#define PART_REGION_MIN_TOUCH 0.25
 
 static const char *kind_word(uint8_t kind)
 {
@@ -76,37 +76,23 @@ static void describe(const trace_file *t, uint32_t c, char *buf, size_t n)
       snprintf(buf, n, "%s %s", kind_word(x->kind), trace_str(t, x->name));
 }
 
-/* Per context, over the VCG edges made in its subtree: their uses, and
- * for the repeat test their number and their versions (how many of the
- * sink's versions each fed). */
-typedef struct subtree_flow {
-   uint64_t uses, edges, versions;
-} subtree_flow;
-
-static subtree_flow *subtree_flows(const trace_file *t, uint64_t *total)
+/* Uses of the VCG edges made in each context's subtree. */
+static uint64_t *subtree_work(const trace_file *t, uint64_t *total)
 {
-   subtree_flow *w = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *w);
+   uint64_t *w = calloc(t->ncontexts ? t->ncontexts : 1, sizeof *w);
    if (!w)
       return NULL;
    *total = 0;
    for (uint32_t e = 0; e < t->vcg.nedges; e++) {
       const trace_vcg_edge *ed = &t->vcg.edges[e];
       *total += ed->uses;
-      if (ed->ctx != CATS_NONE) {
-         w[ed->ctx].uses += ed->uses;
-         w[ed->ctx].edges++;
-         w[ed->ctx].versions += ed->versions;
-      }
+      if (ed->ctx != CATS_NONE)
+         w[ed->ctx] += ed->uses;
    }
    /* Parents have smaller ids: one backward pass sums the subtrees. */
-   for (uint32_t c = t->ncontexts; c-- > 0;) {
-      uint32_t p = t->contexts[c].parent;
-      if (p != CATS_NONE) {
-         w[p].uses += w[c].uses;
-         w[p].edges += w[c].edges;
-         w[p].versions += w[c].versions;
-      }
-   }
+   for (uint32_t c = t->ncontexts; c-- > 0;)
+      if (t->contexts[c].parent != CATS_NONE)
+         w[t->contexts[c].parent] += w[c];
    return w;
 }
 
@@ -131,25 +117,94 @@ static int mark_scope(const trace_file *t, const uint8_t *chosen,
    return 0;
 }
 
-/* The share of a loop's iterations in which its average edge is used:
- * a time loop re-makes its state every iteration (1; 1/2 when two
- * arrays swap), a loop over space makes each value in a few of its
- * iterations (a few / iterations). */
-static double repeat_share(const trace_context *x, const subtree_flow *f)
+/* Scratch for touch_share: per context, below the loop; per context,
+ * the loop's share once computed. */
+typedef struct touch_scratch {
+   uint8_t *below;
+   double *memo;        /* < 0 until computed */
+   const uint8_t *program;
+} touch_scratch;
+
+/* The distinct bytes an access record touches, as far as the record
+ * tells: one offset when constant; for an affine walk, the iterations of
+ * the loop levels that move it (a vector lane walking rows touches its
+ * 32 bytes of each row, not the span between them); the distinct offsets
+ * when it kept all; at most its span and its accesses' bytes (a few
+ * reads of a library's tables touch a few words). */
+static double touched_bytes(const trace_event *e)
 {
-   if (f->edges == 0 || x->iterations == 0)
-      return 0;
-   return (double)f->versions / ((double)f->edges * (double)x->iterations);
+   double bytes = (double)e->count * e->size;
+   double span = (double)e->max_offset - (double)e->min_offset + e->size;
+   double d = span;
+   if (e->pattern == CATS_PAT_CONSTANT) {
+      d = e->size;
+   } else if (e->pattern == CATS_PAT_STRIDE1 || e->pattern == CATS_PAT_STRIDEK) {
+      d = e->size;
+      for (uint32_t k = 0; k < e->ndims && k < CATS_MAX_DIMS; k++)
+         if (e->stride[k] != 0 && e->extent[k] > 0)
+            d *= (double)e->extent[k];
+   } else if (e->ndistinct < CATS_MAX_DISTINCT) {
+      d = (double)e->ndistinct * e->size;
+   }
+   d = d < span ? d : span;
+   return d < bytes ? d : bytes;
+}
+
+/* The bytes a loop accesses per iteration against the bytes it touches,
+ * over the access records of the program's code below it; records that
+ * overlap count their bytes and their touched bytes alike, so the ratio
+ * holds. A time loop goes over its
+ * state every iteration (1 or more); a loop over elements, rows or
+ * atoms touches in each iteration a few of its thousands of iterations'
+ * data. Stack frames are left out: a loop's own counter at -O0 is
+ * touched in every iteration of any loop. */
+static double touch_share(const trace_file *t, uint32_t loop,
+                          touch_scratch *s)
+{
+   for (uint32_t c = 0; c < t->ncontexts; c++) {
+      uint32_t p = t->contexts[c].parent;
+      s->below[c] = s->program[c] &&
+                    (c == loop || (p != CATS_NONE && s->below[p]));
+   }
+   double bytes = 0, touched = 0;
+   for (uint32_t i = 0; i < t->nevents; i++) {
+      const trace_event *e = &t->events[i];
+      if (!s->below[e->ctx] ||
+          t->allocs[e->alloc].kind == CATS_ALLOC_STACK_FRAME)
+         continue;
+      bytes += (double)e->count * e->size;
+      touched += touched_bytes(e);
+   }
+   uint64_t it = t->contexts[loop].iterations;
+   return touched > 0 && it ? bytes / (touched * (double)it) : 0;
+}
+
+/* A time loop goes over its data in every iteration, and so does every
+ * loop around it: a loop inside one element of a loop over elements
+ * (an element's quadrature points) goes over that element's small
+ * buffer in each of its iterations, but it is a part of the element's
+ * work, not a step of the program. */
+static int time_loop(const trace_file *t, uint32_t c, touch_scratch *s)
+{
+   for (; c != CATS_NONE && s->program[c]; c = t->contexts[c].parent) {
+      if (t->contexts[c].kind != CATS_CTX_LOOP)
+         continue;
+      if (s->memo[c] < 0)
+         s->memo[c] = touch_share(t, c, s);
+      if (s->memo[c] < PART_REGION_MIN_TOUCH)
+         return 0;
+   }
+   return 1;
 }
 
 /* A CATS region the program marks (CATS_REGION_BEGIN, a time step) wins
  * when it holds at least half of the work, the outermost such; failing
- * that, of the loops that repeat (PART_REGION_MIN_ITERATIONS per entry)
- * and re-make their values in many iterations (PART_REGION_MIN_REPEAT:
- * a time loop, not a loop over elements that makes the most values),
- * the one that holds the most work, at least PART_REGION_MIN_LOOP_SHARE. */
-static uint32_t pick_automatic(const trace_file *t, const subtree_flow *w,
-                               const uint8_t *program, uint64_t total)
+ * that, of the time loops that repeat (PART_REGION_MIN_ITERATIONS per
+ * entry) and hold at least PART_REGION_MIN_LOOP_SHARE of the work, the
+ * one that holds the most. */
+static uint32_t pick_automatic(const trace_file *t, const uint64_t *w,
+                               const uint8_t *program, uint64_t total,
+                               touch_scratch *s)
 {
    uint32_t region = CATS_NONE, loop = CATS_NONE;
    for (uint32_t c = 0; c < t->ncontexts; c++) {
@@ -157,19 +212,19 @@ static uint32_t pick_automatic(const trace_file *t, const subtree_flow *w,
       if (x->entries == 0 || !program[c])
          continue;
       if (x->kind == CATS_CTX_REGION) {
-         if ((double)w[c].uses >= PART_REGION_MIN_SHARE * (double)total &&
+         if ((double)w[c] >= PART_REGION_MIN_SHARE * (double)total &&
              (region == CATS_NONE || x->depth < t->contexts[region].depth))
             region = c;
          continue;
       }
       if (x->kind != CATS_CTX_LOOP ||
           x->iterations < PART_REGION_MIN_ITERATIONS * x->entries ||
-          (double)w[c].uses < PART_REGION_MIN_LOOP_SHARE * (double)total)
+          (double)w[c] < PART_REGION_MIN_LOOP_SHARE * (double)total)
          continue;
-      if (repeat_share(x, &w[c]) < PART_REGION_MIN_REPEAT)
-         continue;
-      if (loop == CATS_NONE || w[c].uses > w[loop].uses ||
-          (w[c].uses == w[loop].uses && x->depth < t->contexts[loop].depth))
+      if (loop != CATS_NONE && (w[c] < w[loop] ||
+          (w[c] == w[loop] && x->depth >= t->contexts[loop].depth)))
+         continue;   /* it could not win */
+      if (time_loop(t, c, s))
          loop = c;
    }
    return region != CATS_NONE ? region : loop;
@@ -177,14 +232,14 @@ static uint32_t pick_automatic(const trace_file *t, const subtree_flow *w,
 
 /* The uses of the edges made in the program's contexts: those of its
  * outermost ones' subtrees. */
-static uint64_t program_work(const trace_file *t, const subtree_flow *w,
+static uint64_t program_work(const trace_file *t, const uint64_t *w,
                              const uint8_t *program)
 {
    uint64_t in = 0;
    for (uint32_t c = 0; c < t->ncontexts; c++) {
       uint32_t p = t->contexts[c].parent;
       if (program[c] && (p == CATS_NONE || !program[p]))
-         in += w[c].uses;
+         in += w[c];
    }
    return in;
 }
@@ -196,11 +251,13 @@ int part_region_select(const trace_file *t, const char *per, part_region *r, cha
    snprintf(r->name, sizeof r->name, "whole run");
    uint64_t total = 0;
    size_t n = t->ncontexts ? t->ncontexts : 1;
-   subtree_flow *work = subtree_flows(t, &total);
+   uint64_t *work = subtree_work(t, &total);
    uint8_t *chosen = calloc(n, 1), *program = malloc(n);
+   touch_scratch ts = { malloc(n), malloc(n * sizeof *ts.memo), program };
    int64_t nprogram = program ? trace_program_contexts(t, program) : -1;
-   if (!work || !chosen || nprogram < 0) {
+   if (!work || !chosen || nprogram < 0 || !ts.below || !ts.memo) {
       free(work), free(chosen), free(program);
+      free(ts.below), free(ts.memo);
       snprintf(err, errlen, "out of memory");
       return -1;
    }
@@ -210,6 +267,8 @@ int part_region_select(const trace_file *t, const char *per, part_region *r, cha
       memset(program, 1, n);
    else
       total = program_work(t, work, program);
+   for (size_t c = 0; c < n; c++)
+      ts.memo[c] = -1;
    int rc = 0;
    if (per && strcmp(per, "run") == 0) {
       /* the program's contexts, below */
@@ -217,7 +276,7 @@ int part_region_select(const trace_file *t, const char *per, part_region *r, cha
       for (uint32_t c = 0; c < t->ncontexts; c++)
          chosen[c] = (uint8_t)ctx_matches(t, c, per);
    } else {
-      uint32_t c = pick_automatic(t, work, program, total);
+      uint32_t c = pick_automatic(t, work, program, total, &ts);
       if (c != CATS_NONE)
          chosen[c] = 1;
       r->automatic = 1;
@@ -234,8 +293,11 @@ int part_region_select(const trace_file *t, const char *per, part_region *r, cha
    } else if (rc == 0) {
       /* The whole run: the program's contexts, start-up left out. */
       free(r->scope);
-      r->scope = nprogram == 0 ? NULL : program;
-      program = NULL;
+      r->scope = NULL;
+      if (nprogram > 0) {
+         r->scope = program;
+         program = NULL;
+      }
       r->work_share = 1;
    } else if (!per) {
       snprintf(err, errlen, "out of memory");
@@ -243,6 +305,7 @@ int part_region_select(const trace_file *t, const char *per, part_region *r, cha
    free(work);
    free(chosen);
    free(program);
+   free(ts.below), free(ts.memo);
    return rc;
 }
 
