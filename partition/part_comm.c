@@ -74,53 +74,113 @@ static int singleton_ends(const trace_vcg *vcg, const part_graph *g, const uint8
    return 0;
 }
 
-/* Point-to-point: one pass over the edges, which come sorted by source;
- * per source the most versions each remote rank consumed. */
-static int p2p(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
-               const uint32_t *part, uint32_t n, const uint8_t *scope,
-               int setup_outside, part_comm_result *r)
+static int plan_add(part_comm_plan *p, size_t *cap, uint32_t src, uint32_t gs,
+                    uint32_t gd, uint64_t versions)
+{
+   if (p->nedges == *cap) {
+      size_t ncap = *cap ? 2 * *cap : 1024;
+      part_comm_edge *e = realloc(p->edges, ncap * sizeof *e);
+      if (!e)
+         return -1;
+      p->edges = e;
+      *cap = ncap;
+   }
+   p->edges[p->nedges++] = (part_comm_edge){ src, gs, gd, 0, versions };
+   return 0;
+}
+
+/* The edges that move their source's value when their groups lie on
+ * different ranks, in the order of the graph (by source); and which
+ * singletons' calls count. */
+int part_comm_plan_build(part_comm_plan *p, const trace_vcg *vcg, const part_graph *g,
+                         const uint8_t *skind, const uint8_t *scope, int setup_outside)
+{
+   memset(p, 0, sizeof *p);
+   p->vcg = vcg;
+   p->g = g;
+   p->skind = skind;
+   setup_outside = setup_outside && scope;
+   uint8_t *written = setup_outside ? written_in(vcg, scope) : NULL;
+   uint32_t *feeds = NULL, *reads = NULL;
+   p->coll_counts = malloc(g->ng ? g->ng : 1);
+   size_t cap = 0;
+   int rc = -1;
+   if ((setup_outside && !written) || !p->coll_counts ||
+       singleton_ends(vcg, g, skind, scope, &feeds, &reads) != 0)
+      goto out;
+   for (uint32_t e = 0; e < vcg->nedges; e++) {
+      const trace_vcg_edge *ed = &vcg->edges[e];
+      uint32_t src = ed->src, gs = g->group[src], gd = g->group[ed->dst];
+      if (skind[gs] || gd == gs || skind[gd])
+         continue;
+      if (scope && (ed->ctx == CATS_NONE || !scope[ed->ctx]))
+         continue;
+      /* Read-only data read once is initial state, exchanged in the
+       * first step; read again and again it is set-up data. */
+      if (written && !written[src] && ed->uses > 1)
+         continue;
+      if (feeds[src] != UINT32_MAX && feeds[src] == reads[ed->dst])
+         continue;
+      if (plan_add(p, &cap, src, gs, gd, ed->versions) != 0)
+         goto out;
+   }
+   /* A singleton is in scope when one of its members was created there. */
+   memset(p->coll_counts, scope ? 0 : 1, g->ng ? g->ng : 1);
+   if (scope) {
+      for (uint32_t v = 0; v < vcg->nvertices; v++) {
+         uint32_t c = vcg->vertices[v].ctx;
+         if (c != CATS_NONE && scope[c])
+            p->coll_counts[g->group[v]] = 1;
+      }
+      for (uint32_t k = 0; k < g->ng; k++)
+         p->coll_counts[k] = p->coll_counts[k] && g->written[k];
+   }
+   rc = 0;
+out:
+   free(written);
+   free(feeds);
+   free(reads);
+   if (rc != 0)
+      part_comm_plan_free(p);
+   return rc;
+}
+
+void part_comm_plan_free(part_comm_plan *p)
+{
+   free(p->edges);
+   free(p->coll_counts);
+   p->edges = NULL;
+   p->coll_counts = NULL;
+   p->nedges = 0;
+}
+
+/* Point-to-point: one pass over the plan's edges, which come sorted by
+ * source; per source the most versions each remote rank consumed. */
+static int p2p(const part_comm_plan *p, const uint32_t *part, uint32_t n,
+               part_comm_result *r)
 {
    uint64_t *best = calloc(n, sizeof *best);
    uint32_t *touched = malloc(n * sizeof *touched);
-   uint8_t *written = setup_outside ? written_in(vcg, scope) : NULL;
-   uint32_t *feeds = NULL, *reads = NULL;
-   if (!best || !touched || (setup_outside && !written) ||
-       singleton_ends(vcg, g, skind, scope, &feeds, &reads) != 0) {
-      free(best), free(touched), free(written), free(feeds), free(reads);
+   if (!best || !touched) {
+      free(best), free(touched);
       return -1;
    }
-   for (uint32_t e = 0; e < vcg->nedges;) {
-      uint32_t src = vcg->edges[e].src, gs = g->group[src];
-      uint32_t end = e;
-      while (end < vcg->nedges && vcg->edges[end].src == src)
-         end++;
+   for (size_t e = 0; e < p->nedges;) {
+      uint32_t src = p->edges[e].src, ps = part[p->edges[e].gs];
       uint32_t nt = 0;
-      if (!skind[gs]) {
-         for (; e < end; e++) {
-            const trace_vcg_edge *ed = &vcg->edges[e];
-            uint32_t gd = g->group[ed->dst];
-            if (gd == gs || skind[gd] || part[gd] == part[gs])
-               continue;
-            if (scope && (ed->ctx == CATS_NONE || !scope[ed->ctx]))
-               continue;
-            /* Read-only data read once is initial state, exchanged in the
-             * first step; read again and again it is set-up data. */
-            if (written && !written[src] && ed->uses > 1)
-               continue;
-            if (feeds[src] != UINT32_MAX && feeds[src] == reads[ed->dst])
-               continue;
-            uint32_t pd = part[gd];
-            if (!best[pd])
-               touched[nt++] = pd;
-            if (ed->versions > best[pd])
-               best[pd] = ed->versions;
-         }
+      for (; e < p->nedges && p->edges[e].src == src; e++) {
+         uint32_t pd = part[p->edges[e].gd];
+         if (pd == ps)
+            continue;
+         if (!best[pd])
+            touched[nt++] = pd;
+         if (p->edges[e].versions > best[pd])
+            best[pd] = p->edges[e].versions;
       }
-      e = end;
-      uint64_t size = vcg->vertices[src].size;
+      uint64_t size = p->vcg->vertices[src].size;
       for (uint32_t i = 0; i < nt; i++) {
          uint32_t pd = touched[i];
-         size_t ij = (size_t)part[gs] * n + pd;
+         size_t ij = (size_t)ps * n + pd;
          r->matrix[ij] += best[pd] * size;
          if (best[pd] > r->rounds[ij])
             r->rounds[ij] = best[pd];
@@ -129,37 +189,20 @@ static int p2p(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
    }
    free(best);
    free(touched);
-   free(written);
-   free(feeds);
-   free(reads);
    return 0;
 }
 
-/* A singleton is in scope when one of its members was created there. */
-static void collectives(const trace_vcg *vcg, const part_graph *g,
-                        const uint8_t *skind, uint32_t n,
-                        const uint8_t *scope, part_comm_result *r)
+static void collectives(const part_comm_plan *p, uint32_t n, part_comm_result *r)
 {
-   uint8_t *in = NULL;
-   if (scope) {
-      in = calloc(g->ng ? g->ng : 1, 1);
-      if (!in)
-         return;
-      for (uint32_t v = 0; v < vcg->nvertices; v++) {
-         uint32_t c = vcg->vertices[v].ctx;
-         if (c != CATS_NONE && scope[c])
-            in[g->group[v]] = 1;
-      }
-   }
+   const part_graph *g = p->g;
    for (uint32_t k = 0; k < g->ng; k++) {
-      if (!skind[k] || skind[k] == PART_SINGLETON_REPLICATED ||
-          (in && (!in[k] || !g->written[k])))
+      uint8_t kind = p->skind[k];
+      if (!kind || kind == PART_SINGLETON_REPLICATED || !p->coll_counts[k])
          continue;
-      int t = coll_of_kind(skind[k]);
+      int t = coll_of_kind(kind);
       r->coll_calls[t] += g->calls[k];
       r->coll_bytes[t] += g->calls[k] * part_comm_coll_bytes(t, g->size[k], n);
    }
-   free(in);
 }
 
 void part_comm_totals(part_comm_result *r, const part_comm_cost *cost)
@@ -224,22 +267,20 @@ static void imbalance(const part_graph *g, const uint8_t *skind,
    }
 }
 
-int part_comm_compute(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
-                      const uint32_t *part, uint32_t n, const uint8_t *scope,
-                      int setup_outside, const part_comm_cost *cost, part_comm_result *r)
+int part_comm_compute(const part_comm_plan *p, const uint32_t *part, uint32_t n,
+                      const part_comm_cost *cost, part_comm_result *r)
 {
    memset(r, 0, sizeof *r);
    r->nranks = n;
    r->matrix = calloc((size_t)n * n, sizeof *r->matrix);
    r->rounds = calloc((size_t)n * n, sizeof *r->rounds);
-   if (!r->matrix || !r->rounds ||
-       p2p(vcg, g, skind, part, n, scope, setup_outside && scope, r)) {
+   if (!r->matrix || !r->rounds || p2p(p, part, n, r) != 0) {
       part_comm_result_free(r);
       return -1;
    }
-   collectives(vcg, g, skind, n, scope, r);
+   collectives(p, n, r);
    part_comm_totals(r, cost);
-   imbalance(g, skind, part, r);
+   imbalance(p->g, p->skind, part, r);
    return 0;
 }
 

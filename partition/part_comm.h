@@ -57,18 +57,42 @@ typedef struct part_comm_result {
 uint64_t part_comm_coll_bytes(int type, uint64_t s, uint32_t n);
 const char *part_comm_coll_name(int type);
 
-/* Fill r (allocating its matrices) for the decomposition part[] of g's
- * groups over n ranks. skind[g] is the part_singleton_kind of each group. With scope
- * non-NULL only edges whose context is in scope count, and only singletons
- * written in scope. With setup_outside as well, values the scope only
- * reads (never computes: coefficients, a mesh's geometry) and reads more
- * than once move nothing:
- * a time loop's code sets them up with their ghost copies before the
- * loop, outside the iterations it is measured per. 0, or -1 out of
+/* What the communication of any decomposition of g's groups needs of
+ * the graph, found once per projection: the edges that move their
+ * source's value when their groups lie on different ranks, and the
+ * singletons whose collective calls count. skind[g] is the
+ * part_singleton_kind of each group. With scope non-NULL only edges
+ * whose context is in scope count, and only singletons written in
+ * scope. With setup_outside as well, values the scope only reads (never
+ * computes: coefficients, a mesh's geometry) and reads more than once
+ * move nothing: a time loop's code sets them up with their ghost copies
+ * before the loop, outside the iterations it is measured per. The plan
+ * points to vcg, g and skind, which must outlive it. 0, or -1 out of
  * memory. */
-int part_comm_compute(const trace_vcg *vcg, const part_graph *g, const uint8_t *skind,
-                      const uint32_t *part, uint32_t n, const uint8_t *scope,
-                      int setup_outside, const part_comm_cost *cost, part_comm_result *r);
+typedef struct part_comm_edge {
+   uint32_t src;           /* VCG vertex: one source's edges are adjacent */
+   uint32_t gs, gd;        /* the groups of its ends */
+   uint32_t reserved;
+   uint64_t versions;      /* of the sink made from it */
+} part_comm_edge;
+
+typedef struct part_comm_plan {
+   const trace_vcg *vcg;
+   const part_graph *g;
+   const uint8_t *skind;
+   part_comm_edge *edges;
+   size_t nedges;
+   uint8_t *coll_counts;   /* [ng] 1: a singleton whose calls count */
+} part_comm_plan;
+
+int part_comm_plan_build(part_comm_plan *p, const trace_vcg *vcg, const part_graph *g,
+                         const uint8_t *skind, const uint8_t *scope, int setup_outside);
+void part_comm_plan_free(part_comm_plan *p);
+
+/* Fill r (allocating its matrices) for the decomposition part[] of the
+ * plan's groups over n ranks. 0, or -1 out of memory. */
+int part_comm_compute(const part_comm_plan *p, const uint32_t *part, uint32_t n,
+                      const part_comm_cost *cost, part_comm_result *r);
 void part_comm_result_free(part_comm_result *r);
 
 /* Recompute the totals, neighbours and time estimate from the matrices

@@ -215,9 +215,8 @@ static int keep_vertex_parts(const trace_file *t, const part_graph *g, const uin
  * partitioners minimise proxies of it; which proxy fits depends on the
  * graph: a stencil's cut is its volume, a matrix product's is not). */
 static int project_metis(const trace_file *t, const part_graph *g,
-                         const uint8_t *skind, const part_metis_graph *m,
+                         const part_comm_plan *plan, const part_metis_graph *m,
                          const part_project_options *o, uint32_t n, uint32_t *part,
-                         const uint8_t *scope, uint64_t iterations,
                          part_comm_result *best, char *err, size_t errlen)
 {
    int methods[3] = { o->metis.method };
@@ -231,11 +230,7 @@ static int project_metis(const trace_file *t, const part_graph *g,
       part_comm_result r;
       if (part_metis_partition(m, n, &mo, part, &mr, err, errlen) != 0)
          return -1;
-      /* A region entered many times is a time loop; one entered once is
-       * the whole computation, whose inputs must be distributed in it. */
-      int setup_outside = iterations > 1;
-      if (part_comm_compute(&t->vcg, g, skind, part, n, scope, setup_outside,
-                            &o->cost, &r) != 0) {
+      if (part_comm_compute(plan, part, n, &o->cost, &r) != 0) {
          snprintf(err, errlen, "out of memory projecting %u ranks", n);
          return -1;
       }
@@ -256,15 +251,14 @@ static int project_metis(const trace_file *t, const part_graph *g,
 }
 
 /* One rank count by a process grid. */
-static int project_grid(const trace_file *t, const part_graph *g, const uint8_t *skind,
-                        const part_grid_info *gi, const part_grid *grid,
-                        const part_project_options *o, uint32_t n, uint32_t *part,
-                        const uint8_t *scope, uint64_t iterations, part_comm_result *r,
+static int project_grid(const trace_file *t, const part_graph *g,
+                        const part_comm_plan *plan, const part_grid_info *gi,
+                        const part_grid *grid, const part_project_options *o,
+                        uint32_t n, uint32_t *part, part_comm_result *r,
                         char *err, size_t errlen)
 {
-   if (part_grid_assign(t, g, skind, gi, grid, n, part) != 0 ||
-       part_comm_compute(&t->vcg, g, skind, part, n, scope, iterations > 1, &o->cost,
-                         r) != 0) {
+   if (part_grid_assign(t, g, plan->skind, gi, grid, n, part) != 0 ||
+       part_comm_compute(plan, part, n, &o->cost, r) != 0) {
       snprintf(err, errlen, "out of memory projecting %u ranks", n);
       return -1;
    }
@@ -284,17 +278,16 @@ static uint64_t total_bytes(const part_comm_result *r)
  * keeping the cheapest, and METIS's parts, and of these the one the
  * decomposition option asks for (docs/PROJECTION.md). */
 static int project_one(const trace_file *t, const part_graph *g,
-                       const uint8_t *skind, const part_metis_graph *m,
+                       const part_comm_plan *plan, const part_metis_graph *m,
                        const part_grid_info *gi, const part_project_options *o,
-                       uint32_t n, uint32_t *part, const uint8_t *scope,
-                       uint64_t iterations, part_comm_result *best, char *err,
+                       uint32_t n, uint32_t *part, part_comm_result *best, char *err,
                        size_t errlen)
 {
    memset(best, 0, sizeof *best);
    for (uint32_t i = 0; i < o->nnamed; i++)
       if (part_grid_ranks(&o->named[i]) == n) {
-         if (project_grid(t, g, skind, gi, &o->named[i], o, n, part, scope, iterations,
-                          best, err, errlen) != 0)
+         if (project_grid(t, g, plan, gi, &o->named[i], o, n, part, best, err,
+                          errlen) != 0)
             return -1;
          best->ncand = 1;
          best->cand[0] = o->named[i];
@@ -310,8 +303,7 @@ static int project_one(const trace_file *t, const part_graph *g,
    uint32_t ntried = 0;
    for (uint32_t c = 0; c < nc; c++) {
       part_comm_result r;
-      if (project_grid(t, g, skind, gi, &cand[c], o, n, part, scope, iterations, &r, err,
-                       errlen) != 0) {
+      if (project_grid(t, g, plan, gi, &cand[c], o, n, part, &r, err, errlen) != 0) {
          part_comm_result_free(&grid);
          return -1;
       }
@@ -329,8 +321,7 @@ static int project_one(const trace_file *t, const part_graph *g,
       *best = grid;
    } else {
       part_comm_result_free(&grid);
-      if (project_metis(t, g, skind, m, o, n, part, scope, iterations, best, err,
-                        errlen) != 0)
+      if (project_metis(t, g, plan, m, o, n, part, best, err, errlen) != 0)
          return -1;
       tried[ntried] = (part_grid){ { 0, 0, 0 } };
       bytes[ntried++] = total_bytes(best);
@@ -382,6 +373,7 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    part_metis_graph *m = NULL;
    part_layout_pairs pairs = { 0 };
    part_grid_info gi = { 0 };
+   part_comm_plan plan = { 0 };
    if (!skind || !part ||
        part_singleton_detect(&g, &t->vcg, o->threshold, p->region.iterations, skind,
                              &p->singletons) != 0 ||
@@ -418,15 +410,22 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
          goto out;
       }
    }
+   /* A region entered many times is a time loop; one entered once is the
+    * whole computation, whose inputs must be distributed in it. */
+   if (part_comm_plan_build(&plan, &t->vcg, &g, skind, p->region.scope,
+                            p->region.iterations > 1) != 0) {
+      snprintf(err, errlen, "out of memory building the graph");
+      goto out;
+   }
    for (uint32_t i = 0; i < o->nranks; i++) {
-      if (project_one(t, &g, skind, m, &gi, o, o->ranks[i], part,
-                      p->region.scope, p->region.iterations,
+      if (project_one(t, &g, &plan, m, &gi, o, o->ranks[i], part,
                       &p->results[i], err, errlen) != 0)
          goto out;
       p->nresults = i + 1;
    }
    rc = 0;
 out:
+   part_comm_plan_free(&plan);
    part_grid_info_free(&gi);
    part_metis_graph_free(m);
    part_layout_free(&pairs);

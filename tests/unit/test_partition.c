@@ -256,7 +256,10 @@ static void grid_in_four(void)
       CHECK_EQ(count[p], 16);
    part_comm_cost cost = { 1e-6, 1e-9 };
    part_comm_result res;
-   CHECK(part_comm_compute(&t.vcg, &g, none, part, 4, NULL, 0, &cost, &res) == 0);
+   part_comm_plan plan;
+   CHECK(part_comm_plan_build(&plan, &t.vcg, &g, none, NULL, 0) == 0);
+   CHECK(part_comm_compute(&plan, part, 4, &cost, &res) == 0);
+   part_comm_plan_free(&plan);
    CHECK_EQ(res.p2p_bytes, 32 * 8);
    CHECK_EQ(res.max_neighbours, 2);
    CHECK_EQ(res.coll_total, 0);
@@ -353,7 +356,10 @@ static void redundancy_pruned(void)
    uint32_t part[4] = { 0, 1, 1, 2 };
    part_comm_cost cost = { 1e-6, 1e-9 };
    part_comm_result r;
-   CHECK(part_comm_compute(&t.vcg, &g, none, part, 3, NULL, 0, &cost, &r) == 0);
+   part_comm_plan plan;
+   CHECK(part_comm_plan_build(&plan, &t.vcg, &g, none, NULL, 0) == 0);
+   CHECK(part_comm_compute(&plan, part, 3, &cost, &r) == 0);
+   part_comm_plan_free(&plan);
    CHECK_EQ(r.matrix[0 * 3 + 1], 5 * 8);
    CHECK_EQ(r.matrix[0 * 3 + 2], 2 * 8);
    CHECK_EQ(r.matrix[1 * 3 + 0], 1 * 8);
@@ -389,7 +395,10 @@ static void broadcast_singleton_costed(void)
       part[i] = (i - 1) / 10;   /* four blocks of the path */
    part_comm_cost cost = { 1e-6, 1e-9 };
    part_comm_result r;
-   CHECK(part_comm_compute(&t.vcg, &g, kind, part, 4, NULL, 0, &cost, &r) == 0);
+   part_comm_plan plan;
+   CHECK(part_comm_plan_build(&plan, &t.vcg, &g, kind, NULL, 0) == 0);
+   CHECK(part_comm_compute(&plan, part, 4, &cost, &r) == 0);
+   part_comm_plan_free(&plan);
    CHECK_EQ(r.coll_calls[PART_COMM_BROADCAST], 3);
    CHECK_EQ(r.coll_bytes[PART_COMM_BROADCAST], 3 * 8 * 3);   /* S (N-1) per call */
    CHECK_EQ(r.coll_calls[PART_COMM_ALLREDUCE] + r.coll_calls[PART_COMM_REDUCE], 0);
