@@ -93,7 +93,8 @@ static int plan_add(part_comm_plan *p, size_t *cap, uint32_t src, uint32_t gs,
  * different ranks, in the order of the graph (by source); and which
  * singletons' calls count. */
 int part_comm_plan_build(part_comm_plan *p, const trace_vcg *vcg, const part_graph *g,
-                         const uint8_t *skind, const uint8_t *scope, int setup_outside)
+                         const uint8_t *skind, const uint32_t *tail, const uint8_t *scope,
+                         int setup_outside)
 {
    memset(p, 0, sizeof *p);
    p->vcg = vcg;
@@ -121,6 +122,8 @@ int part_comm_plan_build(part_comm_plan *p, const trace_vcg *vcg, const part_gra
          continue;
       if (feeds[src] != UINT32_MAX && feeds[src] == reads[ed->dst])
          continue;
+      if (tail && tail[gs] != UINT32_MAX && part_graph_adjacent(g, gd, tail[gs]))
+         continue;   /* a reduction's tail, read beside its result */
       if (plan_add(p, &cap, src, gs, gd, ed->versions) != 0)
          goto out;
    }

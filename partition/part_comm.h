@@ -61,7 +61,9 @@ const char *part_comm_coll_name(int type);
  * the graph, found once per projection: the edges that move their
  * source's value when their groups lie on different ranks, and the
  * singletons whose collective calls count. skind[g] is the
- * part_singleton_kind of each group. With scope non-NULL only edges
+ * part_singleton_kind of each group; tail[g] (or NULL) the chain whose
+ * tail it is (part_singleton.h): its edges to the chain's readers move
+ * nothing. With scope non-NULL only edges
  * whose context is in scope count, and only singletons written in
  * scope. With setup_outside as well, values the scope only reads (never
  * computes: coefficients, a mesh's geometry) and reads more than once
@@ -86,7 +88,8 @@ typedef struct part_comm_plan {
 } part_comm_plan;
 
 int part_comm_plan_build(part_comm_plan *p, const trace_vcg *vcg, const part_graph *g,
-                         const uint8_t *skind, const uint8_t *scope, int setup_outside);
+                         const uint8_t *skind, const uint32_t *tail, const uint8_t *scope,
+                         int setup_outside);
 void part_comm_plan_free(part_comm_plan *p);
 
 /* Fill r (allocating its matrices) for the decomposition part[] of the

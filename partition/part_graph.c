@@ -453,3 +453,11 @@ void part_graph_free(part_graph *g)
    free(g->written);
    memset(g, 0, sizeof *g);
 }
+
+int part_graph_adjacent(const part_graph *g, uint32_t a, uint32_t b)
+{
+   for (uint64_t i = g->xadj[a]; i < g->xadj[a + 1]; i++)
+      if (g->adj[i] == b)
+         return 1;
+   return 0;
+}

@@ -89,4 +89,7 @@ enum { PART_GRAPH_LOCAL = 0, PART_GRAPH_COLLECTIVE = 1, PART_GRAPH_REDUCTION = 2
 int part_graph_settle_calls(part_graph *g, const trace_file *t, const uint8_t *role);
 void part_graph_free(part_graph *g);
 
+/* Is group b one of group a's neighbours? A scan of a's row. */
+int part_graph_adjacent(const part_graph *g, uint32_t a, uint32_t b);
+
 #endif /* CATS_PARTITION_PART_GRAPH_H */

@@ -370,13 +370,14 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    int rc = -1;
    uint8_t *skind = malloc(g.ng ? g.ng : 1);
    uint32_t *part = malloc((g.ng ? g.ng : 1) * sizeof *part);
+   uint32_t *tail = malloc((g.ng ? g.ng : 1) * sizeof *tail);
    part_metis_graph *m = NULL;
    part_layout_pairs pairs = { 0 };
    part_grid_info gi = { 0 };
    part_comm_plan plan = { 0 };
-   if (!skind || !part ||
+   if (!skind || !part || !tail ||
        part_singleton_detect(&g, &t->vcg, o->threshold, p->region.iterations, skind,
-                             &p->singletons) != 0 ||
+                             tail, &p->singletons) != 0 ||
        settle_calls(&g, t, skind) != 0 ||
        part_layout_build(t, p->region.scope, &pairs) != 0 ||
        !(m = part_metis_graph_build(&g, skind, &pairs))) {
@@ -412,7 +413,7 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    }
    /* A region entered many times is a time loop; one entered once is the
     * whole computation, whose inputs must be distributed in it. */
-   if (part_comm_plan_build(&plan, &t->vcg, &g, skind, p->region.scope,
+   if (part_comm_plan_build(&plan, &t->vcg, &g, skind, tail, p->region.scope,
                             p->region.iterations > 1) != 0) {
       snprintf(err, errlen, "out of memory building the graph");
       goto out;
@@ -431,6 +432,7 @@ out:
    part_layout_free(&pairs);
    free(skind);
    free(part);
+   free(tail);
    part_graph_free(&g);
    if (rc != 0)
       part_project_free(p);

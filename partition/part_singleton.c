@@ -135,11 +135,60 @@ static int array_medians(const part_graph *g, const uint32_t *arr, uint32_t narr
    return 0;
 }
 
+/* A reduction's tail. The tool hands a reduction's result on as a source
+ * set: its chain and the last few elements not yet linked into it. Every
+ * reader of the result then reads those elements too (r[n-4..n-1] beside
+ * r.r, in every p[i] = r[i] + beta p[i]), so they have the result's degree
+ * without being what all ranks need: in the MPI code they went into the
+ * collective. A memory group marked a singleton keeps the mark only if
+ * its degree counts it without the neighbours that also touch a
+ * register singleton (a chain) next to it; else it is that chain's tail
+ * (tail[k], for part_comm.c: its edges to the chain's readers move
+ * nothing). */
+static void drop_tails(const part_graph *g, const trace_vcg *vcg, uint64_t iterations,
+                       const double *typical, uint32_t connected, double threshold,
+                       uint8_t *kind, uint32_t *tail)
+{
+   uint8_t *memory = calloc(g->ng ? g->ng : 1, 1);
+   if (!memory)
+      return;   /* the marks stay as they are */
+   for (uint32_t v = 0; v < vcg->nvertices; v++)
+      if (!(vcg->vertices[v].flags & CATS_VCG_REGISTER))
+         memory[g->group[v]] = 1;
+   for (uint32_t k = 0; k < g->ng; k++) {
+      if (!kind[k] || !memory[k])
+         continue;
+      uint32_t chains[8], nc = 0;
+      for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1] && nc < 8; i++) {
+         uint32_t s = g->adj[i];
+         if (kind[s] && !memory[s])
+            chains[nc++] = s;
+      }
+      if (nc == 0)
+         continue;
+      double d = 0;
+      for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++) {
+         uint32_t j = g->adj[i], c;
+         for (c = 0; c < nc && j != chains[c] && !part_graph_adjacent(g, j, chains[c]); c++)
+            ;
+         if (c == nc)
+            d += per_iteration(g->adjw[i], iterations);
+      }
+      if (part_singleton_score(d, typical[k], connected) < threshold) {
+         kind[k] = PART_SINGLETON_NONE;
+         tail[k] = chains[0];
+      }
+   }
+   free(memory);
+}
+
 int part_singleton_detect(const part_graph *g, const trace_vcg *vcg, double threshold,
-                          uint64_t iterations, uint8_t *kind, part_singleton_summary *sum)
+                          uint64_t iterations, uint8_t *kind, uint32_t *tail,
+                          part_singleton_summary *sum)
 {
    memset(sum, 0, sizeof *sum);
    memset(kind, PART_SINGLETON_NONE, g->ng);
+   memset(tail, 0xff, (size_t)g->ng * sizeof *tail);
    if (iterations == 0)
       iterations = 1;
    size_t ng = g->ng ? g->ng : 1;
@@ -191,9 +240,10 @@ int part_singleton_detect(const part_graph *g, const trace_vcg *vcg, double thre
           * A time step, a norm or a sum has no array of peers (a scalar, a
           * site that makes one chain). */
          for (uint32_t k = 0; k < g->ng; k++) {
-            double typical = amed[arr[k]] > sum->centroid ? amed[arr[k]] : sum->centroid;
-            kind[k] = part_singleton_score(pd[k], typical, connected) >= threshold;
+            deg[k] = amed[arr[k]] > sum->centroid ? amed[arr[k]] : sum->centroid;
+            kind[k] = part_singleton_score(pd[k], deg[k], connected) >= threshold;
          }
+         drop_tails(g, vcg, iterations, deg, connected, threshold, kind, tail);
          classify(g, vcg, kind);
       }
       free(amed);

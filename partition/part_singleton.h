@@ -46,10 +46,13 @@ typedef struct part_singleton_summary {
  * a singleton. A group's array is its container, or for register
  * intermediates the code location that made them; the distance score is
  * taken from the larger of the centroid and the median degree of the
- * group's array when that has at least PART_SINGLETON_ARRAY groups. 0,
- * or -1 out of memory. */
+ * group's array when that has at least PART_SINGLETON_ARRAY groups. A
+ * reduction's tail (the last elements that every reader of its result
+ * reads beside its chain) is not a singleton: tail[g] is its chain's
+ * group, UINT32_MAX for every other group. 0, or -1 out of memory. */
 int part_singleton_detect(const part_graph *g, const trace_vcg *vcg, double threshold,
-                          uint64_t iterations, uint8_t *kind, part_singleton_summary *sum);
+                          uint64_t iterations, uint8_t *kind, uint32_t *tail,
+                          part_singleton_summary *sum);
 
 /* The score of one group given the centroid and connected count: the
  * larger of the distance score 1 - centroid/d and the density score

@@ -19,6 +19,9 @@ CHECK_DEFINE_GLOBALS;
 #define MAXV 1024
 #define MAXE 2048
 
+/* part_singleton_detect's reduction tails, of the groups of a tgraph. */
+static uint32_t tail[MAXV];
+
 /* A hand-made VCG: memory vertices of 8 bytes. */
 typedef struct tgraph {
    trace_vcg_vertex v[MAXV];
@@ -58,7 +61,7 @@ static void detect(tgraph *t, uint8_t *kind, part_singleton_summary *s)
 {
    part_graph g;
    CHECK(part_graph_build(&t->vcg, NULL, &g) == 0);
-   CHECK(part_singleton_detect(&g, &t->vcg, 0.9, 1, kind, s) == 0);
+   CHECK(part_singleton_detect(&g, &t->vcg, 0.9, 1, kind, tail, s) == 0);
    part_graph_free(&g);
 }
 
@@ -140,7 +143,7 @@ static void degree_is_per_iteration(void)
       CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
       uint8_t kind[41];
       part_singleton_summary s;
-      CHECK(part_singleton_detect(&g, &t.vcg, 0.9, 20, kind, &s) == 0);
+      CHECK(part_singleton_detect(&g, &t.vcg, 0.9, 20, kind, tail, &s) == 0);
       CHECK_EQ(kind[g.group[0]], every ? PART_SINGLETON_BROADCAST : PART_SINGLETON_NONE);
       part_graph_free(&g);
    }
@@ -171,7 +174,7 @@ static void singleton_stands_out_from_its_array(void)
    CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
    static uint8_t kind[MAXV];
    part_singleton_summary s;
-   CHECK(part_singleton_detect(&g, &t.vcg, 0.9, 1, kind, &s) == 0);
+   CHECK(part_singleton_detect(&g, &t.vcg, 0.9, 1, kind, tail, &s) == 0);
    CHECK(s.centroid == 2.0);
    for (uint32_t r = 0; r < ROWS; r++)
       CHECK_EQ(kind[g.group[PATH + r]], PART_SINGLETON_NONE);
@@ -257,7 +260,7 @@ static void grid_in_four(void)
    part_comm_cost cost = { 1e-6, 1e-9 };
    part_comm_result res;
    part_comm_plan plan;
-   CHECK(part_comm_plan_build(&plan, &t.vcg, &g, none, NULL, 0) == 0);
+   CHECK(part_comm_plan_build(&plan, &t.vcg, &g, none, NULL, NULL, 0) == 0);
    CHECK(part_comm_compute(&plan, part, 4, &cost, &res) == 0);
    part_comm_plan_free(&plan);
    CHECK_EQ(res.p2p_bytes, 32 * 8);
@@ -357,7 +360,7 @@ static void redundancy_pruned(void)
    part_comm_cost cost = { 1e-6, 1e-9 };
    part_comm_result r;
    part_comm_plan plan;
-   CHECK(part_comm_plan_build(&plan, &t.vcg, &g, none, NULL, 0) == 0);
+   CHECK(part_comm_plan_build(&plan, &t.vcg, &g, none, NULL, NULL, 0) == 0);
    CHECK(part_comm_compute(&plan, part, 3, &cost, &r) == 0);
    part_comm_plan_free(&plan);
    CHECK_EQ(r.matrix[0 * 3 + 1], 5 * 8);
@@ -386,7 +389,7 @@ static void broadcast_singleton_costed(void)
    CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
    uint8_t kind[41];
    part_singleton_summary s;
-   CHECK(part_singleton_detect(&g, &t.vcg, 0.9, 1, kind, &s) == 0);
+   CHECK(part_singleton_detect(&g, &t.vcg, 0.9, 1, kind, tail, &s) == 0);
    CHECK_EQ(kind[0], PART_SINGLETON_BROADCAST);
    CHECK_EQ(s.count[PART_SINGLETON_BROADCAST], 1);
    uint32_t part[41];
@@ -396,7 +399,7 @@ static void broadcast_singleton_costed(void)
    part_comm_cost cost = { 1e-6, 1e-9 };
    part_comm_result r;
    part_comm_plan plan;
-   CHECK(part_comm_plan_build(&plan, &t.vcg, &g, kind, NULL, 0) == 0);
+   CHECK(part_comm_plan_build(&plan, &t.vcg, &g, kind, NULL, NULL, 0) == 0);
    CHECK(part_comm_compute(&plan, part, 4, &cost, &r) == 0);
    part_comm_plan_free(&plan);
    CHECK_EQ(r.coll_calls[PART_COMM_BROADCAST], 3);
