@@ -153,11 +153,10 @@ static double touched_bytes(const trace_event *e)
 /* The bytes a loop accesses per iteration against the bytes it touches,
  * over the access records of the program's code below it; records that
  * overlap count their bytes and their touched bytes alike, so the ratio
- * holds. A time loop goes over its
- * state every iteration (1 or more); a loop over elements, rows or
- * atoms touches in each iteration a few of its thousands of iterations'
- * data. Stack frames are left out: a loop's own counter at -O0 is
- * touched in every iteration of any loop. */
+ * holds. A time loop goes over its state every iteration (1 or more); a
+ * loop over elements, rows or atoms touches in each iteration a few of
+ * its thousands of iterations' data. Stack frames are left out: a loop's
+ * own counter at -O0 is touched in every iteration of any loop. */
 static double touch_share(const trace_file *t, uint32_t loop,
                           touch_scratch *s)
 {
