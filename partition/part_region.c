@@ -268,7 +268,6 @@ int part_region_select(const trace_file *t, const char *per, part_region *r, cha
       total = program_work(t, work, program);
    for (size_t c = 0; c < n; c++)
       ts.memo[c] = -1;
-   int rc = 0;
    if (per && strcmp(per, "run") == 0) {
       /* the program's contexts, below */
    } else if (per) {
@@ -280,14 +279,13 @@ int part_region_select(const trace_file *t, const char *per, part_region *r, cha
          chosen[c] = 1;
       r->automatic = 1;
    }
-   rc = mark_scope(t, chosen, r);
+   int rc = mark_scope(t, chosen, r);
    if (rc == 0 && per && strcmp(per, "run") != 0 && !r->found) {
       snprintf(err, errlen, "--per=%s: no function, region or loop of that "
                             "name in the trace", per);
       rc = -1;
    }
    if (rc == 0 && r->found) {
-      r->work_share = total ? (double)program_work(t, work, r->scope) / (double)total : 0;
       describe(t, r->ctx, r->name, sizeof r->name);
    } else if (rc == 0) {
       /* The whole run: the program's contexts, start-up left out. */
@@ -297,7 +295,6 @@ int part_region_select(const trace_file *t, const char *per, part_region *r, cha
          r->scope = program;
          program = NULL;
       }
-      r->work_share = 1;
    } else if (!per) {
       snprintf(err, errlen, "out of memory");
    }

@@ -25,7 +25,6 @@ typedef struct part_region {
    uint32_t ctx;           /* first matching context */
    uint32_t nmatched;      /* contexts matched (call paths) */
    uint64_t iterations;    /* summed over the matched contexts */
-   double work_share;      /* fraction of the program's uses inside the scope */
    char name[PART_REGION_NAMELEN];  /* "loop heat.c:42", "function step", ... */
    uint8_t *scope;         /* [ncontexts] 1 inside; NULL for every context
                               (a whole run without a main) */
