@@ -79,6 +79,186 @@ static uint64_t words_of(const trace_file *t, uint32_t a, uint32_t word)
    return w ? w : 1;
 }
 
+/* A strided record of two or more dimensions, for the segments. */
+typedef struct seg_item {
+   uint32_t alloc, event;
+   uint32_t nd;
+   uint64_t lo, hi;      /* words it reaches */
+   uint64_t slice;       /* words per index of its slowest dimension */
+} seg_item;
+
+/* Overlapping items: one array's walks (its interior by one loop, its
+ * faces by others). */
+typedef struct seg_cluster {
+   uint64_t lo, hi;
+   const seg_item *best;   /* most dimensions, then most accesses */
+} seg_cluster;
+
+static int seg_item_cmp(const void *pa, const void *pb)
+{
+   const seg_item *a = pa, *b = pb;
+   if (a->alloc != b->alloc)
+      return a->alloc < b->alloc ? -1 : 1;
+   return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static int seg_better(const trace_file *t, const seg_item *x, const seg_item *y)
+{
+   if (x->nd != y->nd)
+      return x->nd > y->nd;
+   return t->events[x->event].count > t->events[y->event].count;
+}
+
+/* Whether cluster c is a face of its neighbour d: fewer dimensions, and
+ * less than one of d's slices away (a loop over the boundary plane of an
+ * array whose interior d walks). */
+static int seg_face_of(const seg_cluster *c, const seg_cluster *d)
+{
+   if (c->best->nd >= d->best->nd)
+      return 0;
+   uint64_t gap = c->lo > d->hi ? c->lo - d->hi : d->lo - c->hi;
+   return gap < d->best->slice;
+}
+
+/* Append a segment; 0, or -1 when out of memory. */
+static int push_segment(part_grid_info *gi, size_t *nseg, size_t *capseg, part_grid_seg sg)
+{
+   if (*nseg == *capseg) {
+      size_t cap = *capseg ? 2 * *capseg : 16;
+      part_grid_seg *grown = realloc(gi->seg, cap * sizeof *grown);
+      if (!grown)
+         return -1;
+      gi->seg = grown, *capseg = cap;
+   }
+   gi->seg[(*nseg)++] = sg;
+   return 0;
+}
+
+/* Segments of container a from its clusters c[0..nc) (in order). A
+ * cluster that is a face of a neighbour goes with it. Each array is then
+ * whole slices centred on its walks (an interior walk lacks its halo),
+ * and its segment starts there, or one slice before when it was widened
+ * and no array is there (its first face). Words past an array's end by
+ * more than one of its slices, which no walk of two or more dimensions
+ * reached (levels that one record walked in turn), are a segment of
+ * their own, cut in linear blocks. Nothing when fewer than two arrays
+ * remain. 0, or -1 when out of memory. */
+static int add_segments(const trace_file *t, part_grid_info *gi, uint32_t word, uint32_t a,
+                        seg_cluster *c, size_t nc, size_t *nseg, size_t *capseg)
+{
+   size_t m = 0;
+   for (size_t k = 0; k < nc; k++)
+      if (!(k > 0 && seg_face_of(&c[k], &c[k - 1])) &&
+          !(k + 1 < nc && seg_face_of(&c[k], &c[k + 1])))
+         c[m++] = c[k];
+   if (m < 2)
+      return 0;
+   uint64_t words = words_of(t, a, word), prev_end = 0, prev_slice = 0;
+   for (size_t k = 0; k <= m; k++) {
+      uint64_t slice = 0, lo = words, start = words, whole = 0, span = 0;
+      if (k < m) {
+         slice = c[k].best->slice, span = c[k].hi - c[k].lo + 1;
+         whole = (span + slice - 1) / slice * slice;
+         uint64_t pad = (whole - span) / 2;
+         lo = c[k].lo - (pad < c[k].lo - prev_end ? pad : c[k].lo - prev_end);
+         start = k == 0 ? 0 : lo;
+         if (k > 0 && whole > span)
+            start = lo - (slice < lo - prev_end ? slice : lo - prev_end);
+      }
+      if (k > 0 && start > prev_end + prev_slice) {
+         part_grid_seg gap = { prev_end + prev_slice, prev_end + prev_slice, gi->shape[a] };
+         gap.shape.ndims = 1;
+         gap.shape.dim[0] = start - gap.origin;
+         if (push_segment(gi, nseg, capseg, gap) != 0)
+            return -1;
+      }
+      if (k == m)
+         break;
+      part_grid_seg sg = { start, lo, gi->shape[a] };
+      uint64_t len = whole < words - lo ? whole : words - lo;
+      uint32_t nd = record_dims(&t->events[c[k].best->event], word, len, sg.shape.dim);
+      sg.shape.ndims = (uint8_t)(nd ? nd : 1);
+      if (!nd)
+         sg.shape.dim[0] = len;
+      if (push_segment(gi, nseg, capseg, sg) != 0)
+         return -1;
+      prev_end = lo + len;
+      prev_slice = slice;
+      if (k + 1 < m && prev_end > c[k + 1].lo)
+         prev_end = c[k + 1].lo;
+   }
+   return 0;
+}
+
+/* The segments of every container whose records of two or more
+ * dimensions fall into disjoint ranges of words (part_grid.h). 0, or -1
+ * when out of memory. */
+static int find_segments(const trace_file *t, part_grid_info *gi, uint32_t word)
+{
+   seg_item *it = NULL;
+   seg_cluster *cl = NULL;
+   size_t n = 0, cap = 0, nseg = 0, capseg = 0;
+   int rc = -1;
+   gi->seg_first = calloc((size_t)t->nallocs + 1, sizeof *gi->seg_first);
+   if (!gi->seg_first)
+      return -1;
+   for (uint32_t i = 0; i < t->nevents; i++) {
+      const trace_event *e = &t->events[i];
+      if (e->alloc >= t->nallocs || e->min_offset < 0 || e->max_offset < e->min_offset ||
+          (e->pattern != CATS_PAT_STRIDE1 && e->pattern != CATS_PAT_STRIDEK))
+         continue;
+      uint64_t words = words_of(t, e->alloc, word), dim[PART_GRID_MAXD];
+      uint32_t nd = record_dims(e, word, words, dim);
+      if (nd < 2)
+         continue;
+      if (n == cap) {
+         size_t nc = cap ? 2 * cap : 256;
+         seg_item *grown = realloc(it, nc * sizeof *grown);
+         if (!grown)
+            goto out;
+         it = grown, cap = nc;
+      }
+      uint64_t lo = (uint64_t)e->min_offset / word, hi = (uint64_t)e->max_offset / word;
+      uint64_t slice = 1;
+      for (uint32_t d = 1; d < nd; d++)
+         slice *= dim[d];
+      it[n++] = (seg_item){ e->alloc, i, nd, lo < words ? lo : words - 1,
+                            hi < words ? hi : words - 1, slice };
+   }
+   qsort(it, n, sizeof *it, seg_item_cmp);
+   cl = malloc((n ? n : 1) * sizeof *cl);
+   if (!cl)
+      goto out;
+   for (size_t i = 0; i < n;) {
+      uint32_t a = it[i].alloc;
+      size_t nc = 0, j = i;
+      for (; j < n && it[j].alloc == a; j++) {
+         if (nc > 0 && it[j].lo <= cl[nc - 1].hi) {
+            seg_cluster *c = &cl[nc - 1];
+            if (it[j].hi > c->hi)
+               c->hi = it[j].hi;
+            if (seg_better(t, &it[j], c->best))
+               c->best = &it[j];
+         } else {
+            cl[nc++] = (seg_cluster){ it[j].lo, it[j].hi, &it[j] };
+         }
+      }
+      if (nc >= 2 && add_segments(t, gi, word, a, cl, nc, &nseg, &capseg) != 0)
+         goto out;
+      gi->seg_first[a + 1] = (uint32_t)nseg;
+      i = j;
+   }
+   /* Containers without segments start where the one before ended. */
+   for (uint32_t a = 0; a < t->nallocs; a++)
+      if (gi->seg_first[a + 1] < gi->seg_first[a])
+         gi->seg_first[a + 1] = gi->seg_first[a];
+   rc = 0;
+out:
+   free(it);
+   free(cl);
+   return rc;
+}
+
 int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info *gi)
 {
    memset(gi, 0, sizeof *gi);
@@ -139,6 +319,8 @@ int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info 
    }
    if (gi->maxdims == 0)
       gi->maxdims = 1;
+   if (find_segments(t, gi, word) != 0)
+      goto out;
    rc = 0;
 out:
    free(best), free(all), free(irr);
@@ -150,6 +332,8 @@ out:
 void part_grid_info_free(part_grid_info *gi)
 {
    free(gi->shape);
+   free(gi->seg_first);
+   free(gi->seg);
    memset(gi, 0, sizeof *gi);
 }
 
@@ -304,6 +488,23 @@ static uint32_t rank_of(const part_grid_shape *sh, const part_grid *g, uint32_t 
    return r;
 }
 
+/* The shape of word *w of container a, and *w as a word of its array. */
+static const part_grid_shape *shape_at(const part_grid_info *gi, uint32_t a, uint64_t *w)
+{
+   uint32_t lo = gi->seg_first[a], hi = gi->seg_first[a + 1];
+   if (lo == hi)
+      return &gi->shape[a];
+   while (hi - lo > 1) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (gi->seg[mid].start <= *w)
+         lo = mid;
+      else
+         hi = mid;
+   }
+   *w = *w > gi->seg[lo].origin ? *w - gi->seg[lo].origin : 0;
+   return &gi->seg[lo].shape;
+}
+
 int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *skind,
                      const part_grid_info *gi, const part_grid *grid, uint32_t n,
                      uint32_t *part)
@@ -331,7 +532,9 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
          kind[k] = 2;
          continue;
       }
-      part[k] = rank_of(&gi->shape[x->alloc], grid, n, x->offset / word);
+      uint64_t w = x->offset / word;
+      const part_grid_shape *sh = shape_at(gi, x->alloc, &w);
+      part[k] = rank_of(sh, grid, n, w);
       kind[k] = 1;
    }
    /* Memory that no loop walks, with the memory of that kind it

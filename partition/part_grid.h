@@ -6,6 +6,10 @@
  * its strided access records (affine over up to three loop levels) give
  * its row length and plane size in words, so a C array [nz][ny][nx] or
  * a Fortran array (nx, ny, nz) is three dimensions, slowest first. A
+ * container whose records of two or more dimensions walk disjoint ranges
+ * holds several arrays (a common block, a multigrid code's levels in one
+ * allocation): each range, up to the next, is an array of its own, with
+ * the shape its records show. A
  * process grid of up to three factors (g0 x g1 x g2 = ranks) then splits
  * the slowest dimensions of every array into blocks at the same
  * proportional boundaries (owner computes: element (i, j) of two arrays
@@ -45,9 +49,22 @@ typedef struct part_grid_shape {
    uint64_t dim[PART_GRID_MAXD];   /* words per dimension, slowest first */
 } part_grid_shape;
 
+/* One of several arrays that share a container (a Fortran common block,
+ * a multigrid code's levels in one allocation): the words from `start`
+ * to the next segment's, word `origin` its index 0. */
+typedef struct part_grid_seg {
+   uint64_t start, origin;
+   part_grid_shape shape;
+} part_grid_seg;
+
 typedef struct part_grid_info {
    uint32_t nallocs;
    part_grid_shape *shape;     /* [nallocs] */
+   /* Containers that hold several arrays: container a's segments are
+    * seg[seg_first[a] .. seg_first[a + 1]), by start, none for a
+    * container of one array. */
+   uint32_t *seg_first;        /* [nallocs + 1] */
+   part_grid_seg *seg;
    uint32_t maxdims;           /* most dimensions of a regular array read
                                   or written in scope */
    uint64_t array_uses;        /* uses in scope of values read from arrays */

@@ -272,6 +272,29 @@ def test_3d_stencil_talks_to_faces_edges_and_corners():
     check(metis["decomposition"].startswith("METIS"), "METIS asked for: %r" % metis["decomposition"])
 
 
+def test_levels_in_one_array_are_arrays_of_their_own():
+    # vf_levels.c: a 64 x 64 fine level (a, b) and a 32 x 32 coarse level
+    # (c, d) one after the other in one array, smoothed twice each per
+    # step, with restriction and prolongation between them. Each level's
+    # rows in blocks (--grid=2; 2 x 2 blocks at 4 ranks), as the MPI code
+    # keeps them: per step 4 x 62 + 4 x 30 doubles on 2 ranks, 8 x 62 +
+    # 8 x 30 among 8 pairs on 4; restriction and prolongation stay on
+    # their rank. (One shape over the whole array put b's rows and the
+    # coarse level on the wrong ranks: 56,056 B a step on 2 ranks at -O0.)
+    for flags in (("-O0",), ("-O2",)):
+        trace, _ = traced("vf_levels.c", flags)
+        tag = " ".join(flags)
+        named = _by_ranks(_projection(trace.path, "--ranks=2,4", "--grid=2,2x2"))
+        auto = _by_ranks(_projection(trace.path, "--ranks=2,4"))
+        for k, grid, per_step, pairs in ((2, "grid 2", 8 * (4 * 62 + 4 * 30), 2),
+                                         (4, "grid 2x2", 8 * (8 * 62 + 8 * 30), 8)):
+            r = named[k]
+            check_eq((r["decomposition"], _per_iter(r), _pairs(r), r["collective_bytes"]),
+                     (grid, per_step, pairs, 0), "%s, %d ranks, named grid" % (tag, k))
+            check_eq(_per_iter(auto[k]), per_step, "%s, %d ranks, automatic bytes per step"
+                     % (tag, k))
+
+
 def test_indirect_arrays_keep_metis():
     # report_csr.c's y = A x reads x through the column indices: its arrays
     # are not regular, and the automatic choice is METIS's parts.

@@ -123,6 +123,30 @@ def test_workspace_is_a_carrier():
         check_eq(stack, [], "vertices in the workspace %s" % tag)
 
 
+def test_row_buffer_of_a_routine_called_in_a_loop_is_a_carrier():
+    # vf_row_buffer.c: row(i), called for i = 1..38 in a loop, fills its
+    # 2 KiB stack buffer t[j] = a[i-1][j] + a[i+1][j], then b[i][j] = t[j]
+    # / 2: each b[i][j] comes from a[i-1][j] and a[i+1][j], and t holds no
+    # value. main's keep[j] = 2 b[1][j] lives for the run and holds values.
+    n, m = 40, 256
+    want = {}
+    for i in range(1, n - 1):
+        for j in range(m):
+            for src in (i - 1, i + 1):
+                want[("a+%d" % (8 * (src * m + j)), "b+%d" % (8 * (i * m + j)))] = (1, 1)
+    for flags in OPT_LEVELS:
+        g = vcg_of("vf_row_buffer.c", flags)
+        tag = " ".join(flags)
+        into_b = {e: w for e, w in g.edges.items() if e[1].startswith("b+")}
+        check_eq(into_b, want, "edges into b %s" % tag)
+        check_eq([v for v in g.vertices if v.startswith(("t+", "frame of row"))], [],
+                 "vertices in row's buffer %s" % tag)
+        if flags != ("-O3", "-mavx2"):   # keep lives in registers there
+            check_eq({e: w for e, w in g.edges.items() if e[1].startswith("keep+")},
+                     {("b+%d" % (8 * (m + j)), "keep+%d" % (8 * j)): (1, 1) for j in range(m)},
+                     "edges into main's keep %s" % tag)
+
+
 def test_sets_in_a_leaf_functions_red_zone_survive_collection():
     # vf_redzone.c: leaf() keeps w[k] = a[2k] * a[2k+1] in the 128 bytes
     # below its stack pointer (a leaf at -O0 never moves it) while 50,000

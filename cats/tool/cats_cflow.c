@@ -659,6 +659,8 @@ Func* CATS_(func_of)(Addr a, Bool* is_entry)
       f->frame_name = CATS_NONE;
       f->hidden = VG_(get_objname)(ep, entry, &obj)
                   && VG_(strstr)(obj, "vgpreload_") != NULL;
+      f->is_main = off == 0 && VG_(strncmp)(name, "main", 4) == 0
+                   && (name[4] == '\0' || name[4] == '+');
       *slot = (UWord)f;
    }
    return (Func*)*CATS_(map_slot)(&func_map, entry, 1, &found);

@@ -439,14 +439,35 @@ static Block* object_data(Addr a)
 /*--- Stack                                                ---*/
 /*------------------------------------------------------------*/
 
+/* Whether function frame f was entered inside a loop of the program:
+   a loop above main's frame, or any loop on a stack without main (a
+   thread's). The loop around main in the C library's start-up does not
+   count. */
+static Bool in_program_loop(const Thread* t, const Frame* f)
+{
+   Int loop = f->prev_loop, i;
+   if (loop < 0 || (f->fn != NULL && f->fn->is_main))
+      return False;
+   for (i = f->prev_fn; i >= 0; i = t->frames[i].prev_fn)
+      if (t->frames[i].fn != NULL && t->frames[i].fn->is_main)
+         return i < loop;
+   return True;
+}
+
 /* The frame's named arrays sit at fixed offsets from its CFA (from
    DWARF, through the helper), so they are placed without looking at the
-   guest's registers. They are born with the frame, at its entry time. */
-static void place_vars(Frame* f, StackInfo* s)
+   guest's registers. They are born with the frame, at its entry time.
+   Small ones, and all those of a frame entered inside a loop of the
+   program, are workspaces, carriers of value flow: the frame lives for
+   one iteration at most (a Fortran routine's row buffers, called per
+   level and step), so its words do not hold one value across the loop,
+   and a word made a vertex would join the rows of every call. */
+static void place_vars(const Thread* t, Frame* f, StackInfo* s)
 {
    Func* fn = f->fn;
    CATS_(func_stack_vars)(fn);
    Addr cfa = f->sp + sizeof(Addr);
+   Bool workspace = in_program_loop(t, f);
    UInt i;
    for (i = 0; i < fn->n_svars && s->n_vars < MAX_STACK_VARS; i++) {
       const StackVar* v = &fn->svars[i];
@@ -458,8 +479,7 @@ static void place_vars(Frame* f, StackInfo* s)
       b->origin = b->lo;
       b->alloc = id;
       b->epoch = ++epoch_counter;
-      /* Small local arrays are workspaces, carriers of value flow. */
-      b->carrier = v->size < CATS_(clo_vf_stack_array_min);
+      b->carrier = workspace || v->size < CATS_(clo_vf_stack_array_min);
       b->literal = 2;
       rec_instance_born(id, b->lo, v->size);
    }
@@ -467,7 +487,6 @@ static void place_vars(Frame* f, StackInfo* s)
 
 static StackInfo* frame_stack(Thread* t, Frame* f)
 {
-   (void)t;
    if (f->stk == NULL) {
       StackInfo* s = VG_(allocEltPA)(stack_pool);
       Addr cfa = f->sp + sizeof(Addr);
@@ -483,7 +502,7 @@ static StackInfo* frame_stack(Thread* t, Frame* f)
       s->frame.literal = 2;
       s->lowest = cfa;
       f->stk = s;
-      place_vars(f, s);
+      place_vars(t, f, s);
    }
    return f->stk;
 }

@@ -138,6 +138,7 @@ typedef struct {
    Addr   entry;
    UInt   loc;           /* code location of the entry */
    Bool   hidden;        /* our preload and code without symbols */
+   Bool   is_main;       /* the program's main */
    Bool   svars_known;   /* svars looked up (lazily, at first stack use) */
    UInt   n_svars;
    const StackVar* svars;

@@ -15,7 +15,7 @@ the two with `cats compare`, per time step:
   (its choice is reported beside).
 
 usage: run.py BUILD_DIR PROGRAMS_DIR WORK_DIR [--codes=a,b] [--half=tuning|held-out]
-              [--config=FILE] [--reproject=yes]
+              [--config=FILE] [--reproject=yes | --retrace=yes]
 A code whose codes.json entry has "match" (rank count -> the MPI code's
 own process grid) is also projected on that grid (--grid), and reported
 beside the automatic choice, outside the averages.
@@ -23,6 +23,9 @@ With --reproject=yes nothing runs again: the serial traces and the
 measured figures of an earlier run in WORK_DIR are kept, and the
 projection is recomputed from each trace (`cats project`, not the stored
 one), so that a change of the projection alone is measured in minutes.
+With --retrace=yes the serial runs under cats are made again and the
+measured figures of an earlier run in WORK_DIR are kept: a change of
+the tool, without the MPI runs.
 BUILD_DIR holds bin/cats, vglib/ and lib/libcats-mpi.so; PROGRAMS_DIR the
 built programs, named as codes.json says. Prints one Markdown table per
 half and writes WORK_DIR/validation.json. Exit status 0 when every run
@@ -192,7 +195,7 @@ def validate(code, ctx):
     matched = project_matched(code, ctx)
     for n in code["ranks"]:
         mpath = os.path.join(ctx["work"], code["name"], "measured.per-step.%d.json" % n)
-        if not ctx["reproject"]:
+        if not (ctx["reproject"] or ctx["retrace"]):
             meas = difference(code, n, measure(code, n, s1, ctx), measure(code, n, s2, ctx),
                               s1, s2)
             with open(mpath, "w") as f:
@@ -230,10 +233,12 @@ def table(rows):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     opts = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
-    if len(args) != 3 or set(opts) - {"codes", "half", "config", "reproject"} or \
-            opts.get("reproject", "no") not in ("yes", "no"):
+    if len(args) != 3 or set(opts) - {"codes", "half", "config", "reproject", "retrace"} or \
+            opts.get("reproject", "no") not in ("yes", "no") or \
+            opts.get("retrace", "no") not in ("yes", "no") or \
+            opts.get("reproject") == opts.get("retrace") == "yes":
         die("usage: run.py BUILD_DIR PROGRAMS_DIR WORK_DIR [--codes=a,b] "
-            "[--half=tuning|held-out] [--config=FILE] [--reproject=yes]")
+            "[--half=tuning|held-out] [--config=FILE] [--reproject=yes | --retrace=yes]")
     build, programs, work = (os.path.abspath(a) for a in args)
     with open(opts.get("config", os.path.join(HERE, "codes.json"))) as f:
         codes = json.load(f)["codes"]
@@ -250,6 +255,7 @@ def main():
     ctx = {"work": work, "programs": programs, "cats": os.path.join(build, "bin", "cats"),
            "lib": os.path.join(build, "lib", "libcats-mpi.so"),
            "reproject": opts.get("reproject") == "yes",
+           "retrace": opts.get("retrace") == "yes",
            "env": dict(os.environ, VALGRIND_LIB=os.path.join(build, "vglib"),
                        OMPI_MCA_btl_vader_single_copy_mechanism="none")}
     for need in (ctx["cats"], ctx["lib"], os.path.join(build, "vglib")):
