@@ -2,7 +2,7 @@
 /* vcg_section.h: the finished graph as the payload of section 7 (VCG).
  *
  * The layout is docs/VCG.md's: a 16-byte header, 40-byte vertices and
- * 32-byte edges, all little-endian, written field by field. */
+ * 20-byte edges, all little-endian, written field by field. */
 #ifndef VCG_SECTION_H
 #define VCG_SECTION_H
 
@@ -19,8 +19,8 @@ int vcg_section_write(const vcg_graph *g, trace_buf *out);
  * 0, or -1 if out of memory (g and out are then unchanged). */
 int vcg_section_take(vcg_graph *g, trace_buf *out);
 
-/* The bytes of g's section 7; the format holds at most UINT32_MAX a
- * section (docs/FORMAT.md). */
+/* The bytes of g's section 7 (64 bits: a section's size has no limit
+ * but memory, docs/FORMAT.md). */
 uint64_t vcg_section_size(const vcg_graph *g);
 
 #endif /* VCG_SECTION_H */
