@@ -75,7 +75,7 @@ static int singleton_ends(const trace_vcg *vcg, const part_graph *g, const uint8
 }
 
 static int plan_add(part_comm_plan *p, size_t *cap, uint32_t src, uint32_t gs,
-                    uint32_t gd, uint64_t versions)
+                    uint32_t gd, uint32_t versions)
 {
    if (p->nedges == *cap) {
       size_t ncap = *cap ? 2 * *cap : 1024;
@@ -85,7 +85,7 @@ static int plan_add(part_comm_plan *p, size_t *cap, uint32_t src, uint32_t gs,
       p->edges = e;
       *cap = ncap;
    }
-   p->edges[p->nedges++] = (part_comm_edge){ src, gs, gd, 0, versions };
+   p->edges[p->nedges++] = (part_comm_edge){ src, gs, gd, versions };
    return 0;
 }
 

@@ -74,8 +74,7 @@ const char *part_comm_coll_name(int type);
 typedef struct part_comm_edge {
    uint32_t src;           /* VCG vertex: one source's edges are adjacent */
    uint32_t gs, gd;        /* the groups of its ends */
-   uint32_t reserved;
-   uint64_t versions;      /* of the sink made from it */
+   uint32_t versions;      /* of the sink made from it */
 } part_comm_edge;
 
 typedef struct part_comm_plan {

@@ -225,7 +225,8 @@ static int find_segments(const trace_file *t, part_grid_info *gi, uint32_t word)
       it[n++] = (seg_item){ e->alloc, i, nd, lo < words ? lo : words - 1,
                             hi < words ? hi : words - 1, slice };
    }
-   qsort(it, n, sizeof *it, seg_item_cmp);
+   if (n > 1)
+      qsort(it, n, sizeof *it, seg_item_cmp);
    cl = malloc((n ? n : 1) * sizeof *cl);
    if (!cl)
       goto out;
@@ -491,9 +492,9 @@ static uint32_t rank_of(const part_grid_shape *sh, const part_grid *g, uint32_t 
 /* The shape of word *w of container a, and *w as a word of its array. */
 static const part_grid_shape *shape_at(const part_grid_info *gi, uint32_t a, uint64_t *w)
 {
-   uint32_t lo = gi->seg_first[a], hi = gi->seg_first[a + 1];
-   if (lo == hi)
+   if (!gi->seg_first || gi->seg_first[a] == gi->seg_first[a + 1])
       return &gi->shape[a];
+   uint32_t lo = gi->seg_first[a], hi = gi->seg_first[a + 1];
    while (hi - lo > 1) {
       uint32_t mid = lo + (hi - lo) / 2;
       if (gi->seg[mid].start <= *w)

@@ -60,15 +60,15 @@ typedef struct part_grid_seg {
 typedef struct part_grid_info {
    uint32_t nallocs;
    part_grid_shape *shape;     /* [nallocs] */
-   /* Containers that hold several arrays: container a's segments are
-    * seg[seg_first[a] .. seg_first[a + 1]), by start, none for a
-    * container of one array. */
-   uint32_t *seg_first;        /* [nallocs + 1] */
-   part_grid_seg *seg;
    uint32_t maxdims;           /* most dimensions of a regular array read
                                   or written in scope */
    uint64_t array_uses;        /* uses in scope of values read from arrays */
    uint64_t direct_uses;       /* of which from regular arrays */
+   /* Containers that hold several arrays: container a's segments are
+    * seg[seg_first[a] .. seg_first[a + 1]), by start, none for a
+    * container of one array; seg_first NULL: no container has any. */
+   uint32_t *seg_first;        /* [nallocs + 1] */
+   part_grid_seg *seg;
 } part_grid_info;
 
 /* Shapes of every container of t, and how regular the arrays read in

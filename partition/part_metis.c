@@ -28,7 +28,6 @@ struct part_metis_graph {
  * for minutes. */
 #define PART_METIS_WEIGHT_MAX ((uint64_t)1 << 24)
 
-uint32_t part_metis_graph_vertices(const part_metis_graph *m) { return (uint32_t)m->nv; }
 uint64_t part_metis_graph_edges(const part_metis_graph *m) { return (uint64_t)m->xadj[m->nv] / 2; }
 int part_metis_graph_connected(const part_metis_graph *m) { return m->connected; }
 

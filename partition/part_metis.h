@@ -46,7 +46,6 @@ part_metis_graph *part_metis_graph_build(const part_graph *g, const uint8_t *sin
 void part_metis_graph_free(part_metis_graph *m);
 
 /* Vertices and undirected edges METIS is given. */
-uint32_t part_metis_graph_vertices(const part_metis_graph *m);
 uint64_t part_metis_graph_edges(const part_metis_graph *m);
 int part_metis_graph_connected(const part_metis_graph *m);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+
 #include "part_layout.h"
 
 
@@ -347,6 +348,23 @@ static int settle_calls(part_graph *g, const trace_file *t, const uint8_t *skind
    return rc;
 }
 
+/* Whether a rank count of o takes METIS's parts (project_one): one not
+ * named by --grid, unless a grid is asked for or the arrays are regular. */
+static int metis_needed(const part_project_options *o, const part_grid_info *gi)
+{
+   if (o->decomp == PART_DECOMP_GRID ||
+       (o->decomp == PART_DECOMP_AUTO && part_grid_regular(gi)))
+      return 0;
+   for (uint32_t i = 0; i < o->nranks; i++) {
+      uint32_t k = 0;
+      while (k < o->nnamed && part_grid_ranks(&o->named[k]) != o->ranks[i])
+         k++;
+      if (k == o->nnamed)
+         return 1;
+   }
+   return 0;
+}
+
 int part_project(const trace_file *t, const part_project_options *o, part_projection *p,
                  char *err, size_t errlen)
 {
@@ -378,9 +396,7 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    if (!skind || !part || !tail ||
        part_singleton_detect(&g, &t->vcg, o->threshold, p->region.iterations, skind,
                              tail, &p->singletons) != 0 ||
-       settle_calls(&g, t, skind) != 0 ||
-       part_layout_build(t, p->region.scope, &pairs) != 0 ||
-       !(m = part_metis_graph_build(&g, skind, &pairs))) {
+       settle_calls(&g, t, skind) != 0) {
       snprintf(err, errlen, "out of memory building the graph");
       goto out;
    }
@@ -389,9 +405,6 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
       snprintf(err, errlen, "out of memory building the graph");
       goto out;
    }
-   p->metis_vertices = part_metis_graph_vertices(m);
-   p->metis_edges = part_metis_graph_edges(m);
-   p->connected = part_metis_graph_connected(m);
    if (part_grid_analyse(t, p->region.scope, &gi) != 0) {
       snprintf(err, errlen, "out of memory reading the arrays' shapes");
       goto out;
@@ -410,6 +423,14 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
                                "not list", name, r);
          goto out;
       }
+   }
+   /* METIS's graph, as large as the groups' adjacency, only when a rank
+    * count takes METIS's parts. */
+   if (metis_needed(o, &gi) &&
+       (part_layout_build(t, p->region.scope, &pairs) != 0 ||
+        !(m = part_metis_graph_build(&g, skind, &pairs)))) {
+      snprintf(err, errlen, "out of memory building the graph");
+      goto out;
    }
    /* A region entered many times is a time loop; one entered once is the
     * whole computation, whose inputs must be distributed in it. */

@@ -62,9 +62,6 @@ typedef struct part_projection {
    part_project_singleton *slist;    /* the singletons (not stored in section 8) */
    uint32_t nslist;
    uint32_t groups;        /* groups in the graph */
-   uint32_t metis_vertices;
-   uint64_t metis_edges;
-   int connected;
    /* The arrays' shapes (part_grid.h): uses of array values in scope,
     * of which of regular arrays, and their most dimensions. */
    uint64_t array_uses, direct_uses;

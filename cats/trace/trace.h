@@ -142,11 +142,13 @@ typedef struct trace_vcg_vertex {
    uint64_t weight;        /* computation */
 } trace_vcg_vertex;
 
+/* 20 bytes, as in the section: a large graph's edges are most of what a
+ * reader holds (uses and versions are u32 in the format). */
 typedef struct trace_vcg_edge {
    uint32_t src, dst;      /* vertex indices */
    uint32_t ctx;           /* ctx id or CATS_NONE */
-   uint64_t uses;          /* >= 1 */
-   uint64_t versions;      /* 1..uses */
+   uint32_t uses;          /* >= 1 */
+   uint32_t versions;      /* 1..uses */
 } trace_vcg_edge;
 
 typedef struct trace_vcg {

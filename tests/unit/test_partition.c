@@ -507,7 +507,7 @@ static void grid_owner_computes_past_singletons(void)
    memset(&tf, 0, sizeof tf);
    tf.vcg = t.vcg;
    part_grid_shape shape = { 1, 1, 1, { 8, 0, 0 } };
-   part_grid_info gi = { 1, &shape, 1, 0, 0 };
+   part_grid_info gi = { .nallocs = 1, .shape = &shape, .maxdims = 1 };
    part_graph g;
    CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
    uint8_t skind[16] = { 0 };
