@@ -207,8 +207,13 @@ static int build_rows(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
    deg[g->ng] = out;
    free(fill);
    free(mark);
-   g->adj = adj;
-   g->adjw = w;
+   /* Give back what the merge freed (the same pair made in several
+    * contexts, or by several members of a group): the phases after this
+    * one are the projection's peak. */
+   uint32_t *adj_fit = realloc(adj, (out ? out : 1) * sizeof *adj);
+   uint64_t *w_fit = realloc(w, (out ? out : 1) * sizeof *w);
+   g->adj = adj_fit ? adj_fit : adj;
+   g->adjw = w_fit ? w_fit : w;
    return 0;
 }
 
