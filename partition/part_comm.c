@@ -109,22 +109,35 @@ int part_comm_plan_build(part_comm_plan *p, const trace_vcg *vcg, const part_gra
    if ((setup_outside && !written) || !p->coll_counts ||
        singleton_ends(vcg, g, skind, scope, &feeds, &reads) != 0)
       goto out;
-   for (uint32_t e = 0; e < vcg->nedges; e++) {
+   /* One dependency per (source, sink): the graph splits it by the
+    * contexts that made the sink's versions (a first time step that the
+    * compiler peeled off the loop, the same call from two places), and
+    * those are disjoint versions of the sink, so their counts add up. */
+   for (uint32_t e = 0, next; e < vcg->nedges; e = next) {
       const trace_vcg_edge *ed = &vcg->edges[e];
-      uint32_t src = ed->src, gs = g->group[src], gd = g->group[ed->dst];
-      if (skind[gs] || gd == gs || skind[gd])
-         continue;
-      if (scope && (ed->ctx == CATS_NONE || !scope[ed->ctx]))
+      uint32_t src = ed->src, dst = ed->dst, gs = g->group[src], gd = g->group[dst];
+      uint64_t uses = 0, versions = 0;
+      for (next = e; next < vcg->nedges && vcg->edges[next].src == src &&
+                     vcg->edges[next].dst == dst; next++) {
+         const trace_vcg_edge *x = &vcg->edges[next];
+         if (!scope || (x->ctx != CATS_NONE && scope[x->ctx])) {
+            uses += x->uses;
+            versions += x->versions;
+         }
+      }
+      if (uses == 0 || skind[gs] || gd == gs || skind[gd])
          continue;
       /* Read-only data read once is initial state, exchanged in the
        * first step; read again and again it is set-up data. */
-      if (written && !written[src] && ed->uses > 1)
+      if (written && !written[src] && uses > 1)
          continue;
-      if (feeds[src] != UINT32_MAX && feeds[src] == reads[ed->dst])
+      if (feeds[src] != UINT32_MAX && feeds[src] == reads[dst])
          continue;
       if (tail && tail[gs] != UINT32_MAX && part_graph_adjacent(g, gd, tail[gs]))
          continue;   /* a reduction's tail, read beside its result */
-      if (plan_add(p, &cap, src, gs, gd, ed->versions) != 0)
+      if (versions > vcg->vertices[src].versions)
+         versions = vcg->vertices[src].versions;
+      if (plan_add(p, &cap, src, gs, gd, (uint32_t)versions) != 0)
          goto out;
    }
    /* A singleton is in scope when one of its members was created there. */

@@ -138,10 +138,10 @@ static int push_segment(part_grid_info *gi, size_t *nseg, size_t *capseg, part_g
  * cluster that is a face of a neighbour goes with it. Each array is then
  * whole slices centred on its walks (an interior walk lacks its halo),
  * and its segment starts there, or one slice before when it was widened
- * and no array is there (its first face). Words past an array's end by
- * more than one of its slices, which no walk of two or more dimensions
- * reached (levels that one record walked in turn), are a segment of
- * their own, cut in linear blocks. Nothing when fewer than two arrays
+ * and no array is there (its first face). Words past an array's end
+ * that no walk of two or more dimensions reached (levels that one record
+ * walked in turn) are an unshaped segment: part_grid_assign places them
+ * by their values' neighbours. Nothing when fewer than two arrays
  * remain. 0, or -1 when out of memory. */
 static int add_segments(const trace_file *t, part_grid_info *gi, uint32_t word, uint32_t a,
                         seg_cluster *c, size_t nc, size_t *nseg, size_t *capseg)
@@ -153,7 +153,7 @@ static int add_segments(const trace_file *t, part_grid_info *gi, uint32_t word, 
          c[m++] = c[k];
    if (m < 2)
       return 0;
-   uint64_t words = words_of(t, a, word), prev_end = 0, prev_slice = 0;
+   uint64_t words = words_of(t, a, word), prev_end = 0;
    for (size_t k = 0; k <= m; k++) {
       uint64_t slice = 0, lo = words, start = words, whole = 0, span = 0;
       if (k < m) {
@@ -165,8 +165,8 @@ static int add_segments(const trace_file *t, part_grid_info *gi, uint32_t word, 
          if (k > 0 && whole > span)
             start = lo - (slice < lo - prev_end ? slice : lo - prev_end);
       }
-      if (k > 0 && start > prev_end + prev_slice) {
-         part_grid_seg gap = { prev_end + prev_slice, prev_end + prev_slice, gi->shape[a] };
+      if (k > 0 && start > prev_end) {
+         part_grid_seg gap = { prev_end, prev_end, gi->shape[a], 1 };
          gap.shape.ndims = 1;
          gap.shape.dim[0] = start - gap.origin;
          if (push_segment(gi, nseg, capseg, gap) != 0)
@@ -174,7 +174,7 @@ static int add_segments(const trace_file *t, part_grid_info *gi, uint32_t word, 
       }
       if (k == m)
          break;
-      part_grid_seg sg = { start, lo, gi->shape[a] };
+      part_grid_seg sg = { start, lo, gi->shape[a], 0 };
       uint64_t len = whole < words - lo ? whole : words - lo;
       uint32_t nd = record_dims(&t->events[c[k].best->event], word, len, sg.shape.dim);
       sg.shape.ndims = (uint8_t)(nd ? nd : 1);
@@ -183,7 +183,6 @@ static int add_segments(const trace_file *t, part_grid_info *gi, uint32_t word, 
       if (push_segment(gi, nseg, capseg, sg) != 0)
          return -1;
       prev_end = lo + len;
-      prev_slice = slice;
       if (k + 1 < m && prev_end > c[k + 1].lo)
          prev_end = c[k + 1].lo;
    }
@@ -489,9 +488,12 @@ static uint32_t rank_of(const part_grid_shape *sh, const part_grid *g, uint32_t 
    return r;
 }
 
-/* The shape of word *w of container a, and *w as a word of its array. */
-static const part_grid_shape *shape_at(const part_grid_info *gi, uint32_t a, uint64_t *w)
+/* The shape of word *w of container a, and *w as a word of its array;
+ * *unshaped when no walk of its own gave the shape. */
+static const part_grid_shape *shape_at(const part_grid_info *gi, uint32_t a, uint64_t *w,
+                                       int *unshaped)
 {
+   *unshaped = 0;
    if (!gi->seg_first || gi->seg_first[a] == gi->seg_first[a + 1])
       return &gi->shape[a];
    uint32_t lo = gi->seg_first[a], hi = gi->seg_first[a + 1];
@@ -503,6 +505,7 @@ static const part_grid_shape *shape_at(const part_grid_info *gi, uint32_t a, uin
          hi = mid;
    }
    *w = *w > gi->seg[lo].origin ? *w - gi->seg[lo].origin : 0;
+   *unshaped = gi->seg[lo].unshaped;
    return &gi->seg[lo].shape;
 }
 
@@ -513,11 +516,14 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
    const trace_vcg *vcg = &t->vcg;
    uint32_t word = vcg->word_size ? vcg->word_size : 8;
    size_t ng = g->ng ? g->ng : 1;
-   uint8_t *kind = calloc(ng, 1);    /* 1 an array's block, 2 other memory */
+   /* 1 an array's block, 2 other memory, 3 an unshaped array's word
+    * (its block in fallback) */
+   uint8_t *kind = calloc(ng, 1);
    uint32_t *unit = malloc(ng * sizeof *unit), *to = malloc(ng * sizeof *to);
+   uint32_t *fallback = malloc(ng * sizeof *fallback);
    uint64_t *most = malloc(ng * sizeof *most);
-   if (!kind || !unit || !to || !most) {
-      free(kind), free(unit), free(to), free(most);
+   if (!kind || !unit || !to || !most || !fallback) {
+      free(kind), free(unit), free(to), free(most), free(fallback);
       return -1;
    }
    for (uint32_t k = 0; k < g->ng; k++) {
@@ -534,7 +540,13 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
          continue;
       }
       uint64_t w = x->offset / word;
-      const part_grid_shape *sh = shape_at(gi, x->alloc, &w);
+      int unshaped;
+      const part_grid_shape *sh = shape_at(gi, x->alloc, &w, &unshaped);
+      if (unshaped) {
+         fallback[k] = rank_of(sh, grid, n, w);
+         kind[k] = 3;
+         continue;
+      }
       part[k] = rank_of(sh, grid, n, w);
       kind[k] = 1;
    }
@@ -580,7 +592,7 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
    }
    for (uint32_t k = 0; k < g->ng; k++)
       if (part[k] == UINT32_MAX)
-         part[k] = unit[k] % n;
-   free(kind), free(unit), free(to), free(most);
+         part[k] = kind[k] == 3 ? fallback[k] : unit[k] % n;
+   free(kind), free(unit), free(to), free(most), free(fallback);
    return 0;
 }

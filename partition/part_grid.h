@@ -19,7 +19,10 @@
  * array's (a register intermediate) goes to the rank of the neighbour it
  * exchanges most uses with, a singleton (on every rank) aside, as does a
  * value of a container that no loop walks in scope (a scalar, a
- * library's state). */
+ * library's state), and, word by word, a value of a container's words
+ * that no walk of two or more dimensions reached (levels of a multigrid
+ * array whose one record walked them all in turn: the values they are
+ * computed from and read by show where they are). */
 #ifndef CATS_PARTITION_PART_GRID_H
 #define CATS_PARTITION_PART_GRID_H
 
@@ -55,6 +58,7 @@ typedef struct part_grid_shape {
 typedef struct part_grid_seg {
    uint64_t start, origin;
    part_grid_shape shape;
+   uint8_t unshaped;   /* words no walk of two or more dimensions reached */
 } part_grid_seg;
 
 typedef struct part_grid_info {

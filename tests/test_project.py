@@ -295,6 +295,32 @@ def test_levels_in_one_array_are_arrays_of_their_own():
                      % (tag, k))
 
 
+def test_levels_one_record_walks_in_turn_go_with_their_values():
+    # vf_vcycle.c: a 64 x 64 fine level (a, b) and levels of 32 and 16
+    # points a side after it in one array; one routine restricts each
+    # level to the next and one adds it back, called in a loop over the
+    # levels, so no record shows the coarse levels' shapes. Placed by the
+    # values they are made from (owner computes), level k's row I goes
+    # with level k-1's row 2I, as in the MPI code's row blocks: only the
+    # fine smoothing's halo moves, 4 x 62 doubles a step on 2 ranks, 8 x
+    # 62 on 2 x 2. Over the whole run that is 4 steps' worth at -O0 and
+    # at -O2, where gcc peels the first step off the loop: the first
+    # smoothing's edges are in another context and add to the loop's.
+    # (Cut in linear blocks, the two coarse levels together put level 1's
+    # rows 16-19 on rank 0 and the traffic was 6,088 B a step at -O0.)
+    want = {2: ("grid 2", 8 * 4 * 62, 2), 4: ("grid 2x2", 8 * 8 * 62, 8)}
+    for flags in (("-O0",), ("-O2",)):
+        trace, _ = traced("vf_vcycle.c", flags)
+        tag = " ".join(flags)
+        named = _by_ranks(_projection(trace.path, "--ranks=2,4", "--grid=2,2x2"))
+        run = _by_ranks(_projection(trace.path, "--ranks=2,4", "--grid=2,2x2", "--per=run"))
+        for k, (grid, per_step, pairs) in want.items():
+            check_eq((run[k]["decomposition"], run[k]["p2p_bytes"], _pairs(run[k])),
+                     (grid, 4 * per_step, pairs), "%s, %d ranks, whole run" % (tag, k))
+            if flags == ("-O0",):
+                check_eq(_per_iter(named[k]), per_step, "%s, %d ranks, per step" % (tag, k))
+
+
 def test_indirect_arrays_keep_metis():
     # report_csr.c's y = A x reads x through the column indices: its arrays
     # are not regular, and the automatic choice is METIS's parts.
