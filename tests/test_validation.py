@@ -113,3 +113,22 @@ def test_public_validation_takes_the_difference_of_two_runs():
         pass
     else:
         check(False, "a negative difference was taken as traffic")
+
+
+def test_public_validation_usage_errors():
+    # run.py refuses what it cannot do with a usage line and status 2:
+    # both --reproject and --retrace (one keeps the traces, the other
+    # makes them again), and a value other than yes or no.
+    path = os.path.join(HERE, "..", "scripts", "validation", "run.py")
+    for extra in (["--reproject=yes", "--retrace=yes"], ["--retrace=maybe"], ["--bogus=1"]):
+        proc = subprocess.run([sys.executable, path, "b", "p", "w"] + extra,
+                              capture_output=True, text=True)
+        check_eq(proc.returncode, 2, "run.py %s: status" % " ".join(extra))
+        check(proc.stderr.startswith("validation: usage: run.py") and proc.stderr.count("\n") == 1,
+              "run.py %s: %r" % (" ".join(extra), proc.stderr))
+    # Either alone is taken: the run then stops at the missing build.
+    for extra in ("--reproject=yes", "--retrace=yes"):
+        proc = subprocess.run([sys.executable, path, "/nonexistent", "p", "w", extra],
+                              capture_output=True, text=True)
+        check_eq((proc.returncode, proc.stderr.split(" (")[0]),
+                 (2, "validation: missing /nonexistent/bin/cats"), "run.py %s" % extra)
