@@ -145,13 +145,13 @@ static int array_medians(const part_graph *g, const uint32_t *arr, uint32_t narr
  * register singleton (a chain) next to it; else it is that chain's tail
  * (tail[k], for part_comm.c: its edges to the chain's readers move
  * nothing). */
-static void drop_tails(const part_graph *g, const trace_vcg *vcg, uint64_t iterations,
-                       const double *typical, uint32_t connected, double threshold,
-                       uint8_t *kind, uint32_t *tail)
+static int drop_tails(const part_graph *g, const trace_vcg *vcg, uint64_t iterations,
+                      const double *typical, uint32_t connected, double threshold,
+                      uint8_t *kind, uint32_t *tail)
 {
    uint8_t *memory = calloc(g->ng ? g->ng : 1, 1);
    if (!memory)
-      return;   /* the marks stay as they are */
+      return -1;
    for (uint32_t v = 0; v < vcg->nvertices; v++)
       if (!(vcg->vertices[v].flags & CATS_VCG_REGISTER))
          memory[g->group[v]] = 1;
@@ -180,6 +180,7 @@ static void drop_tails(const part_graph *g, const trace_vcg *vcg, uint64_t itera
       }
    }
    free(memory);
+   return 0;
 }
 
 int part_singleton_detect(const part_graph *g, const trace_vcg *vcg, double threshold,
@@ -243,8 +244,10 @@ int part_singleton_detect(const part_graph *g, const trace_vcg *vcg, double thre
             deg[k] = amed[arr[k]] > sum->centroid ? amed[arr[k]] : sum->centroid;
             kind[k] = part_singleton_score(pd[k], deg[k], connected) >= threshold;
          }
-         drop_tails(g, vcg, iterations, deg, connected, threshold, kind, tail);
-         classify(g, vcg, kind);
+         if (drop_tails(g, vcg, iterations, deg, connected, threshold, kind, tail) != 0)
+            rc = -1;
+         else
+            classify(g, vcg, kind);
       }
       free(amed);
    }

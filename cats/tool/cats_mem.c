@@ -467,7 +467,7 @@ static void place_vars(const Thread* t, Frame* f, StackInfo* s)
    Func* fn = f->fn;
    CATS_(func_stack_vars)(fn);
    Addr cfa = f->sp + sizeof(Addr);
-   Bool workspace = in_program_loop(t, f);
+   Bool workspace = fn->n_svars > 0 && in_program_loop(t, f);
    UInt i;
    for (i = 0; i < fn->n_svars && s->n_vars < MAX_STACK_VARS; i++) {
       const StackVar* v = &fn->svars[i];
