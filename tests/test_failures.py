@@ -3,6 +3,7 @@
 guest's own signals, output to files that are not regular files, output
 paths that cannot be written. The guest always finishes as it would
 natively, and cats says in one line what was lost."""
+import json
 import os
 import signal
 import stat
@@ -240,6 +241,45 @@ def test_stalled_helper_is_given_up_truthfully():
     time.sleep(0.5)
     check(not os.path.exists(out), "no trace appears later")
     check(not [f for f in os.listdir(WORK) if f.startswith("stall.cats.tmp")], "no temporary file")
+
+
+def test_a_helper_that_dies_projecting_leaves_the_trace():
+    # The trace is in place before the projection starts: a helper killed
+    # while projecting (the kernel's OOM killer on a large graph; here
+    # CATS_HELPER_TEST_FAULT=project, a SIGKILL of its own just before
+    # it) loses the projection, not the run's trace.
+    out, proc = run_cats(compile_program("vf_stencil.c", ("-O2",)), tool_args=("--ranks=2,4",),
+                         env={"CATS_HELPER_TEST_FAULT": "project"},
+                         out=os.path.join(WORK, "dies_projecting.cats"))
+    check_eq(proc.returncode, 0, "the guest's exit: " + proc.stderr[-800:])
+    lines = [l for l in proc.stderr.splitlines() if "helper process" in l]
+    check_eq(len(lines), 1, "one line about the helper:\n" + proc.stderr[-1200:])
+    check("failed projecting" in lines[0] and
+          "%s is written without its projection" % out in lines[0], "the line: " + lines[0])
+    check("no trace is written" not in proc.stderr and "projected communication" not in proc.stderr,
+          "no false claim:\n" + proc.stderr[-1200:])
+    check(not [f for f in os.listdir(WORK) if f.startswith("dies_projecting.cats.tmp")],
+          "no temporary file")
+    p = cats_cmd("project", out, "--stored", check_rc=False)
+    check_eq(p.returncode, 1, "no stored projection: " + p.stderr)
+    js = os.path.join(WORK, "dies_projecting.json")
+    cats_cmd("project", out, "--ranks=2", "--json", js)
+    with open(js) as f:
+        r = json.load(f)["results"][0]
+    check_eq(r["p2p_bytes"] / r["iterations"], 16, "the trace projects: one cut, 16 bytes a step")
+
+
+def test_a_trace_into_a_device_is_projected_before_it_is_written():
+    # A device cannot take a projection added afterwards: one write, with it.
+    node = _special_node("projdev")
+    if not node:
+        return
+    _, proc = run_cats(compile_program("vf_add.c"), out=node, out_option=False,
+                       tool_args=("--cats-out-file=" + node, "--ranks=2"))
+    check_eq(proc.returncode, 0, "exit: " + proc.stderr[-800:])
+    check("projected communication" in proc.stderr and "trace written to " + node in proc.stderr,
+          "projection and trace:\n" + proc.stderr[-1200:])
+    check(stat.S_ISCHR(os.stat(node).st_mode), "the device node is still one")
 
 
 def test_metis_printing_does_not_break_the_helpers_answers():

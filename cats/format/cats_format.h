@@ -90,7 +90,9 @@ enum cats_frame {
    CATS_FRAME_VF           = 104,   /* value-flow records (docs/VCG.md) */
    CATS_FRAME_VF_END       = 105,   /* final versions, alloc id table */
    CATS_FRAME_COMMIT       = 200,
-   CATS_FRAME_COMMITTED    = 201
+   CATS_FRAME_COMMITTED    = 201,
+   CATS_FRAME_WRITTEN      = 202    /* the trace is in place; a projection
+                                       follows before COMMITTED */
 };
 #define CATS_FRAME_HEADER_SIZE 16
 /* LOOPS answer: region table entry, then range entry (docs/FORMAT.md). */

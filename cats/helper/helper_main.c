@@ -621,7 +621,51 @@ static size_t drop_graph(hlp_session *s, trace_section *rs, trace_write_section 
    return sections_of(s, rs, ws);
 }
 
-/* Validate what arrived and write the trace; fills msg on failure. */
+/* Writes the sections through the check, leaving the graph out if it
+ * alone fails it; fills msg on failure. */
+static int write_checked(hlp_session *s, trace_section *rs, trace_write_section *ws,
+                         size_t *n, char *msg, size_t msglen)
+{
+   /* The reader's own decode layer: a file we write is one it accepts.
+    * A check alone keeps neither the graph nor the events, and runs while
+    * the sections are compressed. */
+   char err[TRACE_ERRLEN];
+   hlp_check c = { rs, *n };
+   trace_write_status st = trace_write_gated(s->out, ws, *n, check_gate, &c, err,
+                                             sizeof err);
+   size_t m = st == TRACE_WRITE_EGATE ? drop_graph(s, rs, ws, *n, err) : *n;
+   if (m < *n) {
+      *n = m;
+      st = trace_write(s->out, ws, *n, err, sizeof err);
+   }
+   if (st != TRACE_WRITE_OK) {
+      snprintf(msg, msglen, "%s", err);
+      return -1;
+   }
+   return 0;
+}
+
+/* Tells the tool that the trace is in place before the projection, so
+ * that a helper that dies projecting is not reported as a lost trace. */
+static void send_written(void)
+{
+   if (frame_write(to_tool, CATS_FRAME_WRITTEN, NULL, 0) != FRAME_OK)
+      diag("writing WRITTEN: %s", strerror(errno));
+}
+
+/* Fault injection for the test of a helper that dies while projecting
+ * (tests/test_robust.py): CATS_HELPER_TEST_FAULT=project. */
+static void test_fault(const char *where)
+{
+   const char *f = getenv("CATS_HELPER_TEST_FAULT");
+   if (f && strcmp(f, where) == 0)
+      raise(SIGKILL);
+}
+
+/* Validate what arrived and write the trace, then project it (--ranks)
+ * and add the projection to it; fills msg on failure. The trace is in
+ * place before the projection starts, unless the output is written in
+ * place (a device, a FIFO), which takes one write. */
 static int commit(hlp_session *s, char *msg, size_t msglen)
 {
    if (s->error[0]) {
@@ -636,46 +680,50 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
    trace_section rs[CATS_SEC_MAX];
    trace_write_section ws[CATS_SEC_MAX];
    size_t n = sections_of(s, rs, ws);
-   /* The reader's own decode layer: a file we write is one it accepts.
-    * A check alone keeps neither the graph nor the events, and runs while
-    * the sections are compressed. */
    char err[TRACE_ERRLEN];
    int project_now = s->projecting && !s->seen[CATS_SEC_PROJECT];
-   if (!project_now) {
-      hlp_check c = { rs, n };
-      trace_write_status st = trace_write_gated(s->out, ws, n, check_gate, &c, err,
-                                                sizeof err);
-      size_t m = st == TRACE_WRITE_EGATE ? drop_graph(s, rs, ws, n, err) : n;
-      if (m < n) {
-         n = m;
-         st = trace_write(s->out, ws, n, err, sizeof err);
-      }
-      if (st != TRACE_WRITE_OK) {
-         snprintf(msg, msglen, "%s", err);
+   int add_later = project_now && !trace_write_in_place(s->out);
+   if (!project_now || add_later) {
+      if (write_checked(s, rs, ws, &n, msg, msglen) != 0)
          return -1;
-      }
       snprintf(msg, msglen, "%s", s->out);
-      return 0;
+      if (!project_now)
+         return 0;
+      send_written();
    }
+   test_fault("project");
    /* A projection needs the decoded trace, and is itself written. */
    trace_file *tr = NULL;
    trace_status cs = trace_decode(rs, n, &tr, err, sizeof err);
-   if (cs != TRACE_OK) {
+   if (cs != TRACE_OK && !add_later) {
       size_t m = drop_graph(s, rs, ws, n, err);
       if (m < n) {
          n = m;
          cs = trace_decode(rs, n, &tr, err, sizeof err);
       }
    }
+   if (cs != TRACE_OK && add_later) {
+      fprintf(stderr, "==%ld== cats: projection failed: invalid trace data: %s\n",
+              (long)getppid(), err);
+      return 0;
+   }
    if (cs != TRACE_OK) {
       snprintf(msg, msglen, "invalid trace data: %s", err);
       return -1;
    }
    project(s, tr);
-   if (s->seen[CATS_SEC_PROJECT])
-      ws[n++] = (trace_write_section){ CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
-                               s->sec[CATS_SEC_PROJECT].len };
    trace_free(tr);
+   trace_write_section proj = { CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
+                                s->sec[CATS_SEC_PROJECT].len };
+   if (add_later) {
+      if (s->seen[CATS_SEC_PROJECT] &&
+          trace_write_add(s->out, &proj, 1, err, sizeof err) != TRACE_WRITE_OK)
+         fprintf(stderr, "==%ld== cats: warning: %s is written without its "
+                         "projection: %s\n", (long)getppid(), s->out, err);
+      return 0;
+   }
+   if (s->seen[CATS_SEC_PROJECT])
+      ws[n++] = proj;
    if (trace_write(s->out, ws, n, err, sizeof err) != TRACE_WRITE_OK) {
       snprintf(msg, msglen, "%s", err);
       return -1;

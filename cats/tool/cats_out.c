@@ -258,14 +258,14 @@ static ULong get_le(const UChar* p, Int n)
    return v;
 }
 
-/* Reads one frame of the expected type; the payload is VG_(malloc)ed. */
-static UChar* recv_frame(UInt type, SizeT* len)
+/* Reads one frame, whose type goes to *type; the payload is
+   VG_(malloc)ed. */
+static UChar* recv_any(UInt* type, SizeT* len)
 {
    UChar hdr[CATS_FRAME_HEADER_SIZE];
    if (!read_all(from_helper, hdr, sizeof(hdr)))
       return NULL;
-   if ((UInt)get_le(hdr, 4) != type)
-      return NULL;
+   *type = (UInt)get_le(hdr, 4);
    *len = (SizeT)get_le(hdr + 8, 8);
    if (*len > (1UL << 32))
       return NULL;
@@ -278,15 +278,38 @@ static UChar* recv_frame(UInt type, SizeT* len)
    return p;
 }
 
-static void helper_lost(const HChar* what)
+/* Reads one frame of the expected type. */
+static UChar* recv_frame(UInt type, SizeT* len)
+{
+   UInt got;
+   UChar* p = recv_any(&got, len);
+   if (p != NULL && got != type) {
+      VG_(free)(p);
+      return NULL;
+   }
+   return p;
+}
+
+/* The helper is gone or stopped. written: the trace was already in
+   place (WRITTEN) and only its projection is lost. */
+static void helper_lost_after(const HChar* what, Bool written)
 {
    if (helper_stalled) {
       /* Stopped for good, so that no trace appears after this says none
          is written; a temporary file it left goes too. */
-      VG_(umsg)("cats: the helper process made no progress for %u s "
-                "(%s); it is stopped and no trace is written\n",
-                CATS_(clo_helper_timeout), what);
+      if (written)
+         VG_(umsg)("cats: the helper process made no progress for %u s "
+                   "projecting (%s); it is stopped and %s is written "
+                   "without its projection\n", CATS_(clo_helper_timeout),
+                   what, CATS_(out_path));
+      else
+         VG_(umsg)("cats: the helper process made no progress for %u s "
+                   "(%s); it is stopped and no trace is written\n",
+                   CATS_(clo_helper_timeout), what);
       VG_(kill)(helper_pid, VKI_SIGKILL);
+   } else if (written) {
+      VG_(umsg)("cats: the helper process failed projecting (%s); %s is "
+                "written without its projection\n", what, CATS_(out_path));
    } else {
       VG_(umsg)("cats: the helper process failed (%s); no trace is "
                 "written\n", what);
@@ -305,6 +328,11 @@ static void helper_lost(const HChar* what)
       VG_(free)(tmp);
       helper_pid = -1;
    }
+}
+
+static void helper_lost(const HChar* what)
+{
+   helper_lost_after(what, False);
 }
 
 Bool CATS_(helper_start)(const HChar* out_path)
@@ -769,11 +797,23 @@ Bool CATS_(write_trace)(Bool ending)
    for (i = 0; i < NSECS; i++)
       CATS_(buf_free)(&secs[i]);
    ok = ok && send_frame(CATS_FRAME_COMMIT, NULL, 0);
+   /* With a projection the trace is in place first (WRITTEN), and the
+      projection is added to it before COMMITTED. */
    SizeT len;
-   UChar* reply = ok ? recv_frame(CATS_FRAME_COMMITTED, &len) : NULL;
+   UInt type = 0;
+   UChar* reply = ok ? recv_any(&type, &len) : NULL;
+   Bool written = reply != NULL && type == CATS_FRAME_WRITTEN;
+   if (written) {
+      VG_(free)(reply);
+      reply = recv_frame(CATS_FRAME_COMMITTED, &len);
+   } else if (reply != NULL && type != CATS_FRAME_COMMITTED) {
+      VG_(free)(reply);
+      reply = NULL;
+   }
    if (reply == NULL) {
-      helper_lost("no reply when writing the trace");
-      return False;
+      helper_lost_after(written ? "no reply when projecting"
+                                : "no reply when writing the trace", written);
+      return written;
    }
    UInt status = len >= 4 ? (UInt)get_le(reply, 4) : 1;
    if (status != 0)

@@ -246,18 +246,59 @@ static void sync_dir(const char *path)
    free(dir);
 }
 
-static trace_write_status write_body(trace_write_file *f, const trace_write_section *secs, size_t n)
+/* The sections of a written trace that a new write keeps before its own
+ * (trace_write_add): the file, its table and where its data lie. */
+typedef struct trace_write_keep {
+   int fd;
+   uint32_t n;
+   const uint8_t *table;          /* n entries, as in the file */
+   uint64_t data_start, size;
+} trace_write_keep;
+
+/* Copies the kept trace's data, as it is stored, to the end of f. */
+static trace_write_status copy_kept(trace_write_file *f, const trace_write_keep *k)
 {
-   size_t hlen = CATS_HEADER_SIZE + n * CATS_SECTION_ENTRY_SIZE;
+   for (uint64_t at = k->data_start; at < k->size;) {
+      size_t want = k->size - at < TRACE_WRITE_OUT_CHUNK ? (size_t)(k->size - at)
+                                                         : TRACE_WRITE_OUT_CHUNK;
+      ssize_t r = pread(k->fd, f->out, want, (off_t)at);
+      if (r < 0 && errno == EINTR)
+         continue;
+      if (r <= 0)
+         return fail(f->err, f->errlen, TRACE_WRITE_EIO, "%s: read back: %s", f->tmp,
+                     r < 0 ? strerror(errno) : "the trace got shorter");
+      trace_write_status st = write_all(f, f->out, (size_t)r);
+      if (st != TRACE_WRITE_OK)
+         return st;
+      at += (uint64_t)r;
+   }
+   return TRACE_WRITE_OK;
+}
+
+static trace_write_status write_body(trace_write_file *f, const trace_write_keep *k,
+                                     const trace_write_section *secs, size_t n)
+{
+   uint32_t kept = k ? k->n : 0;
+   size_t total = kept + n;
+   size_t hlen = CATS_HEADER_SIZE + total * CATS_SECTION_ENTRY_SIZE;
    uint8_t *head = calloc(1, hlen);
    if (!head)
       return fail(f->err, f->errlen, TRACE_WRITE_ENOMEM, "out of memory");
    trace_write_status st = write_all(f, head, hlen);
+   if (st == TRACE_WRITE_OK && k) {
+      /* The kept data move by the growth of the table. */
+      st = copy_kept(f, k);
+      for (uint32_t i = 0; i < kept; i++) {
+         uint8_t *e = head + CATS_HEADER_SIZE + (size_t)i * CATS_SECTION_ENTRY_SIZE;
+         memcpy(e, k->table + (size_t)i * CATS_SECTION_ENTRY_SIZE, CATS_SECTION_ENTRY_SIZE);
+         le_put64(e + 8, le_u64(e + 8) - k->data_start + hlen);
+      }
+   }
    for (size_t i = 0; st == TRACE_WRITE_OK && i < n; i++) {
       uint64_t off = f->pos, stored = 0;
       uLong crc = 0;
       st = deflate_section(f, secs[i].data, secs[i].size, &stored, &crc);
-      uint8_t *e = head + CATS_HEADER_SIZE + i * CATS_SECTION_ENTRY_SIZE;
+      uint8_t *e = head + CATS_HEADER_SIZE + (kept + i) * CATS_SECTION_ENTRY_SIZE;
       le_put32(e, secs[i].type);
       le_put32(e + 4, CATS_SECFLAG_ZLIB);
       le_put64(e + 8, off);
@@ -268,7 +309,7 @@ static trace_write_status write_body(trace_write_file *f, const trace_write_sect
    if (st == TRACE_WRITE_OK) {
       memcpy(head, CATS_MAGIC, CATS_MAGIC_LEN);
       le_put32(head + 8, CATS_VERSION);
-      le_put32(head + 12, (uint32_t)n);
+      le_put32(head + 12, (uint32_t)total);
       st = pwrite_all(f, head, hlen, 0);
    }
    free(head);
@@ -336,14 +377,14 @@ static void *run_gate(void *p)
    return NULL;
 }
 
-static trace_write_status write_file(const char *path, const trace_write_section *secs,
-                                     size_t n, gate_run *g, char *err,
-                                     size_t errlen);
+static trace_write_status write_file(const char *path, const trace_write_keep *k,
+                                     const trace_write_section *secs, size_t n,
+                                     gate_run *g, char *err, size_t errlen);
 
 trace_write_status trace_write(const char *path, const trace_write_section *secs, size_t n,
                                char *err, size_t errlen)
 {
-   return write_file(path, secs, n, NULL, err, errlen);
+   return write_file(path, NULL, secs, n, NULL, err, errlen);
 }
 
 trace_write_status trace_write_gated(const char *path, const trace_write_section *secs,
@@ -351,17 +392,17 @@ trace_write_status trace_write_gated(const char *path, const trace_write_section
                                      size_t errlen)
 {
    gate_run g = { gate, arg, 0, "" };
-   return write_file(path, secs, n, &g, err, errlen);
+   return write_file(path, NULL, secs, n, &g, err, errlen);
 }
 
 /* Writes the temporary file while the gate (if any) runs beside it, and
  * renames it into place only if both succeeded. Without a second thread
  * the gate runs first. */
-static trace_write_status write_file(const char *path, const trace_write_section *secs,
-                                     size_t n, gate_run *g, char *err,
-                                     size_t errlen)
+static trace_write_status write_file(const char *path, const trace_write_keep *k,
+                                     const trace_write_section *secs, size_t n,
+                                     gate_run *g, char *err, size_t errlen)
 {
-   if (n > UINT32_MAX / CATS_SECTION_ENTRY_SIZE)
+   if (n > UINT32_MAX / CATS_SECTION_ENTRY_SIZE - (k ? k->n : 0))
       return fail(err, errlen, TRACE_WRITE_EARG, "too many sections (%zu)", n);
    for (size_t i = 0; i < n; i++) {
       if (secs[i].size > 0 && !secs[i].data)
@@ -373,6 +414,8 @@ static trace_write_status write_file(const char *path, const trace_write_section
     * it with a regular file): the trace is made in an unlinked file of
     * TMPDIR, whose header is written last, and copied to it. */
    int in_place = trace_write_in_place(path);
+   if (in_place && k)
+      return fail(err, errlen, TRACE_WRITE_EARG, "%s: not a regular file", path);
    const char *dir = getenv("TMPDIR");
    size_t plen = strlen(in_place ? (dir && *dir ? dir : "/tmp") : path);
    char *tmp = malloc(plen + 32);
@@ -410,7 +453,7 @@ static trace_write_status write_file(const char *path, const trace_write_section
       run_gate(g);
    trace_write_file f = { fd, tmp, 0, out, err, errlen };
    trace_write_status st = g && !threaded && g->rc ? TRACE_WRITE_EGATE
-                                           : write_body(&f, secs, n);
+                                           : write_body(&f, k, secs, n);
    if (threaded)
       pthread_join(th, NULL);
    if (g && g->rc && (st == TRACE_WRITE_OK || st == TRACE_WRITE_EGATE))
@@ -436,5 +479,53 @@ static trace_write_status write_file(const char *path, const trace_write_section
    }
    free(tmp);
    free(out);
+   return st;
+}
+
+/* Reads the header and table of the trace in fd (written by us: only
+ * what the copy needs is checked; a reader checks the rest). */
+static trace_write_status read_kept(int fd, const char *path, trace_write_keep *k,
+                                    uint8_t **table, char *err, size_t errlen)
+{
+   struct stat sb;
+   uint8_t head[CATS_HEADER_SIZE];
+   if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+      return fail(err, errlen, TRACE_WRITE_EARG, "%s: not a regular file", path);
+   if (pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head ||
+       memcmp(head, CATS_MAGIC, CATS_MAGIC_LEN) != 0 || le_u32(head + 8) != CATS_VERSION)
+      return fail(err, errlen, TRACE_WRITE_EARG, "%s: not a trace of this version", path);
+   uint32_t n = le_u32(head + 12);
+   uint64_t start = CATS_HEADER_SIZE + (uint64_t)n * CATS_SECTION_ENTRY_SIZE;
+   if (n > CATS_SEC_MAX || start > (uint64_t)sb.st_size)
+      return fail(err, errlen, TRACE_WRITE_EARG, "%s: damaged section table", path);
+   *table = malloc((size_t)n * CATS_SECTION_ENTRY_SIZE + 1);
+   if (!*table)
+      return fail(err, errlen, TRACE_WRITE_ENOMEM, "out of memory");
+   size_t tlen = (size_t)n * CATS_SECTION_ENTRY_SIZE;
+   if (pread(fd, *table, tlen, CATS_HEADER_SIZE) != (ssize_t)tlen)
+      return fail(err, errlen, TRACE_WRITE_EIO, "%s: read back: %s", path,
+                  strerror(errno));
+   *k = (trace_write_keep){ fd, n, *table, start, (uint64_t)sb.st_size };
+   return TRACE_WRITE_OK;
+}
+
+trace_write_status trace_write_add(const char *path, const trace_write_section *secs,
+                                   size_t n, char *err, size_t errlen)
+{
+   int fd = open(path, O_RDONLY | O_CLOEXEC);
+   if (fd < 0)
+      return fail(err, errlen, TRACE_WRITE_EIO, "%s: %s", path, strerror(errno));
+   trace_write_keep k;
+   uint8_t *table = NULL;
+   trace_write_status st = read_kept(fd, path, &k, &table, err, errlen);
+   for (uint32_t i = 0; st == TRACE_WRITE_OK && i < k.n; i++)
+      for (size_t j = 0; st == TRACE_WRITE_OK && j < n; j++)
+         if (le_u32(table + (size_t)i * CATS_SECTION_ENTRY_SIZE) == secs[j].type)
+            st = fail(err, errlen, TRACE_WRITE_EARG, "%s: already has section %u",
+                      path, secs[j].type);
+   if (st == TRACE_WRITE_OK)
+      st = write_file(path, &k, secs, n, NULL, err, errlen);
+   free(table);
+   close(fd);
    return st;
 }

@@ -43,6 +43,13 @@ typedef struct trace_write_section {
 trace_write_status trace_write(const char *path, const trace_write_section *secs, size_t n,
                                char *err, size_t errlen);
 
+/* Adds sections to the trace at `path` (a regular file written by
+ * trace_write): its sections are copied as they are stored, the new ones
+ * are compressed after them, and the result replaces `path` as atomically
+ * as trace_write's. `path` keeps its old contents on any error. */
+trace_write_status trace_write_add(const char *path, const trace_write_section *secs,
+                                   size_t n, char *err, size_t errlen);
+
 /* Whether output to path is written in place (it exists and is not a
  * regular file) rather than through a temporary file and a rename. */
 int trace_write_in_place(const char *path);

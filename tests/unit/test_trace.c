@@ -675,6 +675,67 @@ static void test_gated_write(void)
    syn_free(&s);
 }
 
+/* trace_write_add: a section added to a written trace reads as if it had
+ * been written with the others; a type the file has already, or a file
+ * that is not a trace, is refused and the file is left as it was. */
+static void test_added_section(void)
+{
+   syn_opts o;
+   syn_default_opts(&o);
+   syn_trace s;
+   CHECK(syn_build(&s, &o) == 0);
+   trace_write_section w[SYN_NSEC];
+   int last = -1;
+   for (int i = 0; i < SYN_NSEC; i++) {
+      w[i] = (trace_write_section){ s.type[i], s.sec[i].data, s.sec[i].len };
+      if (s.type[i] == CATS_SEC_EVENTS)
+         last = i;
+   }
+   CHECK(last >= 0);
+   trace_write_section events = w[last];
+   w[last] = w[SYN_NSEC - 1];
+   char whole[4200], added[4200], err[TRACE_WRITE_ERRLEN];
+   snprintf(whole, sizeof whole, "%s/whole.cats", workdir);
+   snprintf(added, sizeof added, "%s/added.cats", workdir);
+   w[SYN_NSEC - 1] = events;
+   CHECK_EQ(trace_write(whole, w, SYN_NSEC, err, sizeof err), TRACE_WRITE_OK);
+   CHECK_EQ(trace_write(added, w, SYN_NSEC - 1, err, sizeof err), TRACE_WRITE_OK);
+   trace_file *t = NULL;
+   CHECK(trace_open(added, &t, err, sizeof err) != TRACE_OK);   /* no EVENTS */
+   CHECK_EQ(trace_write_add(added, &events, 1, err, sizeof err), TRACE_WRITE_OK);
+   trace_file *a = NULL;
+   CHECK_EQ(trace_open(whole, &t, err, sizeof err), TRACE_OK);
+   CHECK_EQ(trace_open(added, &a, err, sizeof err), TRACE_OK);
+   if (t && a) {
+      CHECK_EQ(a->nevents, t->nevents);
+      CHECK(a->nevents > 0);
+      CHECK_EQ(a->ncontexts, t->ncontexts);
+   }
+   trace_free(t);
+   trace_free(a);
+   size_t len = 0, len2 = 0;
+   uint8_t *before = slurp(added, &len);
+   CHECK_EQ(trace_write_add(added, &events, 1, err, sizeof err), TRACE_WRITE_EARG);
+   CHECK(strstr(err, "already has section 6") != NULL);
+   uint8_t *after = slurp(added, &len2);
+   CHECK(before && after && len == len2 && memcmp(before, after, len) == 0);
+   CHECK(temp_files_left() == 0);
+   free(before);
+   free(after);
+   /* Not a trace. */
+   FILE *f = fopen(added, "wb");
+   CHECK(f != NULL);
+   if (f) {
+      fputs("not a trace at all, but long enough", f);
+      fclose(f);
+   }
+   CHECK_EQ(trace_write_add(added, &events, 1, err, sizeof err), TRACE_WRITE_EARG);
+   CHECK(strstr(err, "not a trace") != NULL);
+   unlink(whole);
+   unlink(added);
+   syn_free(&s);
+}
+
 /* A section above TRACE_WRITE_SPLIT_ABOVE is deflated in two halves on two
  * threads; the file must still hold one standard zlib stream (inflate
  * checks its Adler-32) and the section's CRC of the whole payload. */
@@ -810,6 +871,7 @@ int main(int argc, char **argv)
    RUN(test_event_fuzz);
    RUN(test_write_errors);
    RUN(test_gated_write);
+   RUN(test_added_section);
    RUN(test_split_section);
    RUN(test_section_over_4gib);
    return chk_failed ? 1 : 0;
