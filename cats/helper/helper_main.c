@@ -711,6 +711,13 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
       snprintf(msg, msglen, "invalid trace data: %s", err);
       return -1;
    }
+   /* The decoded trace is a copy, and the file is written: the raw
+    * sections (a large graph's gigabytes) are not needed to project. */
+   for (uint32_t t = 1; add_later && t <= CATS_SEC_MAX; t++)
+      if (t != CATS_SEC_PROJECT) {
+         trace_buf_free(&s->sec[t]);
+         s->seen[t] = 0;
+      }
    project(s, tr);
    trace_free(tr);
    trace_write_section proj = { CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
