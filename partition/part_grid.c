@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_grid.c: structured decompositions (part_grid.h). */
 #include "part_grid.h"
+#include "part_mesh.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,6 +306,8 @@ int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info 
     * are indirect (an index array's gathers, a neighbour list's). */
    for (uint32_t a = 0; a < t->nallocs; a++)
       gi->shape[a].regular = all[a] == 0 || irr[a] * 10 <= all[a];
+   if (part_mesh_shapes(t, scope, gi) != 0)
+      goto out;
    for (uint32_t e = 0; e < g->nedges; e++) {
       const trace_vcg_edge *ed = &g->edges[e];
       uint32_t a = g->vertices[ed->src].alloc;
@@ -530,6 +533,9 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
       part[k] = UINT32_MAX;
       unit[k] = k;
    }
+   uint32_t gdims = 0;
+   while (gdims < PART_GRID_MAXD && grid->f[gdims])
+      gdims++;
    for (uint32_t v = 0; v < vcg->nvertices; v++) {
       const trace_vcg_vertex *x = &vcg->vertices[v];
       uint32_t k = g->group[v];
@@ -542,7 +548,9 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
       uint64_t w = x->offset / word;
       int unshaped;
       const part_grid_shape *sh = shape_at(gi, x->alloc, &w, &unshaped);
-      if (unshaped) {
+      /* An array of fewer dimensions than the grid (a CSR matrix's
+       * values beside its mesh's vectors) goes with its values too. */
+      if (unshaped || sh->ndims < gdims) {
          fallback[k] = rank_of(sh, grid, n, w);
          kind[k] = 3;
          continue;

@@ -14,8 +14,11 @@
  * the slowest dimensions of every array into blocks at the same
  * proportional boundaries (owner computes: element (i, j) of two arrays
  * of one shape lands on one rank; arrays of a cell and of a vertex grid,
- * one element longer, nearly so). An array of fewer dimensions than the
- * grid has factors is cut into ranks linear blocks. A value that is no
+ * one element longer, nearly so). A 1-D array whose values show a grid
+ * (part_mesh.h: a mesh's vectors multiplied through a CSR matrix) has
+ * that grid's shape. An array of fewer dimensions than the grid has
+ * factors (the CSR matrix's values) goes where its values' neighbours
+ * are, in ranks linear blocks where it has none. A value that is no
  * array's (a register intermediate) goes to the rank of the neighbour it
  * exchanges most uses with, a singleton (on every rank) aside, as does a
  * value of a container that no loop walks in scope (a scalar, a

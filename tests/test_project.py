@@ -418,6 +418,30 @@ def test_cg_on_a_27_point_matrix_moves_planes_and_two_allreduces():
                      "communicating pairs, collectives" % (flags[0], k))
 
 
+def test_cg_on_a_27_point_matrix_finds_its_mesh():
+    # vf_cg27.c again, with the decomposition chosen automatically. Its
+    # vectors are 1-D and A p reads them through column indices, but the
+    # values show the 16^3 grid: each element of A p is made from p at
+    # index distances 1, 16 and 256 (give or take the ones below), so the
+    # vectors are that grid, in the MPI codes' boxes (miniFE's and
+    # HPCG's own decompositions). A box of a 27-point operator exchanges
+    # its faces, edges and corners: per iteration, on 2 ranks one plane
+    # each way (2 x 256 doubles); on 2 x 2, per rank 2 faces of 8 x 16,
+    # one edge of 16 (4 x 272 doubles); on 2 x 2 x 2, per rank 3 faces of
+    # 8 x 8, 3 edges of 8, a corner (8 x 217 doubles); every rank with
+    # every other. Before: METIS's parts (5,104 / 10,600 / 18,064 bytes at
+    # -O2).
+    for flags in (("-O0",), ("-O2",)):
+        trace, _ = traced("vf_cg27.c", flags)
+        res = _by_ranks(_projection(trace.path, "--ranks=2,4,8"))
+        for k, grid, doubles in ((2, "grid 2", 512), (4, "grid 2x2", 4 * 272),
+                                 (8, "grid 2x2x2", 8 * 217)):
+            r = res[k]
+            check_eq((r["decomposition"], _per_iter(r), _pairs(r) // 2),
+                     (grid, 8 * doubles, k * (k - 1) // 2),
+                     "%s, %d ranks: decomposition, bytes per iteration, pairs" % (flags[0], k))
+
+
 def test_wavefront_sends_one_value_per_row_and_boundary():
     # vf_wavefront.c: a[i][j] = (a[i-1][j] + a[i][j-1]) / 2 on 256 x 256,
     # 10 sweeps. On blocks of columns (--grid=1xP, the pipelined MPI

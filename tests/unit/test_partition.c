@@ -8,6 +8,7 @@
 #include "partition/part_comm.h"
 #include "partition/part_graph.h"
 #include "partition/part_grid.h"
+#include "partition/part_mesh.h"
 #include "partition/part_metis.h"
 #include "partition/part_project.h"
 #include "partition/part_section.h"
@@ -583,6 +584,55 @@ static void calls_bounded_by_loop_entries(void)
    part_graph_free(&g);
 }
 
+/* The strides of a grid from the index distances between a value and
+ * its sources: a 7-point and a 27-point operator on 41^3 (miniFE's
+ * mesh), a 5-point one on 100 x 60, noise, and distances that are no
+ * grid's. */
+static uint32_t strides_of(const uint64_t *d, const uint64_t *c, uint32_t n, uint64_t other,
+                           uint64_t s[PART_GRID_MAXD])
+{
+   memset(s, 0, PART_GRID_MAXD * sizeof *s);
+   return part_mesh_strides(d, c, n, other, s);
+}
+
+static void mesh_strides(void)
+{
+   uint64_t s[PART_GRID_MAXD];
+   static const uint64_t d7[] = { 1, 41, 1681 }, c7[] = { 100, 100, 100 };
+   CHECK_EQ(strides_of(d7, c7, 3, 0, s), 3u);
+   CHECK(s[0] == 1 && s[1] == 41 && s[2] == 1681);
+   static const uint64_t d27[] = { 1, 40, 41, 42, 1640, 1641, 1642, 1680, 1681, 1682,
+                                   1721, 1722, 1723 };
+   uint64_t c27[13];
+   for (int i = 0; i < 13; i++)
+      c27[i] = 90 + (uint64_t)i % 3;
+   CHECK_EQ(strides_of(d27, c27, 13, 0, s), 3u);
+   CHECK(s[0] == 1 && s[1] == 41 && s[2] == 1681);
+   static const uint64_t d5[] = { 1, 100 }, c5[] = { 50, 50 };
+   CHECK_EQ(strides_of(d5, c5, 2, 0, s), 2u);
+   CHECK(s[0] == 1 && s[1] == 100);
+   /* Noise: distances seen rarely (under 1 %) may be a tenth of all. */
+   static const uint64_t dn[] = { 1, 41, 1681, 5000 }, cn[] = { 100, 100, 100, 2 };
+   CHECK_EQ(strides_of(dn, cn, 4, 25, s), 3u);
+   CHECK_EQ(strides_of(dn, cn, 4, 40, s), 0u);
+   /* A frequent distance outside the clusters, a line (no grid), no
+    * neighbour at distance 1, a cluster that is no stride give or take
+    * the ones below it, a stride that the next does not divide, four
+    * dimensions. */
+   static const uint64_t dx[] = { 1, 41, 1681, 5000 }, cx[] = { 100, 100, 100, 100 };
+   CHECK_EQ(strides_of(dx, cx, 4, 0, s), 0u);
+   static const uint64_t d1[] = { 1 }, c1[] = { 10 };
+   CHECK_EQ(strides_of(d1, c1, 1, 0, s), 0u);
+   static const uint64_t d2[] = { 2, 41 }, c2[] = { 10, 10 };
+   CHECK_EQ(strides_of(d2, c2, 2, 0, s), 0u);
+   static const uint64_t d3[] = { 1, 3, 5 }, c3[] = { 10, 10, 10 };
+   CHECK_EQ(strides_of(d3, c3, 3, 0, s), 0u);
+   static const uint64_t d4[] = { 1, 41, 1000 }, c4[] = { 10, 10, 10 };
+   CHECK_EQ(strides_of(d4, c4, 3, 0, s), 0u);
+   static const uint64_t d8[] = { 1, 8, 64, 512 }, c8[] = { 10, 10, 10, 10 };
+   CHECK_EQ(strides_of(d8, c8, 4, 0, s), 0u);
+}
+
 int main(void)
 {
    RUN(star_centre_is_singleton);
@@ -593,6 +643,7 @@ int main(void)
    RUN(singleton_stands_out_from_its_array);
    RUN(intermediate_chain_is_one_group);
    RUN(grid_in_four);
+   RUN(mesh_strides);
    RUN(grid_owner_computes_past_singletons);
    RUN(dense_graph_skips_contig);
    RUN(redundancy_pruned);
