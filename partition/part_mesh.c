@@ -130,6 +130,19 @@ static int grid_shape(uint64_t len, const uint64_t *stride, uint32_t k, part_gri
    return 1;
 }
 
+/* Whether the values' grid m replaces the records' shape r: it has more
+ * dimensions, or as many but other rows (a vector loop's 32-byte stride
+ * taken for a row of four words). */
+static int better(const part_grid_shape *m, const part_grid_shape *r)
+{
+   if (m->ndims != r->ndims)
+      return m->ndims > r->ndims;
+   for (uint32_t d = 1; d < m->ndims; d++)
+      if (m->dim[d] != r->dim[d])
+         return 1;
+   return 0;
+}
+
 int part_mesh_shapes(const trace_file *t, const uint8_t *scope, part_grid_info *gi)
 {
    const trace_vcg *g = &t->vcg;
@@ -183,7 +196,8 @@ int part_mesh_shapes(const trace_file *t, const uint8_t *scope, part_grid_info *
       if (slot[a] != UINT32_MAX) {
          mesh_hist *m = &h[slot[a]];
          k = part_mesh_strides(m->dist, m->count, m->n, m->other, stride);
-         if (k <= gi->shape[a].ndims || !grid_shape(words(t, a, word), stride, k, &sh))
+         if (k == 0 || !grid_shape(words(t, a, word), stride, k, &sh) ||
+             !better(&sh, &gi->shape[a]))
             k = 0;
       }
       if (k)
@@ -198,7 +212,7 @@ int part_mesh_shapes(const trace_file *t, const uint8_t *scope, part_grid_info *
       uint64_t len = words(t, a, word);
       for (uint32_t b = 0; b < t->nallocs; b++) {
          part_grid_shape *o = &gi->shape[b];
-         if (slot[b] == 0 && o->ndims < gi->shape[a].ndims && o->blocked &&
+         if (slot[b] == 0 && better(&gi->shape[a], o) && o->blocked &&
              words(t, b, word) == len) {
             uint8_t regular = o->regular;
             *o = gi->shape[a];

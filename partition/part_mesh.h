@@ -20,9 +20,10 @@
 /* Gives every array of gi whose values in scope (NULL: anywhere) are
  * made from values of an array of its length at such distances the
  * grid's shape, where that grid has more dimensions than its records
- * showed (one, or a row of an unrolled loop's four words), and the same
- * shape to every other array of that length, of fewer dimensions, walked
- * in scope (the solver's other vectors); the first count as regular. A
+ * showed, or other rows (a vector loop's two 16-byte stores 32 bytes
+ * apart taken for rows of four words), and the same shape to every other
+ * array of that length walked in scope whose records disagree with it
+ * the same way (the solver's other vectors); the first count as regular. A
  * register intermediate (a link of a row's sum) stands for the memory
  * value its chain ends in. 0, or -1 when out of memory. */
 int part_mesh_shapes(const trace_file *t, const uint8_t *scope, part_grid_info *gi);

@@ -442,6 +442,28 @@ def test_cg_on_a_27_point_matrix_finds_its_mesh():
                      "%s, %d ranks: decomposition, bytes per iteration, pairs" % (flags[0], k))
 
 
+def test_flattened_grid_is_found_from_its_values():
+    # vf_heat_flat.c: Jacobi sweeps over a 64 x 64 grid in 1-D arrays,
+    # one loop over all points, 10 steps of two sweeps. The values show
+    # rows of 64 (distances 1 and 64). Before each sweep the MPI code on
+    # P x Q blocks sends each neighbour the interior values of its
+    # boundary row or column: 2 ranks, 2 x 62 values a sweep; 2 x 2, each
+    # of 4 ranks 2 x 31; 4 x 2, 3 row boundaries x 2 column blocks x 2
+    # sides x 31 and one column boundary's 2 x 62. Before: -O0 took
+    # METIS's parts, and at -O2 and -O3 gcc's vector initialisation (two
+    # 16-byte stores 32 bytes apart) made the arrays rows of 4 words, and
+    # the projection 0 bytes.
+    per_sweep = {2: 2 * 62, 4: 4 * 2 * 31, 8: 3 * 2 * 2 * 31 + 2 * 62}
+    for flags in (("-O0",), ("-O2",), ("-O3",)):
+        trace, _ = traced("vf_heat_flat.c", flags)
+        res = _by_ranks(_projection(trace.path, "--ranks=2,4,8"))
+        for k, grid in ((2, "grid 2"), (4, "grid 2x2"), (8, "grid 4x2")):
+            r = res[k]
+            check_eq((r["decomposition"], r["iterations"], r["p2p_bytes"]),
+                     (grid, 10, 10 * 2 * per_sweep[k] * 8),
+                     "%s, %d ranks: decomposition, iterations, bytes" % (flags[0], k))
+
+
 def test_wavefront_sends_one_value_per_row_and_boundary():
     # vf_wavefront.c: a[i][j] = (a[i-1][j] + a[i][j-1]) / 2 on 256 x 256,
     # 10 sweeps. On blocks of columns (--grid=1xP, the pipelined MPI
