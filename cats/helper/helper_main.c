@@ -654,7 +654,7 @@ static void send_written(void)
 }
 
 /* Fault injection for the test of a helper that dies while projecting
- * (tests/test_robust.py): CATS_HELPER_TEST_FAULT=project. */
+ * (tests/test_failures.py): CATS_HELPER_TEST_FAULT=project. */
 static void test_fault(const char *where)
 {
    const char *f = getenv("CATS_HELPER_TEST_FAULT");
@@ -662,10 +662,76 @@ static void test_fault(const char *where)
       raise(SIGKILL);
 }
 
-/* Validate what arrived and write the trace, then project it (--ranks)
- * and add the projection to it; fills msg on failure. The trace is in
- * place before the projection starts, unless the output is written in
- * place (a device, a FIFO), which takes one write. */
+/* The trace in place first, then the projection added to it: a helper
+ * that dies projecting (the OOM killer on a large graph) leaves the
+ * trace. Failures after the trace is written are warnings. */
+static int write_then_project(hlp_session *s, trace_section *rs, trace_write_section *ws,
+                              size_t n, char *msg, size_t msglen)
+{
+   if (write_checked(s, rs, ws, &n, msg, msglen) != 0)
+      return -1;
+   snprintf(msg, msglen, "%s", s->out);
+   send_written();
+   test_fault("project");
+   char err[TRACE_ERRLEN];
+   trace_file *tr = NULL;
+   if (trace_decode(rs, n, &tr, err, sizeof err) != TRACE_OK) {
+      fprintf(stderr, "==%ld== cats: projection failed: invalid trace data: %s\n",
+              (long)getppid(), err);
+      return 0;
+   }
+   /* The decoded trace is a copy, and the file is written: the raw
+    * sections (a large graph's gigabytes) are not needed to project. */
+   for (uint32_t t = 1; t <= CATS_SEC_MAX; t++)
+      if (t != CATS_SEC_PROJECT) {
+         trace_buf_free(&s->sec[t]);
+         s->seen[t] = 0;
+      }
+   project(s, tr);
+   trace_free(tr);
+   trace_write_section proj = { CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
+                                s->sec[CATS_SEC_PROJECT].len };
+   if (s->seen[CATS_SEC_PROJECT] &&
+       trace_write_add(s->out, &proj, 1, err, sizeof err) != TRACE_WRITE_OK)
+      fprintf(stderr, "==%ld== cats: warning: %s is written without its "
+                      "projection: %s\n", (long)getppid(), s->out, err);
+   return 0;
+}
+
+/* Output written in place (a device, a FIFO) cannot take a section
+ * later: the projection first, then one write with it. */
+static int project_then_write(hlp_session *s, trace_section *rs, trace_write_section *ws,
+                              size_t n, char *msg, size_t msglen)
+{
+   char err[TRACE_ERRLEN];
+   trace_file *tr = NULL;
+   trace_status cs = trace_decode(rs, n, &tr, err, sizeof err);
+   if (cs != TRACE_OK) {
+      size_t m = drop_graph(s, rs, ws, n, err);
+      if (m < n) {
+         n = m;
+         cs = trace_decode(rs, n, &tr, err, sizeof err);
+      }
+   }
+   if (cs != TRACE_OK) {
+      snprintf(msg, msglen, "invalid trace data: %s", err);
+      return -1;
+   }
+   project(s, tr);
+   trace_free(tr);
+   if (s->seen[CATS_SEC_PROJECT])
+      ws[n++] = (trace_write_section){ CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
+                                       s->sec[CATS_SEC_PROJECT].len };
+   if (trace_write(s->out, ws, n, err, sizeof err) != TRACE_WRITE_OK) {
+      snprintf(msg, msglen, "%s", err);
+      return -1;
+   }
+   snprintf(msg, msglen, "%s", s->out);
+   return 0;
+}
+
+/* Validate what arrived and write the trace, with its projection when
+ * --ranks was given; fills msg on failure. */
 static int commit(hlp_session *s, char *msg, size_t msglen)
 {
    if (s->error[0]) {
@@ -680,61 +746,11 @@ static int commit(hlp_session *s, char *msg, size_t msglen)
    trace_section rs[CATS_SEC_MAX];
    trace_write_section ws[CATS_SEC_MAX];
    size_t n = sections_of(s, rs, ws);
-   char err[TRACE_ERRLEN];
-   int project_now = s->projecting && !s->seen[CATS_SEC_PROJECT];
-   int add_later = project_now && !trace_write_in_place(s->out);
-   if (!project_now || add_later) {
-      if (write_checked(s, rs, ws, &n, msg, msglen) != 0)
-         return -1;
-      snprintf(msg, msglen, "%s", s->out);
-      if (!project_now)
-         return 0;
-      send_written();
-   }
-   test_fault("project");
-   /* A projection needs the decoded trace, and is itself written. */
-   trace_file *tr = NULL;
-   trace_status cs = trace_decode(rs, n, &tr, err, sizeof err);
-   if (cs != TRACE_OK && !add_later) {
-      size_t m = drop_graph(s, rs, ws, n, err);
-      if (m < n) {
-         n = m;
-         cs = trace_decode(rs, n, &tr, err, sizeof err);
-      }
-   }
-   if (cs != TRACE_OK && add_later) {
-      fprintf(stderr, "==%ld== cats: projection failed: invalid trace data: %s\n",
-              (long)getppid(), err);
-      return 0;
-   }
-   if (cs != TRACE_OK) {
-      snprintf(msg, msglen, "invalid trace data: %s", err);
+   if (s->projecting && !s->seen[CATS_SEC_PROJECT])
+      return trace_write_in_place(s->out) ? project_then_write(s, rs, ws, n, msg, msglen)
+                                          : write_then_project(s, rs, ws, n, msg, msglen);
+   if (write_checked(s, rs, ws, &n, msg, msglen) != 0)
       return -1;
-   }
-   /* The decoded trace is a copy, and the file is written: the raw
-    * sections (a large graph's gigabytes) are not needed to project. */
-   for (uint32_t t = 1; add_later && t <= CATS_SEC_MAX; t++)
-      if (t != CATS_SEC_PROJECT) {
-         trace_buf_free(&s->sec[t]);
-         s->seen[t] = 0;
-      }
-   project(s, tr);
-   trace_free(tr);
-   trace_write_section proj = { CATS_SEC_PROJECT, s->sec[CATS_SEC_PROJECT].data,
-                                s->sec[CATS_SEC_PROJECT].len };
-   if (add_later) {
-      if (s->seen[CATS_SEC_PROJECT] &&
-          trace_write_add(s->out, &proj, 1, err, sizeof err) != TRACE_WRITE_OK)
-         fprintf(stderr, "==%ld== cats: warning: %s is written without its "
-                         "projection: %s\n", (long)getppid(), s->out, err);
-      return 0;
-   }
-   if (s->seen[CATS_SEC_PROJECT])
-      ws[n++] = proj;
-   if (trace_write(s->out, ws, n, err, sizeof err) != TRACE_WRITE_OK) {
-      snprintf(msg, msglen, "%s", err);
-      return -1;
-   }
    snprintf(msg, msglen, "%s", s->out);
    return 0;
 }
