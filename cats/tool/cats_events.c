@@ -34,12 +34,8 @@ static inline void summarise_one(Event* e, Long off);
    at one offset), then created as the record would have had it
    from the start (cold_init). */
 struct _EventCold {
+   /* The summary: all that an irregular record keeps. */
    Long  base, min_off, max_off;
-   Long  stride[CATS_MAX_DIMS + 1];
-   Long  anchor[CATS_MAX_DIMS + 1];   /* offset at start of level k step */
-   ULong span_start[CATS_MAX_DIMS + 1];
-   ULong extent[CATS_MAX_DIMS + 1];
-   ULong entries;                     /* steps of the re-entry level */
    UInt  ndistinct;
    UInt  hist[CATS_HIST_BUCKETS];    /* saturating, as the format's */
    Long  distinct[CATS_MAX_DISTINCT];
@@ -47,7 +43,15 @@ struct _EventCold {
       run_off + k * run_stride for k < count - run_count0. */
    Long  run_off;
    ULong run_count0;
+   /* The affine walk, given back when the record turns irregular (a
+      third of python3's records). */
+   Long  stride[CATS_MAX_DIMS + 1];
+   Long  anchor[CATS_MAX_DIMS + 1];   /* offset at start of level k step */
+   ULong span_start[CATS_MAX_DIMS + 1];
+   ULong extent[CATS_MAX_DIMS + 1];
+   ULong entries;                     /* steps of the re-entry level */
 };
+#define EVENT_COLD_SUMMARY __builtin_offsetof(EventCold, stride)
 
 ULong CATS_(n_unattributed);
 ULong CATS_(bytes_unattributed);
@@ -288,6 +292,12 @@ static inline void summarise_one(Event* e, Long off)
 static void make_irregular(Event* e)
 {
    e->irregular = 1;
+   /* Its affine walk is never read again. Valgrind's realloc keeps a
+      block that shrinks, so a smaller one is made. */
+   EventCold* c = VG_(malloc)("cats.event.cold", EVENT_COLD_SUMMARY);
+   VG_(memcpy)(c, e->c, EVENT_COLD_SUMMARY);
+   VG_(free)(e->c);
+   e->c = c;
 }
 
 /* Checks that moving 'delta' steps at level k lands on 'off'. */
@@ -338,7 +348,8 @@ static void fold_summary(Event* e)
    summary. */
 static void fold_run(Event* e)
 {
-   fold_extents(e);
+   if (!e->irregular)
+      fold_extents(e);
    fold_summary(e);
 }
 

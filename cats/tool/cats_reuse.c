@@ -223,11 +223,34 @@ static inline UInt bucket_of(ULong d)
    return b < CATS_REUSE_BUCKETS ? b : CATS_REUSE_BUCKETS - 1;
 }
 
-static inline ULong* count_of(ReuseHist** h, Bool cold, ULong d)
+/* Adds n to slot `slot` of *h, which grows by a count the first time
+   the slot is used. */
+static void add_count(ReuseHist** h, UInt slot, ULong n)
 {
-   if (*h == NULL)
-      *h = VG_(calloc)("cats.reuse.hist", 1, sizeof(ReuseHist));
-   return cold ? &(*h)->cold : &(*h)->bucket[bucket_of(d)];
+   ULong bit = 1ULL << slot;
+   ReuseHist* r = *h;
+   ULong mask = r ? r->mask : 0;
+   UInt at = (UInt)__builtin_popcountll(mask & (bit - 1));
+   if (!(mask & bit)) {
+      UInt have = (UInt)__builtin_popcountll(mask), k;
+      ReuseHist* g = VG_(malloc)("cats.reuse.hist",
+                                 sizeof(ReuseHist) + (have + 1) * sizeof(ULong));
+      g->mask = mask | bit;
+      for (k = 0; k < at; k++)
+         g->count[k] = r->count[k];
+      g->count[at] = 0;
+      for (k = at; k < have; k++)
+         g->count[k + 1] = r->count[k];
+      if (r != NULL)
+         VG_(free)(r);
+      *h = r = g;
+   }
+   r->count[at] += n;
+}
+
+static inline UInt slot_of_distance(Bool cold, ULong d)
+{
+   return cold ? 0 : 1 + bucket_of(d);
 }
 
 /* The MRU list's oldest line moves to the tree, newest there. */
@@ -254,7 +277,7 @@ void CATS_(reuse_sample)(ReuseHist** h, Addr a)
    if (p < n_mru) {
       /* p more recent lines: the distance. Move to the front. */
       if (h != NULL)
-         *count_of(h, False, (ULong)p << scale_shift) += 1ULL << scale_shift;
+         add_count(h, slot_of_distance(False, (ULong)p << scale_shift), 1ULL << scale_shift);
       for (; p > 0; p--)
          mru[p] = mru[p - 1];
       mru[0] = line;
@@ -278,7 +301,7 @@ void CATS_(reuse_sample)(ReuseHist** h, Addr a)
    mru[0] = line;
    n_mru++;
    if (h != NULL)
-      *count_of(h, !found, d << scale_shift) += 1ULL << scale_shift;
+      add_count(h, slot_of_distance(!found, d << scale_shift), 1ULL << scale_shift);
 }
 
 void CATS_(reuse_init)(void)
@@ -298,24 +321,22 @@ void CATS_(reuse_init)(void)
 
 /* One sparse record: id, a mask of the non-zero counts (bit 0 cold,
    bit 1 + b bucket b), then those counts. Nothing for an empty one. */
-static Bool put_hist(CatsBuf* b, UInt id, const ReuseHist* h)
+static Bool put_hist(CatsBuf* b, UInt id, ULong mask, const ULong* count)
 {
-   ULong mask = h->cold ? 1 : 0;
-   UInt k;
-   for (k = 0; k < CATS_REUSE_BUCKETS; k++)
-      if (h->bucket[k])
-         mask |= 1ULL << (k + 1);
+   UInt k, n = (UInt)__builtin_popcountll(mask);
    if (mask == 0)
       return False;
    CATS_(put_u32)(b, id);
    CATS_(put_u64)(b, mask);
-   if (h->cold)
-      CATS_(put_u64)(b, h->cold);
-   for (k = 0; k < CATS_REUSE_BUCKETS; k++)
-      if (h->bucket[k])
-         CATS_(put_u64)(b, h->bucket[k]);
+   for (k = 0; k < n; k++)
+      CATS_(put_u64)(b, count[k]);
    return True;
 }
+
+/* A container's histogram: every slot, the sum of its events'. */
+typedef struct {
+   ULong slot[1 + CATS_REUSE_BUCKETS];
+} DenseHist;
 
 /* After the EVENTS section's records are final (CATS_(mem_finish)):
    the events' histograms, and each container's as the sum of its
@@ -323,8 +344,8 @@ static Bool put_hist(CatsBuf* b, UInt id, const ReuseHist* h)
 void CATS_(write_reuse)(CatsBuf* b)
 {
    UInt i, k, n = CATS_(n_events)(), na = CATS_(n_allocs_written)();
-   ReuseHist* per_alloc = VG_(calloc)("cats.reuse.allocs", na + 1,
-                                      sizeof(ReuseHist));
+   DenseHist* per_alloc = VG_(calloc)("cats.reuse.allocs", na + 1,
+                                      sizeof(DenseHist));
    CATS_(put_u32)(b, CATS_REUSE_LINE_SIZE);
    CATS_(put_u32)(b, CATS_(clo_reuse_sampling));
    CATS_(put_u32)(b, CATS_REUSE_BUCKETS);
@@ -336,19 +357,28 @@ void CATS_(write_reuse)(CatsBuf* b)
       const ReuseHist* h = CATS_(event_reuse)(i, &al);
       if (h == NULL)
          continue;
-      written += put_hist(b, i, h) ? 1 : 0;
+      written += put_hist(b, i, h->mask, h->count) ? 1 : 0;
       if (al >= na)
          continue;
-      per_alloc[al].cold += h->cold;
-      for (k = 0; k < CATS_REUSE_BUCKETS; k++)
-         per_alloc[al].bucket[k] += h->bucket[k];
+      UInt at = 0;
+      for (k = 0; k <= CATS_REUSE_BUCKETS; k++)
+         if (h->mask & (1ULL << k))
+            per_alloc[al].slot[k] += h->count[at++];
    }
    CATS_(patch_u32)(b, count_at, written);
    count_at = b->len;
    written = 0;
    CATS_(put_u32)(b, 0);
-   for (i = 0; i < na; i++)
-      written += put_hist(b, i, &per_alloc[i]) ? 1 : 0;
+   for (i = 0; i < na; i++) {
+      ULong mask = 0, count[1 + CATS_REUSE_BUCKETS];
+      UInt m = 0;
+      for (k = 0; k <= CATS_REUSE_BUCKETS; k++)
+         if (per_alloc[i].slot[k]) {
+            mask |= 1ULL << k;
+            count[m++] = per_alloc[i].slot[k];
+         }
+      written += put_hist(b, i, mask, count) ? 1 : 0;
+   }
    CATS_(patch_u32)(b, count_at, written);
    VG_(free)(per_alloc);
 }
