@@ -14,22 +14,29 @@
 
 typedef struct _EventCold EventCold;   /* the slow path's (cats_events.c) */
 
+/* 112 bytes (a large program has millions: python3 starting up 1.66 M,
+   136 bytes each were half its peak). */
 struct _Event {
-   /* Hot: what the fast path reads and writes, in one cache line. */
+   /* Hot: what the fast path reads and writes, in the first 80 bytes. */
    ULong count, last_time;
    Long  last_off, run_stride;
-   ULong inst[CATS_MAX_DIMS];         /* loop instances of last access */
+   /* Loop instances of the last access, modulo 2^32: only compared for
+      equality with the current ones (CATS_EV_INST), so a record would
+      miss a new instance only if it next ran exactly 2^32 entries of
+      its loop later. */
+   UInt  inst[CATS_MAX_DIMS];
+   UInt  ctx;                         /* the key, with loc, alloc, size */
    ULong iter[CATS_MAX_DIMS];
    UChar ndims, irregular, kind, flags;
    UChar hist_shift;                  /* log2 of the histogram bucket width */
-   UInt  known;                       /* bit k: stride[k] learnt */
-   /* The key, and what every record has. */
-   UInt  ctx, loc, alloc;
-   UInt  size;
+   UChar known;                       /* bit k: stride[k] learnt */
+   UShort size;                       /* one instruction's: at most 64 KiB */
+   UInt  loc, alloc;
    ULong first_time;
    ReuseHist* reuse;                  /* cats_reuse.c; NULL until sampled */
    EventCold* c;
 };
+#define CATS_EV_INST(i) ((UInt)(i))
 
 /* The paths out of line (cats_events.c). An irregular record's update
    is inline in the trace's own hooks (cats_events.c defines
@@ -60,7 +67,7 @@ static inline void CATS_(event_update)(Event* e, Long off, ULong now)
    if (e->ndims == 0) {
       if (off == e->last_off)
          return;
-   } else if (CATS_(cur_inst0) == e->inst[0]) {
+   } else if (CATS_EV_INST(CATS_(cur_inst0)) == e->inst[0]) {
       ULong it = CATS_(cur_iter0);
       if (it == e->iter[0] + 1 && off == e->last_off + e->run_stride
           && (e->known & 1)) {

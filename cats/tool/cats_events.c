@@ -164,6 +164,9 @@ static Event* index_find(UInt ctx, UInt alloc, const Site* s, UInt* at,
 
 Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags)
 {
+   /* One instruction's access: VEX's widest is a 512-byte FXSAVE area
+      (a record keeps 16 bits). */
+   tl_assert(size <= 0xFFFF);
    Site* s = VG_(calloc)("cats.site", 1, sizeof(Site));
    s->loc = CATS_(loc_of_addr)(ip);
    s->kind = kind;
@@ -416,15 +419,15 @@ void CATS_(event_update_slow)(Event* e, Long off)
    /* The inner loop entered anew at the next outer iteration, one outer
       stride on: the usual step of a loop nest, without the general
       search below. */
-   if (e->ndims >= 2 && CATS_(cur_inst0) != e->inst[0]
-       && CATS_(cur_inst1) == e->inst[1]
+   if (e->ndims >= 2 && CATS_EV_INST(CATS_(cur_inst0)) != e->inst[0]
+       && CATS_EV_INST(CATS_(cur_inst1)) == e->inst[1]
        && CATS_(cur_iter1) == e->iter[1] + 1 && (e->known & 2)
        && off == e->c->anchor[1] + e->c->stride[1]) {
       ULong span = CATS_(cur_iter1) - e->c->span_start[1] + 1;
       if (span > e->c->extent[1])
          e->c->extent[1] = span;
       e->c->anchor[0] = e->c->anchor[1] = off;
-      e->inst[0] = CATS_(cur_inst0);
+      e->inst[0] = CATS_EV_INST(CATS_(cur_inst0));
       e->iter[0] = e->c->span_start[0] = CATS_(cur_iter0);
       e->iter[1] = CATS_(cur_iter1);
       e->last_off = off;
@@ -446,7 +449,7 @@ void CATS_(event_update_slow)(Event* e, Long off)
    Int moved = -1;
    Bool reentered = False;
    for (k = n; k-- > 0;) {
-      if (inst[k] != e->inst[k]) {
+      if (CATS_EV_INST(inst[k]) != e->inst[k]) {
          moved = (Int)k;
          reentered = True;
          break;
@@ -493,7 +496,7 @@ void CATS_(event_update_slow)(Event* e, Long off)
    for (j = 0; j < level && j < n; j++)
       e->c->span_start[j] = iter[j];
    for (j = 0; j < n; j++) {
-      e->inst[j] = inst[j];
+      e->inst[j] = CATS_EV_INST(inst[j]);
       e->iter[j] = iter[j];
       ULong span = iter[j] - e->c->span_start[j] + 1;
       if (span > e->c->extent[j])
@@ -531,7 +534,10 @@ static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
    e->last_off = off;
    e->hist_shift = (UChar)hist_shift(CATS_(alloc_size)(alloc));
    CATS_(alloc_accessed)(alloc);
-   e->ndims = (UChar)loop_vector(e->inst, e->iter);
+   ULong inst[CATS_MAX_DIMS];
+   e->ndims = (UChar)loop_vector(inst, e->iter);
+   for (UInt k = 0; k < e->ndims; k++)
+      e->inst[k] = CATS_EV_INST(inst[k]);
    return e;
 }
 
