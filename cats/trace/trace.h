@@ -233,6 +233,12 @@ typedef struct trace_file {
    uint32_t ndeps;
    trace_dep *deps;        /* sorted by (from, to, alloc), unique */
    char *string_blob;      /* storage behind strings[] */
+   /* trace_open's graph: its vertices and edges are decoded in place, in
+    * section 7's own buffer (a large graph is most of what a reader
+    * holds, and was held twice while decoded); that buffer goes with
+    * the trace. */
+   int vcg_in_block;
+   void *vcg_block;
 } trace_file;
 
 /* Open and fully validate the trace at `path`. On success *out owns a trace

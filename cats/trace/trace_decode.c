@@ -461,7 +461,7 @@ typedef trace_status (*parse_fn)(trace_file *, const trace_section *, char *,
 /* keep: the events and the graph are kept; a check only checks them.
  * keep_graph: the graph too (a trace opened without it has none). */
 static trace_status decode(const trace_section *secs, size_t n, int keep,
-                           int keep_graph,
+                           int keep_graph, uint8_t *vcg_block,
                            trace_file **out, char *err, size_t errlen)
 {
    *out = NULL;
@@ -518,7 +518,7 @@ static trace_status decode(const trace_section *secs, size_t n, int keep,
    }
    if (by_type[CATS_SEC_VCG]) {
       trace_status st = trace_decode_vcg(t, by_type[CATS_SEC_VCG],
-                                         keep && keep_graph, err, errlen);
+                                         keep && keep_graph, vcg_block, err, errlen);
       if (st != TRACE_OK) {
          trace_free(t);
          return st;
@@ -559,21 +559,31 @@ static trace_status decode(const trace_section *secs, size_t n, int keep,
 trace_status trace_decode(const trace_section *secs, size_t n, trace_file **out,
                           char *err, size_t errlen)
 {
-   return decode(secs, n, 1, 1, out, err, errlen);
+   return decode(secs, n, 1, 1, NULL, out, err, errlen);
+}
+
+trace_status trace_decode_in_place(trace_section *secs, size_t n, trace_file **out,
+                                   char *err, size_t errlen)
+{
+   uint8_t *block = NULL;
+   for (size_t i = 0; i < n; i++)
+      if (secs[i].type == CATS_SEC_VCG)
+         block = (uint8_t *)(uintptr_t)secs[i].data;
+   return decode(secs, n, 1, 1, block, out, err, errlen);
 }
 
 trace_status trace_decode_without_graph(const trace_section *secs, size_t n,
                                         trace_file **out, char *err,
                                         size_t errlen)
 {
-   return decode(secs, n, 1, 0, out, err, errlen);
+   return decode(secs, n, 1, 0, NULL, out, err, errlen);
 }
 
 trace_status trace_check(const trace_section *secs, size_t n, char *err,
                          size_t errlen)
 {
    trace_file *t;
-   trace_status st = decode(secs, n, 0, 0, &t, err, errlen);
+   trace_status st = decode(secs, n, 0, 0, NULL, &t, err, errlen);
    trace_free(t);
    return st;
 }
@@ -591,8 +601,11 @@ void trace_free(trace_file *t)
    free(t->allocs);
    free(t->events);
    free(t->event_keys);
-   free(t->vcg.vertices);
-   free(t->vcg.edges);
+   if (!t->vcg_in_block) {
+      free(t->vcg.vertices);
+      free(t->vcg.edges);
+   }
+   free(t->vcg_block);
    free(t->projection);
    free(t->reuse.events);
    free(t->reuse.allocs);

@@ -114,8 +114,26 @@ static trace_status parse_edge(trace_file *t, const uint8_t *p, uint32_t i,
    return TRACE_OK;
 }
 
+/* Whether the vertices and edges can be decoded where they are stored:
+ * each record is its struct, little-endian, and both arrays are
+ * aligned. */
+static int fits_in_place(const uint8_t *vertices, const uint8_t *edges)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+   return sizeof(trace_vcg_vertex) == TRACE_VCG_VERTEX_RECORD &&
+          __builtin_offsetof(trace_vcg_vertex, weight) == 32 &&
+          sizeof(trace_vcg_edge) == TRACE_VCG_EDGE_RECORD &&
+          (uintptr_t)vertices % _Alignof(trace_vcg_vertex) == 0 &&
+          (uintptr_t)edges % _Alignof(trace_vcg_edge) == 0;
+#else
+   (void)vertices;
+   (void)edges;
+   return 0;
+#endif
+}
+
 trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_graph,
-                              char *err, size_t errlen)
+                              uint8_t *block, char *err, size_t errlen)
 {
    trace_vcg *g = &t->vcg;
    if (s->size < CATS_VCG_HEADER_SIZE)
@@ -139,8 +157,16 @@ trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_gr
    trace_vcg_vertex vwindow[2];
    trace_vcg_edge window[2];
    if (keep_graph) {
-      g->vertices = calloc(nv ? nv : 1, sizeof *g->vertices);
-      g->edges = calloc(ne ? ne : 1, sizeof *g->edges);
+      uint8_t *vs = block ? block + CATS_VCG_HEADER_SIZE : NULL;
+      uint8_t *es = vs ? vs + (size_t)nv * TRACE_VCG_VERTEX_RECORD : NULL;
+      t->vcg_in_block = vs && nv > 0 && ne > 0 && fits_in_place(vs, es);
+      if (t->vcg_in_block) {
+         g->vertices = (trace_vcg_vertex *)(void *)vs;
+         g->edges = (trace_vcg_edge *)(void *)es;
+      } else {
+         g->vertices = calloc(nv ? nv : 1, sizeof *g->vertices);
+         g->edges = calloc(ne ? ne : 1, sizeof *g->edges);
+      }
       if (!g->vertices || !g->edges)
          return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (VCG)");
    }
