@@ -525,8 +525,9 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
    uint32_t *unit = malloc(ng * sizeof *unit), *to = malloc(ng * sizeof *to);
    uint32_t *fallback = malloc(ng * sizeof *fallback);
    uint64_t *most = malloc(ng * sizeof *most);
-   if (!kind || !unit || !to || !most || !fallback) {
-      free(kind), free(unit), free(to), free(most), free(fallback);
+   uint8_t *dirty = malloc(ng);
+   if (!kind || !unit || !to || !most || !fallback || !dirty) {
+      free(kind), free(unit), free(to), free(most), free(fallback), free(dirty);
       return -1;
    }
    for (uint32_t k = 0; k < g->ng; k++) {
@@ -571,15 +572,19 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
     * exchanges most uses with is; chains of such units take a few
     * passes. A singleton is on every rank, and pulls nothing (a cell's
     * candidate for a minimum goes with its cell, not with the minimum). */
+   /* After the first pass only the units beside a group that moved can
+    * choose otherwise: the others keep their choice (dirty[u]). */
+   memset(dirty, 1, ng);
    for (int pass = 0; pass < 4; pass++) {
+      for (uint32_t k = 0; k < g->ng; k++)
+         if (dirty[k]) {
+            most[k] = 0;
+            to[k] = UINT32_MAX;
+         }
       for (uint32_t k = 0; k < g->ng; k++) {
-         most[k] = 0;
-         to[k] = UINT32_MAX;
-      }
-      for (uint32_t k = 0; k < g->ng; k++) {
-         if (kind[k] == 1)
-            continue;
          uint32_t u = unit[k];
+         if (kind[k] == 1 || !dirty[u])
+            continue;
          for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++) {
             uint32_t nb = g->adj[i];
             if (part[nb] != UINT32_MAX && !skind[nb] && unit[nb] != u &&
@@ -589,11 +594,14 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
             }
          }
       }
+      memset(dirty, 0, ng);
       int moved = 0;
       for (uint32_t k = 0; k < g->ng; k++)
          if (kind[k] != 1 && to[unit[k]] != UINT32_MAX && part[k] != to[unit[k]]) {
             part[k] = to[unit[k]];
             moved = 1;
+            for (uint64_t i = g->xadj[k]; i < g->xadj[k + 1]; i++)
+               dirty[unit[g->adj[i]]] = 1;
          }
       if (!moved)
          break;
@@ -601,6 +609,6 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
    for (uint32_t k = 0; k < g->ng; k++)
       if (part[k] == UINT32_MAX)
          part[k] = kind[k] == 3 ? fallback[k] : unit[k] % n;
-   free(kind), free(unit), free(to), free(most), free(fallback);
+   free(kind), free(unit), free(to), free(most), free(fallback), free(dirty);
    return 0;
 }
