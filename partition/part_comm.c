@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_comm.c: Algorithm 4 and the alpha-beta estimate (part_comm.h). */
 #include "part_comm.h"
+#include "part_region.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -38,8 +39,7 @@ static uint8_t *written_in(const trace_vcg *vcg, const uint8_t *scope)
    if (!w)
       return NULL;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
-      uint32_t c = vcg->edges[e].ctx;
-      if (c != CATS_NONE && scope[c])
+      if (part_edge_in_scope(&vcg->edges[e], scope))
          w[vcg->edges[e].dst] = 1;
    }
    return w;
@@ -64,7 +64,7 @@ static int singleton_ends(const trace_vcg *vcg, const part_graph *g, const uint8
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
       uint32_t gs = g->group[ed->src], gd = g->group[ed->dst];
-      if (gs == gd || (scope && (ed->ctx == CATS_NONE || !scope[ed->ctx])))
+      if (gs == gd || !part_edge_in_scope(ed, scope))
          continue;
       if (skind[gd] && (*feeds)[ed->src] == UINT32_MAX)
          (*feeds)[ed->src] = gd;
@@ -120,7 +120,7 @@ int part_comm_plan_build(part_comm_plan *p, const trace_vcg *vcg, const part_gra
       for (next = e; next < vcg->nedges && vcg->edges[next].src == src &&
                      vcg->edges[next].dst == dst; next++) {
          const trace_vcg_edge *x = &vcg->edges[next];
-         if (!scope || (x->ctx != CATS_NONE && scope[x->ctx])) {
+         if (part_edge_in_scope(x, scope)) {
             uses += x->uses;
             versions += x->versions;
          }
@@ -144,8 +144,7 @@ int part_comm_plan_build(part_comm_plan *p, const trace_vcg *vcg, const part_gra
    memset(p->coll_counts, scope ? 0 : 1, g->ng ? g->ng : 1);
    if (scope) {
       for (uint32_t v = 0; v < vcg->nvertices; v++) {
-         uint32_t c = vcg->vertices[v].ctx;
-         if (c != CATS_NONE && scope[c])
+         if (part_ctx_in_scope(vcg->vertices[v].ctx, scope))
             p->coll_counts[g->group[v]] = 1;
       }
       for (uint32_t k = 0; k < g->ng; k++)

@@ -1,14 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_graph.c: groups and the undirected group graph (part_graph.h). */
 #include "part_graph.h"
+#include "part_region.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int in_scope(const trace_vcg_edge *e, const uint8_t *scope)
-{
-   return !scope || (e->ctx != CATS_NONE && scope[e->ctx]);
-}
 
 static int is_register(const trace_vcg *vcg, uint32_t v)
 {
@@ -30,7 +26,7 @@ static void adopt_chains(const trace_vcg *vcg, const uint8_t *scope,
       to[v] = none;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
-      if (!in_scope(ed, scope) || !is_register(vcg, ed->src))
+      if (!part_edge_in_scope(ed, scope) || !is_register(vcg, ed->src))
          continue;
       uint32_t a = part_graph_uf_find(group, ed->src);
       uint32_t d = is_register(vcg, ed->dst) ? part_graph_uf_find(group, ed->dst)
@@ -56,7 +52,7 @@ static uint32_t make_groups(const trace_vcg *vcg, const uint8_t *scope,
       group[v] = v;
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
-      if (ed->src == ed->dst || !in_scope(ed, scope) ||
+      if (ed->src == ed->dst || !part_edge_in_scope(ed, scope) ||
           !is_register(vcg, ed->src) ||
           !is_register(vcg, ed->dst) ||
           vcg->vertices[ed->src].loc != vcg->vertices[ed->dst].loc)
@@ -135,7 +131,7 @@ static int group_calls(const trace_vcg *vcg, const uint8_t *scope, part_graph *g
       if (ed->src != ed->dst && g->group[ed->src] == g->group[ed->dst])
          follows[ed->dst] = 1;
       fed[ed->dst] = 1;
-      if (in_scope(ed, scope) && ed->uses > made[ed->dst])
+      if (part_edge_in_scope(ed, scope) && ed->uses > made[ed->dst])
          made[ed->dst] = ed->uses;
    }
    for (uint32_t v = 0; v < vcg->nvertices; v++)
@@ -158,7 +154,7 @@ static int build_rows(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       uint32_t a = g->group[vcg->edges[e].src];
       uint32_t b = g->group[vcg->edges[e].dst];
-      if (a == b || !in_scope(&vcg->edges[e], scope))
+      if (a == b || !part_edge_in_scope(&vcg->edges[e], scope))
          continue;
       deg[a + 1]++;
       deg[b + 1]++;
@@ -180,7 +176,7 @@ static int build_rows(const trace_vcg *vcg, const uint8_t *scope, part_graph *g)
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       uint32_t a = g->group[vcg->edges[e].src];
       uint32_t b = g->group[vcg->edges[e].dst];
-      if (a == b || !in_scope(&vcg->edges[e], scope))
+      if (a == b || !part_edge_in_scope(&vcg->edges[e], scope))
          continue;
       uint64_t u = vcg->edges[e].uses;
       adj[fill[a]] = b, w[fill[a]++] = u;
@@ -293,7 +289,7 @@ static uint64_t *group_units(const part_graph *g, const trace_file *t, const uin
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
       uint32_t k = g->group[ed->dst];
-      if (in_scope(ed, g->scope) && (!role || role[k]))
+      if (part_edge_in_scope(ed, g->scope) && (!role || role[k]))
          pairs[n++] = (uint64_t)k << 32 | unit[ed->ctx];
    }
    free(unit);
@@ -401,7 +397,7 @@ static int merge_partials(part_graph *g, const trace_file *t, const uint8_t *rol
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
       uint32_t a = g->group[ed->src], b = g->group[ed->dst];
-      if (a == b || !in_scope(ed, g->scope))
+      if (a == b || !part_edge_in_scope(ed, g->scope))
          continue;
       into[a] = into[a] == none || into[a] == b ? b : many;
    }

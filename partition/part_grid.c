@@ -1,21 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_grid.c: structured decompositions (part_grid.h). */
 #include "part_grid.h"
+#include "part_region.h"
 #include "part_mesh.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int in_scope(const trace_vcg_edge *e, const uint8_t *scope)
-{
-   return !scope || (e->ctx != CATS_NONE && scope[e->ctx]);
-}
-
-static int ctx_in_scope(uint32_t ctx, const uint8_t *scope)
-{
-   return !scope || (ctx != CATS_NONE && scope[ctx]);
-}
 
 /* The dimensions one strided record shows, slowest first, in words: its
  * loop strides sorted, the smallest no wider than an access (the rows
@@ -73,8 +64,7 @@ static uint32_t record_dims(const trace_event *e, uint32_t word, uint64_t words,
    return nd;
 }
 
-/* Words of container a (at least 1). */
-static uint64_t words_of(const trace_file *t, uint32_t a, uint32_t word)
+uint64_t part_grid_words(const trace_file *t, uint32_t a, uint32_t word)
 {
    uint64_t w = t->allocs[a].size / word;
    return w ? w : 1;
@@ -154,7 +144,7 @@ static int add_segments(const trace_file *t, part_grid_info *gi, uint32_t word, 
          c[m++] = c[k];
    if (m < 2)
       return 0;
-   uint64_t words = words_of(t, a, word), prev_end = 0;
+   uint64_t words = part_grid_words(t, a, word), prev_end = 0;
    for (size_t k = 0; k <= m; k++) {
       uint64_t slice = 0, lo = words, start = words, whole = 0, span = 0;
       if (k < m) {
@@ -207,7 +197,7 @@ static int find_segments(const trace_file *t, part_grid_info *gi, uint32_t word)
       if (e->alloc >= t->nallocs || e->min_offset < 0 || e->max_offset < e->min_offset ||
           (e->pattern != CATS_PAT_STRIDE1 && e->pattern != CATS_PAT_STRIDEK))
          continue;
-      uint64_t words = words_of(t, e->alloc, word), dim[PART_GRID_MAXD];
+      uint64_t words = part_grid_words(t, e->alloc, word), dim[PART_GRID_MAXD];
       uint32_t nd = record_dims(e, word, words, dim);
       if (nd < 2)
          continue;
@@ -275,14 +265,14 @@ int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info 
       goto out;
    for (uint32_t a = 0; a < t->nallocs; a++) {
       gi->shape[a].ndims = 1;
-      gi->shape[a].dim[0] = words_of(t, a, word);
+      gi->shape[a].dim[0] = part_grid_words(t, a, word);
    }
    for (uint32_t i = 0; i < t->nevents; i++) {
       const trace_event *e = &t->events[i];
       if (e->alloc >= t->nallocs)
          continue;
       part_grid_shape *sh = &gi->shape[e->alloc];
-      if (ctx_in_scope(e->ctx, scope)) {
+      if (part_ctx_in_scope(e->ctx, scope)) {
          all[e->alloc] += e->count;
          /* Indirect: an address computed from a loaded index (x[col[k]]).
           * A loop nest deeper than the record's three levels (a stencil's
@@ -292,10 +282,10 @@ int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info 
       }
       if (e->pattern != CATS_PAT_STRIDE1 && e->pattern != CATS_PAT_STRIDEK)
          continue;
-      if (ctx_in_scope(e->ctx, scope))
+      if (part_ctx_in_scope(e->ctx, scope))
          sh->blocked = 1;
       uint64_t dim[PART_GRID_MAXD];
-      uint32_t nd = record_dims(e, word, words_of(t, e->alloc, word), dim);
+      uint32_t nd = record_dims(e, word, part_grid_words(t, e->alloc, word), dim);
       if (nd < 2 || nd < sh->ndims || (nd == sh->ndims && e->count <= best[e->alloc]))
          continue;
       best[e->alloc] = e->count;
@@ -311,7 +301,7 @@ int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info 
    for (uint32_t e = 0; e < g->nedges; e++) {
       const trace_vcg_edge *ed = &g->edges[e];
       uint32_t a = g->vertices[ed->src].alloc;
-      if (!in_scope(ed, scope) || a == CATS_NONE || a >= t->nallocs)
+      if (!part_edge_in_scope(ed, scope) || a == CATS_NONE || a >= t->nallocs)
          continue;
       gi->array_uses += ed->uses;
       if (!gi->shape[a].regular)
@@ -467,12 +457,20 @@ void part_grid_format(const part_grid *g, char *buf, size_t len)
       o += (size_t)snprintf(buf + o, len - o, "%s%u", k ? "x" : "", g->f[k]);
 }
 
-/* The rank of word w of an array of shape sh under grid g of n ranks. */
-static uint32_t rank_of(const part_grid_shape *sh, const part_grid *g, uint32_t n, uint64_t w)
+/* The factors of grid g that split (g's dimensions). */
+static uint32_t grid_dims(const part_grid *g)
 {
    uint32_t k = 0;
    while (k < PART_GRID_MAXD && g->f[k])
       k++;
+   return k;
+}
+
+/* The rank of word w of an array of shape sh under grid g of k
+ * dimensions (grid_dims) and n ranks. */
+static uint32_t rank_of(const part_grid_shape *sh, const part_grid *g, uint32_t k, uint32_t n,
+                        uint64_t w)
+{
    uint64_t words = 1;
    for (uint32_t d = 0; d < sh->ndims; d++)
       words *= sh->dim[d];
@@ -534,9 +532,7 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
       part[k] = UINT32_MAX;
       unit[k] = k;
    }
-   uint32_t gdims = 0;
-   while (gdims < PART_GRID_MAXD && grid->f[gdims])
-      gdims++;
+   uint32_t gdims = grid_dims(grid);
    for (uint32_t v = 0; v < vcg->nvertices; v++) {
       const trace_vcg_vertex *x = &vcg->vertices[v];
       uint32_t k = g->group[v];
@@ -552,11 +548,11 @@ int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *sk
       /* An array of fewer dimensions than the grid (a CSR matrix's
        * values beside its mesh's vectors) goes with its values too. */
       if (unshaped || sh->ndims < gdims) {
-         fallback[k] = rank_of(sh, grid, n, w);
+         fallback[k] = rank_of(sh, grid, gdims, n, w);
          kind[k] = 3;
          continue;
       }
-      part[k] = rank_of(sh, grid, n, w);
+      part[k] = rank_of(sh, grid, gdims, n, w);
       kind[k] = 1;
    }
    /* Memory that no loop walks, with the memory of that kind it

@@ -78,6 +78,9 @@ typedef struct part_grid_info {
    part_grid_seg *seg;
 } part_grid_info;
 
+/* Words of container a of t, at least 1 (word: the graph's word size). */
+uint64_t part_grid_words(const trace_file *t, uint32_t a, uint32_t word);
+
 /* Shapes of every container of t, and how regular the arrays read in
  * scope (NULL: anywhere) are. 0, or -1 when out of memory. */
 int part_grid_analyse(const trace_file *t, const uint8_t *scope, part_grid_info *gi);

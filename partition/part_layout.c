@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_layout.c: data-layout affinity pairs (part_layout.h). */
 #include "part_layout.h"
+#include "part_region.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,11 +55,6 @@ static uint32_t map_get(const part_layout_map *m, uint64_t k)
    return UINT32_MAX;
 }
 
-static int in_scope(const trace_vcg_edge *e, const uint8_t *scope)
-{
-   return !scope || (e->ctx != CATS_NONE && scope[e->ctx]);
-}
-
 /* Distinct word strides of the strided writes of each container whose
  * words exchange no values; the mean uses of an edge into *weight. */
 static uint64_t *container_strides(const trace_file *t, const uint8_t *scope,
@@ -75,7 +71,7 @@ static uint64_t *container_strides(const trace_file *t, const uint8_t *scope,
    uint64_t uses = 0, edges = 0;
    for (uint32_t e = 0; e < g->nedges; e++) {
       const trace_vcg_edge *ed = &g->edges[e];
-      if (!in_scope(ed, scope))
+      if (!part_edge_in_scope(ed, scope))
          continue;
       uses += ed->uses;
       edges++;

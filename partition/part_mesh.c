@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* part_mesh.c: the grid behind a 1-D array (part_mesh.h). */
 #include "part_mesh.h"
+#include "part_region.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,11 +58,6 @@ static int is_memory(const trace_file *t, uint32_t v)
    return a != CATS_NONE && a < t->nallocs;
 }
 
-static int in_scope(const trace_vcg_edge *e, const uint8_t *scope)
-{
-   return !scope || (e->ctx != CATS_NONE && scope[e->ctx]);
-}
-
 /* anchor[v]: for a register intermediate (a link of a row's sum), the
  * memory value its chain ends in; UINT32_MAX when none is found. Edges
  * run from a chain's links to later ones, so passes from the last edge
@@ -79,7 +75,7 @@ static uint32_t *anchors(const trace_file *t, const uint8_t *scope)
       for (uint32_t e = g->nedges; e-- > 0;) {
          const trace_vcg_edge *ed = &g->edges[e];
          if (anchor[ed->src] == UINT32_MAX && anchor[ed->dst] != UINT32_MAX &&
-             in_scope(ed, scope)) {
+             part_edge_in_scope(ed, scope)) {
             anchor[ed->src] = anchor[ed->dst];
             changed = 1;
          }
@@ -108,11 +104,6 @@ static void hist_add(mesh_hist *h, uint64_t dist)
    }
    h->dist[i] = dist;
    h->count[i] = 1;
-}
-
-static uint64_t words(const trace_file *t, uint32_t a, uint32_t word)
-{
-   return t->allocs[a].size / word;
 }
 
 /* The shape of a grid of `len` words with the given strides, or 0. */
@@ -160,15 +151,15 @@ int part_mesh_shapes(const trace_file *t, const uint8_t *scope, part_grid_info *
       slot[a] = UINT32_MAX;
    for (uint32_t e = 0; e < g->nedges; e++) {
       const trace_vcg_edge *ed = &g->edges[e];
-      if (!is_memory(t, ed->src) || !in_scope(ed, scope))
+      if (!is_memory(t, ed->src) || !part_edge_in_scope(ed, scope))
          continue;
       const trace_vcg_vertex *s = &g->vertices[ed->src];
       uint32_t to = anchor[ed->dst];
       if (gi->shape[s->alloc].ndims >= PART_GRID_MAXD || to == UINT32_MAX)
          continue;
       const trace_vcg_vertex *d = &g->vertices[to];
-      uint64_t len = words(t, s->alloc, word);
-      if (len < 4 || words(t, d->alloc, word) != len)
+      uint64_t len = part_grid_words(t, s->alloc, word);
+      if (len < 4 || part_grid_words(t, d->alloc, word) != len)
          continue;
       uint64_t i = s->offset / word, j = d->offset / word;
       if (i == j)
@@ -196,7 +187,7 @@ int part_mesh_shapes(const trace_file *t, const uint8_t *scope, part_grid_info *
       if (slot[a] != UINT32_MAX) {
          mesh_hist *m = &h[slot[a]];
          k = part_mesh_strides(m->dist, m->count, m->n, m->other, stride);
-         if (k == 0 || !grid_shape(words(t, a, word), stride, k, &sh) ||
+         if (k == 0 || !grid_shape(part_grid_words(t, a, word), stride, k, &sh) ||
              !better(&sh, &gi->shape[a]))
             k = 0;
       }
@@ -209,11 +200,11 @@ int part_mesh_shapes(const trace_file *t, const uint8_t *scope, part_grid_info *
    for (uint32_t a = 0; a < t->nallocs; a++) {
       if (slot[a] == 0)
          continue;
-      uint64_t len = words(t, a, word);
+      uint64_t len = part_grid_words(t, a, word);
       for (uint32_t b = 0; b < t->nallocs; b++) {
          part_grid_shape *o = &gi->shape[b];
          if (slot[b] == 0 && better(&gi->shape[a], o) && o->blocked &&
-             words(t, b, word) == len) {
+             part_grid_words(t, b, word) == len) {
             uint8_t regular = o->regular;
             *o = gi->shape[a];
             o->regular = regular;

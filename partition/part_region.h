@@ -37,4 +37,16 @@ int part_region_select(const trace_file *t, const char *per, part_region *r, cha
                        size_t errlen);
 void part_region_free(part_region *r);
 
+/* Whether context ctx is in a scope (NULL: every context; CATS_NONE is
+ * in none but that), and so an edge made there. */
+static inline int part_ctx_in_scope(uint32_t ctx, const uint8_t *scope)
+{
+   return !scope || (ctx != CATS_NONE && scope[ctx]);
+}
+
+static inline int part_edge_in_scope(const trace_vcg_edge *e, const uint8_t *scope)
+{
+   return part_ctx_in_scope(e->ctx, scope);
+}
+
 #endif /* CATS_PARTITION_PART_REGION_H */
