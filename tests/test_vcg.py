@@ -175,6 +175,28 @@ def test_a_dot_product_keeps_its_chain_after_many_intermediates_elsewhere():
     check_eq(len(links), 546, "the dot product's links")
 
 
+def test_a_value_read_whole_is_one_vertex():
+    # vf_quadrature.c: each of the 9 x 8 x 8 = 576 Jacobian entries (9 per
+    # Gauss point, 8 Gauss points, 8 elements) is made from 16 words, 8 of
+    # dshape and 8 of coord, and read whole by the determinant, the inverse
+    # and the gradients. It is one register intermediate with those 16
+    # sources, wherever and however often it is combined with another
+    # value. Before, each code site that combined an entry made a link of
+    # its own holding the entry's sources (1,536 such vertices at -O0,
+    # 1,411 at -O2), and a quadrature's graph had twice the edges. At -O3
+    # with AVX2 the vector lanes hold parts of several entries, so the
+    # entries are not whole values there (docs/VCG.md).
+    for flags in OPT_LEVELS[:2]:
+        g = vcg_of("vf_quadrature.c", flags)
+        sources = {}
+        for (s, d) in g.edges:
+            if d.startswith("[tmp"):
+                sources.setdefault(d, []).append(s.split("+")[0])
+        jacobian = [d for d, s in sources.items()
+                    if len(s) == 16 and s.count("dshape") == 8 and s.count("coord") == 8]
+        check_eq(len(jacobian), 576, "Jacobian entries as vertices %s" % " ".join(flags))
+
+
 def test_two_threads_one_graph():
     # vf_threads.c: two threads compute c[0..31] and c[32..63]
     for flags in OPT_LEVELS[:2]:

@@ -18,9 +18,11 @@
 
    A set never holds more than VF_SET_CAP sources: a union that would
    exceed it is materialised as a register-intermediate vertex, which
-   becomes the single source of the set returned. Such a vertex is
-   identified by the union's code site and its sources, so the chain of
-   a reduction is the same chain at every time step. */
+   becomes the single source of the set returned. A link of a chain is
+   identified by the union's code site and its sources less its
+   predecessor, so the chain of a reduction is the same chain at every
+   time step; any other set by its sources alone, so a value combined at
+   several sites is one vertex (hub). */
 
 #include "cats_tool.h"
 #include "cats_vf.h"
@@ -64,6 +66,7 @@ static CatsMap reg_map;
 #define REG_NEXT 2
 typedef struct {
    UInt  ver, sig, loc;
+   UInt  hub;                 /* made by hub(), not a link of a chain */
    UInt  next[REG_NEXT];      /* index + 1 of the ones the same site made
                                  next, the latest first; 0 if none */
    ULong next_h[REG_NEXT];    /* and their hashes */
@@ -314,6 +317,9 @@ static UInt chain_pred(const VfSite* site, UInt p)
 #define SITE_FLOOR  (1u << 12)
 #define REG_FLOOR   (1u << 16)
 #define REG_CEILING 4
+/* The sources from which a set combined whole with a larger one is
+   one value (union_of). */
+#define HUB_MIN (VF_SET_CAP / 2)
 
 static Bool site_full(const VfSite* site)
 {
@@ -332,7 +338,9 @@ static Bool site_full(const VfSite* site)
    not by the run's length (CommAnalyzer's liveness compression, for
    chains: a link is dead once the next one has read it). A reduction
    repeated at each time step has the same predecessors every time and
-   keeps its links. The location of a new one is that of a register
+   keeps its links. A set without a predecessor is keyed by its sources
+   alone, whatever the site (owner 0): a value that several sites
+   combine is one vertex. The location of a new one is that of a register
    intermediate among P's sources, so that a reduction's links and its
    end share one location (the projection sees them as one value), else
    the site's. */
@@ -341,13 +349,14 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h)
    UInt pred = chain_pred(site, p);
    ULong key = (pred ? h - 1 - CATS_(vf_mix)(VF_REG_BIT | (pred - 1)) : h)
                | 1;
-   UWord* hit = CATS_(map_find)(&reg_map, (ULong)(HWord)site, key);
+   ULong owner = pred ? (ULong)(HWord)site : 0;
+   UWord* hit = CATS_(map_find)(&reg_map, owner, key);
    if (hit != NULL)
       return (UInt)*hit - 1;
    if (pred != 0 && site_full(site))
       return pred - 1;
    Bool found;
-   UWord* slot = CATS_(map_slot)(&reg_map, (ULong)(HWord)site, key, &found);
+   UWord* slot = CATS_(map_slot)(&reg_map, owner, key, &found);
    UInt m[VF_SET_CAP], loc = site->loc, i;
    UInt n = CATS_(vf_members)(p, m);
    for (i = 0; i < n; i++)
@@ -355,7 +364,7 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h)
          loc = reg_vertex(m[i] & ~VF_REG_BIT)->loc;
          break;
       }
-   RegVertex fresh = { 0, 0, loc, { 0, 0 }, { 0, 0 } };
+   RegVertex fresh = { 0, 0, loc, 0, { 0, 0 }, { 0, 0 } };
    if (n_reg_vs == reg_vs_cap) {
       if (reg_vs_cap >= VF_REG_BIT)
          VG_(tool_panic)("cats: value flow: too many register "
@@ -368,6 +377,24 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h)
    site->n_links++;
    *slot = n_reg_vs;
    return n_reg_vs - 1;
+}
+
+/* Intermediate k's version for set p (hash h), sent when it changes. */
+static UInt version_of(UInt k, UInt p, ULong h)
+{
+   RegVertex* r = reg_vertex(k);
+   UInt id = VF_REG_BIT | k;
+
+   UInt sig = CATS_(vf_sig)(h);
+   UInt tag;
+   if (CATS_(vf_bump)(&r->ver, &r->sig, sig)
+       && (tag = CATS_(vf_record_tag)(id, r->ver, &r->sig, sig)) != 0) {
+      UInt m[VF_SET_CAP];
+      UInt n = CATS_(vf_members)(p, m);
+      CATS_(vf_send_version)(id, r->ver, tag, m, n, CATS_VF_REGISTER,
+                             CATS_NONE, 0, 8, r->loc);
+   }
+   return id;
 }
 
 /* The register intermediate of set p at this site, p's hash given. */
@@ -399,18 +426,33 @@ static UInt materialise_h(VfSite* site, UInt p, ULong h)
       }
    }
    site->last_reg = k + 1;
-   RegVertex* r = reg_vertex(k);
-   UInt id = VF_REG_BIT | k;
-   UInt sig = CATS_(vf_sig)(h);
-   UInt tag;
-   if (CATS_(vf_bump)(&r->ver, &r->sig, sig)
-       && (tag = CATS_(vf_record_tag)(id, r->ver, &r->sig, sig)) != 0) {
-      UInt m[VF_SET_CAP];
-      UInt n = CATS_(vf_members)(p, m);
-      CATS_(vf_send_version)(id, r->ver, tag, m, n, CATS_VF_REGISTER,
-                             CATS_NONE, 0, 8, r->loc);
-   }
-   return id;
+   return version_of(k, p, h);
+}
+
+/* A set that a union combines whole with another (a Jacobian's entry
+   into its determinant): one value, the same vertex wherever it is
+   combined (keyed by its sources alone), so that the values made from
+   it share it rather than each a link of its sources and the other's. */
+static UInt hub(VfSite* site, UInt p)
+{
+   ULong h = CATS_(vf_prov_hash)(p);
+   UInt pred = chain_pred(site, p);
+   if (pred != 0)
+      return materialise_h(site, p, h);
+   UInt k = find_or_add(site, p, h);
+   reg_vertex(k)->hub = 1;
+   return version_of(k, p, h);
+}
+
+/* Whether set p holds a link of a chain (a reduction's partial sum):
+   such a set is not made a hub, a reduction's end stays its chain. */
+static Bool holds_link(UInt p)
+{
+   UInt m[VF_SET_CAP], i, n = CATS_(vf_members)(p, m);
+   for (i = 0; i < n; i++)
+      if ((m[i] & VF_REG_BIT) && !reg_vertex(m[i] & ~VF_REG_BIT)->hub)
+         return True;
+   return False;
 }
 
 static UInt materialise(VfSite* site, UInt p)
@@ -471,8 +513,12 @@ static UInt share(VfSite* site, UInt p)
 {
    if (!seen_here(site, p))
       note_here(site, p);
-   if (site->shared_id == 0)
+   if (site->shared_id == 0) {
+      Bool link = chain_pred(site, p) != 0;
       site->shared_id = materialise(site, p);
+      if (!link)   /* one value, as hub() makes */
+         reg_vertex(site->shared_id & ~VF_REG_BIT)->hub = 1;
+   }
    return VF_ONE_BIT | site->shared_id;
 }
 
@@ -801,6 +847,25 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
    n = added_sources(in, base, m);
    if (n == 0)
       return cur;   /* nothing new: the accumulator itself */
+   if (nsets >= 2 && CATS_(vf_set_count)(cur) + n > VF_SET_CAP
+       && !holds_link(cur)) {
+      /* Values combined whole, neither a reduction's partial sum: each
+         set but the largest is one value (hub), rather than its sources
+         spread over links of the largest. */
+      UInt i, hubs = 0;
+      for (i = 0; i < 4; i++)
+         if ((Int)i != base && (in[i] & VF_SET_BIT)
+             && CATS_(vf_set_count)(in[i]) >= HUB_MIN
+             && !holds_link(in[i])) {
+            in[i] = VF_ONE_BIT | hub(site, in[i]);
+            hubs++;
+         }
+      if (hubs != 0) {
+         n = added_sources(in, base, m);
+         if (n == 0)
+            return cur;
+      }
+   }
    return add_or_link(site, cur, m, n);
 }
 
