@@ -4,7 +4,7 @@
  * version exchanges as halos); a scratch column is allocated inside the
  * time-step loop (an allocation in a loop, which cats reports) and filled
  * by a column walk (a stride-k access); the boundary flux summed from it
- * every step is a reduction (an allreduce in an MPI version). */
+ * every step is a sum read after the loop (one reduce, at the end). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "cats.h"

@@ -212,7 +212,11 @@ static void collectives(const part_comm_plan *p, uint32_t n, part_comm_result *r
    const part_graph *g = p->g;
    for (uint32_t k = 0; k < g->ng; k++) {
       uint8_t kind = p->skind[k];
-      if (!kind || kind == PART_SINGLETON_REPLICATED || !p->coll_counts[k])
+      /* A reduction that nothing reads in the region, not even a
+       * condition, is needed only after it: an MPI code reduces it
+       * once, at the end, not per iteration. */
+      if (!kind || kind == PART_SINGLETON_REPLICATED || kind == PART_SINGLETON_REDUCE ||
+          !p->coll_counts[k])
          continue;
       int t = coll_of_kind(kind);
       r->coll_calls[t] += g->calls[k];

@@ -22,7 +22,8 @@ void part_report_table(FILE *fp, const part_projection *p, const char *prefix)
    else
       fprintf(fp, "%sprojected communication of the whole run\n", prefix);
    const part_singleton_summary *s = &p->singletons;
-   fprintf(fp, "%ssingletons: %u broadcast, %u reduce, %u allreduce, %u "
+   fprintf(fp, "%ssingletons: %u broadcast, %u reduce (once, after the "
+               "region), %u allreduce, %u "
                "replicated (threshold %.2f, centroid degree %.1f)\n",
            prefix, s->count[PART_SINGLETON_BROADCAST], s->count[PART_SINGLETON_REDUCE],
            s->count[PART_SINGLETON_ALLREDUCE], s->count[PART_SINGLETON_REPLICATED], p->opts.threshold,

@@ -31,6 +31,11 @@ static void classify(const part_graph *g, const trace_vcg *vcg, uint8_t *kind)
       if (kind[a])
          kind[a] |= READ << 3;
    }
+   /* A value a condition reads (a norm tested for convergence) is read
+    * by every rank, which must all take the branch alike. */
+   for (uint32_t v = 0; v < vcg->nvertices; v++)
+      if ((vcg->vertices[v].flags & CATS_VCG_CONTROL) && kind[g->group[v]])
+         kind[g->group[v]] |= READ << 3;
    for (uint32_t k = 0; k < g->ng; k++) {
       if (!kind[k])
          continue;

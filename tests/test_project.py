@@ -211,18 +211,37 @@ def test_memset_initialised_stencil_moves_whole_values():
                  "bytes per step, arrays set up with %s" % how)
 
 
-def test_one_reduction_per_step_is_one_collective_per_step():
-    # examples/heat.c sums the boundary flux once per time step
-    # (flux += boundary_flux(v), 20 steps). The sum's chain of intermediates
-    # is made from a buffer that malloc hands out at two addresses in
-    # turn, so it is two chains, each made every other step: 20 reduce
-    # calls, one per step, not the 10 versions of either chain.
+def test_a_sum_nothing_reads_in_the_loop_is_reduced_once_after_it():
+    # examples/heat.c sums the boundary flux at every step (flux +=
+    # boundary_flux(v), 20 steps) and prints it after the loop: nothing
+    # reads it while the loop runs, not even a condition, so an MPI
+    # version sums its part on each rank and reduces once, at the end: no
+    # collective per step (CoMD's energy, reduced only when printed).
+    # Before: 20 reduce calls, one per step.
     trace = example_trace(("--ranks=2",))
     r = _by_ranks(_projection(trace, "--ranks=2,4"))
     for k in (2, 4):
-        check_eq((r[k]["iterations"], r[k]["collectives"]),
-                 (20, {"reduce": {"calls": 20, "bytes": 20 * 8 * (k - 1)}}),
+        check_eq((r[k]["iterations"], r[k]["collectives"]), (20, {}),
                  "reductions on %d ranks" % k)
+
+
+def test_a_norm_tested_for_convergence_is_allreduced_every_sweep():
+    # vf_converge.c: 40 Jacobi sweeps of a rod of 4,096 points, each sums
+    # the squared residual, whose root the loop's condition tests, and an
+    # energy printed after the loop. Every rank must leave the loop alike,
+    # so the MPI version allreduces the residual at every sweep: 40 calls
+    # of one double (2 x 8 x (P - 1) bytes each in the cost model); the
+    # energy is reduced once, after the loop, and the rod's one cut moves
+    # a value each way per sweep. Before, the residual was a reduce (only
+    # a condition reads it) and the energy a reduce per sweep.
+    for flags in (("-O0",), ("-O2",)):
+        trace, _ = traced("vf_converge.c", flags, tool_args=("--ranks=2",))
+        r = _by_ranks(_projection(trace.path, "--ranks=2,4"))
+        for k in (2, 4):
+            check_eq((r[k]["collectives"], r[k]["p2p_bytes"] if k == 2 else None),
+                     ({"allreduce": {"calls": 40, "bytes": 40 * 2 * 8 * (k - 1)}},
+                      40 * 16 if k == 2 else None),
+                     "%s, %d ranks: collectives, point-to-point bytes" % (flags[0], k))
 
 
 def _pairs(r):

@@ -49,7 +49,8 @@ typedef struct vcg_build_vertex {
    uint32_t open;       /* its open record in the pool, or VCG_BUILD_NIL */
    uint16_t size;       /* bytes: a word at most */
    uint8_t kind;        /* enum cats_vf_kind */
-   uint8_t flags;       /* CATS_VCG_OUTPUT, VCG_BUILD_LISTED, VCG_BUILD_INDEXED */
+   uint8_t flags;       /* CATS_VCG_OUTPUT, _CONTROL, VCG_BUILD_LISTED,
+                           VCG_BUILD_INDEXED */
 } vcg_build_vertex;
 
 /* The memory per vertex and per edge that vcg_build.h promises. */
@@ -861,7 +862,7 @@ static vcg_status end_vertex(vcg_builder *b, uint32_t id, uint32_t versions,
    if (v->flags & VCG_BUILD_LISTED)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF_END: vertex %u listed twice", id);
-   if (flags & ~CATS_VF_END_OUTPUT)
+   if (flags & ~(CATS_VF_END_OUTPUT | CATS_VF_END_CONTROL))
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF_END: vertex %u has unknown flags 0x%x", id, flags);
    if (versions < v->version)
@@ -872,7 +873,8 @@ static vcg_status end_vertex(vcg_builder *b, uint32_t id, uint32_t versions,
    close_record(b, v, (uint64_t)versions + 1);
    v->version = versions;
    v->flags |= VCG_BUILD_LISTED |
-               (flags & CATS_VF_END_OUTPUT ? CATS_VCG_OUTPUT : 0);
+               (flags & CATS_VF_END_OUTPUT ? CATS_VCG_OUTPUT : 0) |
+               (flags & CATS_VF_END_CONTROL ? CATS_VCG_CONTROL : 0);
    return VCG_OK;
 }
 
@@ -1011,7 +1013,7 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
    for (uint32_t i = 0; i < b->nv; i++) {
       const vcg_build_vertex *v = &b->v[order[i]];
       map[order[i]] = i;
-      uint32_t flags = (v->flags & CATS_VCG_OUTPUT) |
+      uint32_t flags = (v->flags & (CATS_VCG_OUTPUT | CATS_VCG_CONTROL)) |
                        (v->kind == CATS_VF_MEMORY_INPUT ? CATS_VCG_INPUT
                                                         : 0) |
                        (v->kind == CATS_VF_REGISTER ? CATS_VCG_REGISTER : 0);

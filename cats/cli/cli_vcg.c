@@ -93,8 +93,10 @@ void cli_vcg_label(const trace_file *t, uint32_t v, char *buf, size_t n)
 
 const char *cli_vcg_flags(uint32_t flags)
 {
-   static const char *const names[8] = {
-      "-", "in", "out", "in|out", "reg", "in|reg", "out|reg", "in|out|reg"
+   static const char *const names[16] = {
+      "-", "in", "out", "in|out", "reg", "in|reg", "out|reg", "in|out|reg",
+      "cond", "in|cond", "out|cond", "in|out|cond", "reg|cond", "in|reg|cond",
+      "out|reg|cond", "in|out|reg|cond"
    };
    return names[flags & CATS_VCG_FLAGS];
 }

@@ -107,7 +107,9 @@ enum cats_frame {
 #define CATS_VCG_INPUT    1u   /* read before it was ever written */
 #define CATS_VCG_OUTPUT   2u   /* last version live at exit */
 #define CATS_VCG_REGISTER 4u   /* register intermediate, not memory */
-#define CATS_VCG_FLAGS    7u   /* all known flags */
+#define CATS_VCG_CONTROL  8u   /* read by a condition (a floating-point
+                                  comparison) */
+#define CATS_VCG_FLAGS    15u  /* all known flags */
 enum cats_vf_tag {
    CATS_VF_VERTEX        = 1,
    CATS_VF_SOURCES       = 2,
@@ -122,7 +124,9 @@ enum cats_vf_kind {
    CATS_VF_REGISTER     = 2
 };
 #define CATS_VF_MAX_SOURCES 65535   /* n is a u16 */
-#define CATS_VF_END_OUTPUT 1u       /* VF_END vertex flag: an output */
+#define CATS_VF_END_OUTPUT  1u      /* VF_END vertex flag: an output */
+#define CATS_VF_END_CONTROL 2u      /* VF_END vertex flag: read by a
+                                       condition */
 
 /* Reuse distances (section 9): per histogram a cold count and log2
  * buckets of the LRU stack distance d in cache lines: bucket 0 holds

@@ -452,6 +452,10 @@ void  CATS_(vf_sets_init)(void);
 /* Members of P: a set's sources, a copied value itself, or none. */
 UInt  CATS_(vf_members)(UInt p, UInt* out /* VF_SET_CAP */);
 VG_REGPARM(3) UInt CATS_(vf_union)(VfSite* site, UWord ab, UWord cd);
+/* Marks memory vertex id as read by a condition (cats_vf.c). */
+void CATS_(vf_control_word)(UInt id);
+/* Marks the values of four provenances as read by a condition. */
+VG_REGPARM(2) void CATS_(vf_control)(UWord ab, UWord cd);
 /* A register read: the register lanes 'mask' (bit 0: the unit at 'at',
    an offset in the first shadow area; the second is 'area' bytes
    further) that hold lazy slots get their union as slot 0; lane l's at
@@ -484,7 +488,7 @@ UInt  CATS_(vf_union_sources)(VfSite* site, UInt* in, UInt* out, UInt* p);
 Bool  CATS_(vf_union_store_hash)(VfSite* site, const UInt* in, ULong* h);
 UInt  CATS_(vf_union_list)(const UInt* in, UInt* out);
 void  CATS_(vf_sets_stats)(void);
-void  CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
+void  CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver, UChar flags,
                                                    void* opaque),
                                           void* opaque);
 

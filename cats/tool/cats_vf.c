@@ -572,18 +572,65 @@ static void end_add(EndList* l, UInt id, UInt versions, UChar flags)
    l->flags = flags;
 }
 
+/* Memory vertices read alone by a condition (a norm in memory tested
+   for convergence): an open-addressed set of ids, bounded, since a
+   program that compares its data (a sort) would mark every word and
+   only the few that are singletons matter; past the bound no more are
+   marked. */
+#define CONTROL_SLOTS (1u << 16)
+static UInt* control_ids;
+static UInt  n_control, n_control_dropped;
+
+static UInt* control_slot(UInt id)
+{
+   UInt h = (id * 0x9E3779B1u) >> 16, k;
+   for (k = 0; k < CONTROL_SLOTS; k++) {
+      UInt* s = &control_ids[(h + k) & (CONTROL_SLOTS - 1)];
+      if (*s == id + 1 || *s == 0)
+         return s;
+   }
+   return NULL;
+}
+
+void CATS_(vf_control_word)(UInt id)
+{
+   if (control_ids == NULL)
+      control_ids = VG_(calloc)("cats.vf.control", CONTROL_SLOTS,
+                                sizeof(UInt));
+   UInt* s = control_slot(id);
+   tl_assert(s != NULL);   /* the set is at most half full */
+   if (*s == id + 1)
+      return;
+   if (n_control >= CONTROL_SLOTS / 2) {
+      n_control_dropped++;
+      return;
+   }
+   *s = id + 1;
+   n_control++;
+}
+
+static Bool control_word(UInt id)
+{
+   if (control_ids == NULL)
+      return False;
+   UInt* s = control_slot(id);
+   return s != NULL && *s == id + 1;
+}
+
 /* Outputs: the word still holds its vertex's last version and lies in
    a container that is still alive. */
 static void end_word(UInt id, UInt versions, Addr a, Bool holds_own,
                      void* opaque)
 {
    Bool output = holds_own && CATS_(find_block)(1, a) != NULL;
-   end_add(opaque, id, versions, output ? CATS_VF_END_OUTPUT : 0);
+   end_add(opaque, id, versions,
+           (output ? CATS_VF_END_OUTPUT : 0)
+           | (control_word(id) ? CATS_VF_END_CONTROL : 0));
 }
 
-static void end_register(UInt id, UInt versions, void* opaque)
+static void end_register(UInt id, UInt versions, UChar flags, void* opaque)
 {
-   end_add(opaque, id, versions, 0);
+   end_add(opaque, id, versions, flags);
 }
 
 void CATS_(vf_stats)(void)
@@ -594,6 +641,10 @@ void CATS_(vf_stats)(void)
              n_step_recs, stream_bytes, CATS_(vf_hist_count)());
    CATS_(vf_sets_stats)();
    CATS_(vf_acc_stats)();
+   if (n_control_dropped != 0)
+      VG_(umsg)("cats: value flow: %'u memory words read by a condition "
+                "were not marked (%'u were)\n", n_control_dropped,
+                n_control);
 }
 
 /* After CATS_(mem_finish) (the allocation ids of the trace are known)

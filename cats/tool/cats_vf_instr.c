@@ -28,6 +28,7 @@
 #include "cats_tool.h"
 #include "cats_vf.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_debuginfo.h"
 
 #define MAX_ATOMS 6
 #define CACHE     16
@@ -1167,6 +1168,45 @@ static void wr_tmp(VfSB* v, IRTemp t, IRExpr* e)
 /*--- Statements                                           ---*/
 /*------------------------------------------------------------*/
 
+/* Whether code address a is the program's own: in an object without a
+   soname (the executable), not in a shared library, whose comparisons
+   (printf's of the values it formats) decide nothing of the program's. */
+static Bool own_code(Addr a)
+{
+   DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+   if (di == NULL)
+      return False;
+   const HChar* so = VG_(DebugInfo_get_soname)(di);
+   return so == NULL || VG_(strcmp)(so, "NONE") == 0;
+}
+
+/* A floating-point comparison: its operands' values decide a branch
+   (or a flag that does), which every rank of an SPMD code must take
+   alike, so the values are marked as read by a condition (a norm
+   tested for convergence is then allreduced, docs/PROJECTION.md). The
+   first four atoms of the two operands' lane 0, without a union: a
+   comparison makes no value. */
+static void control_read(VfSB* v, IRExpr* a, IRExpr* b)
+{
+   Deps da = arg_lane(v, a, 0), db = arg_lane(v, b, 0);
+   IRExpr* p[4] = { NULL, NULL, NULL, NULL };
+   UInt n = 0, i;
+   for (i = 0; i < da.n && n < 4; i++)
+      p[n++] = IRExpr_RdTmp(da.a[i]);
+   for (i = 0; i < db.n && n < 4; i++)
+      p[n++] = IRExpr_RdTmp(db.a[i]);
+   if (n == 0)
+      return;
+   for (i = n; i < 4; i++)
+      p[i] = IRExpr_Const(IRConst_U32(0));
+   IRTemp ab = pack(v, p[1], p[0]);
+   IRTemp cd = pack(v, p[3], p[2]);
+   IRDirty* di = unsafeIRDirty_0_N(
+      2, "cats_vf_control", VG_(fnptr_to_fnentry)(CATS_(vf_control)),
+      mkIRExprVec_2(IRExpr_RdTmp(ab), IRExpr_RdTmp(cd)));
+   emit(v, IRStmt_Dirty(di));
+}
+
 VfSB* CATS_(vf_sb_begin)(IRSB* sbIn, IRSB* out, const VexGuestLayout* layout)
 {
    VfSB* v = VG_(malloc)("cats.vf.sb", sizeof(VfSB));
@@ -1299,6 +1339,10 @@ Bool CATS_(vf_instrument_stmt)(VfSB* v, IRStmt* st, Addr ip)
       IRTemp t = st->Ist.WrTmp.tmp;
       if (e->tag != Iex_Load) {
          wr_tmp(v, t, e);
+         if (e->tag == Iex_Binop && (e->Iex.Binop.op == Iop_CmpF64
+                                     || e->Iex.Binop.op == Iop_CmpF32)
+             && own_code(ip))
+            control_read(v, e->Iex.Binop.arg1, e->Iex.Binop.arg2);
          return False;
       }
       IRType ty = e->Iex.Load.ty;

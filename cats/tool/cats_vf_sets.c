@@ -21,8 +21,8 @@
    becomes the single source of the set returned. A link of a chain is
    identified by the union's code site and its sources less its
    predecessor, so the chain of a reduction is the same chain at every
-   time step; any other set by its sources alone, so a value combined at
-   several sites is one vertex (hub). */
+   time step; a whole value combined with others by its sources alone,
+   so a value combined at several sites is one vertex (hub). */
 
 #include "cats_tool.h"
 #include "cats_vf.h"
@@ -59,6 +59,8 @@ static VfSite* recent[RECENT];
 static UInt    recent_at;
 
 /* Register intermediates: (site, hash of the sources) -> index. */
+#define REG_HUB     1u   /* made whole (hub()), not a link of a chain */
+#define REG_CONTROL 2u   /* read by a condition (CATS_(vf_control)) */
 static CatsMap reg_map;
 /* A link can have two successors at its site: the same sources combine
    in two orders (the pair (i, j) and then (j, i) of a symmetric force)
@@ -66,7 +68,7 @@ static CatsMap reg_map;
 #define REG_NEXT 2
 typedef struct {
    UInt  ver, sig, loc;
-   UInt  hub;                 /* made by hub(), not a link of a chain */
+   UInt  flags;               /* REG_HUB, REG_CONTROL */
    UInt  next[REG_NEXT];      /* index + 1 of the ones the same site made
                                  next, the latest first; 0 if none */
    ULong next_h[REG_NEXT];    /* and their hashes */
@@ -329,6 +331,18 @@ static Bool site_full(const VfSite* site)
           || n_reg_vs / REG_CEILING >= all;
 }
 
+/* Whether set p holds a link of a chain (a reduction's partial sum):
+   such a set is not made a hub, a reduction's end stays its chain. */
+static Bool holds_link(UInt p)
+{
+   UInt m[VF_SET_CAP], i, n = CATS_(vf_members)(p, m);
+   for (i = 0; i < n; i++)
+      if ((m[i] & VF_REG_BIT)
+          && !(reg_vertex(m[i] & ~VF_REG_BIT)->flags & REG_HUB))
+         return True;
+   return False;
+}
+
 /* The register intermediate of set P (of at least two sources) at this
    site. The table's key is the hash of P's sources less the site's
    previous link, P's predecessor in a chain: a running sum that passes
@@ -338,18 +352,21 @@ static Bool site_full(const VfSite* site)
    not by the run's length (CommAnalyzer's liveness compression, for
    chains: a link is dead once the next one has read it). A reduction
    repeated at each time step has the same predecessors every time and
-   keeps its links. A set without a predecessor is keyed by its sources
-   alone, whatever the site (owner 0): a value that several sites
-   combine is one vertex. The location of a new one is that of a register
+   keeps its links. A hub (hub(): a value combined whole, holding no
+   link of a chain) is keyed by its sources alone, whatever the site
+   (owner 0): a value that several sites combine is one vertex. Links,
+   and sets shared at one site, stay the site's: two reductions over the
+   same data keep chains of their own (a link's successors are followed
+   from link to link, so one link shared would join the chains). The location of a new one is that of a register
    intermediate among P's sources, so that a reduction's links and its
    end share one location (the projection sees them as one value), else
    the site's. */
-static UInt find_or_add(VfSite* site, UInt p, ULong h)
+static UInt find_or_add(VfSite* site, UInt p, ULong h, Bool whole)
 {
    UInt pred = chain_pred(site, p);
    ULong key = (pred ? h - 1 - CATS_(vf_mix)(VF_REG_BIT | (pred - 1)) : h)
                | 1;
-   ULong owner = pred ? (ULong)(HWord)site : 0;
+   ULong owner = pred || !whole ? (ULong)(HWord)site : 0;
    UWord* hit = CATS_(map_find)(&reg_map, owner, key);
    if (hit != NULL)
       return (UInt)*hit - 1;
@@ -398,7 +415,7 @@ static UInt version_of(UInt k, UInt p, ULong h)
 }
 
 /* The register intermediate of set p at this site, p's hash given. */
-static UInt materialise_h(VfSite* site, UInt p, ULong h)
+static UInt materialise_h(VfSite* site, UInt p, ULong h, Bool whole)
 {
    /* A site makes the links of its chains in the same order at every
       time step, so the one it made after its previous one last time is
@@ -413,7 +430,7 @@ static UInt materialise_h(VfSite* site, UInt p, ULong h)
    if (prev != NULL && j < REG_NEXT) {
       k = prev->next[j] - 1;
    } else {
-      k = find_or_add(site, p, h);
+      k = find_or_add(site, p, h, whole);
       if (prev != NULL) {
          /* The latest first; the oldest is forgotten. */
          prev = reg_vertex(site->last_reg - 1);
@@ -438,26 +455,24 @@ static UInt hub(VfSite* site, UInt p)
    ULong h = CATS_(vf_prov_hash)(p);
    UInt pred = chain_pred(site, p);
    if (pred != 0)
-      return materialise_h(site, p, h);
-   UInt k = find_or_add(site, p, h);
-   reg_vertex(k)->hub = 1;
+      return materialise_h(site, p, h, True);
+   UInt k = find_or_add(site, p, h, True);
+   reg_vertex(k)->flags |= REG_HUB;
    return version_of(k, p, h);
 }
 
-/* Whether set p holds a link of a chain (a reduction's partial sum):
-   such a set is not made a hub, a reduction's end stays its chain. */
-static Bool holds_link(UInt p)
+
+/* The next link of a chain at this site: set p filled up to
+   VF_SET_CAP sources. */
+static UInt link_of(VfSite* site, UInt p)
 {
-   UInt m[VF_SET_CAP], i, n = CATS_(vf_members)(p, m);
-   for (i = 0; i < n; i++)
-      if ((m[i] & VF_REG_BIT) && !reg_vertex(m[i] & ~VF_REG_BIT)->hub)
-         return True;
-   return False;
+   return materialise_h(site, p, CATS_(vf_prov_hash)(p), False);
 }
 
+/* Set p as one value (share()). */
 static UInt materialise(VfSite* site, UInt p)
 {
-   return materialise_h(site, p, CATS_(vf_prov_hash)(p));
+   return materialise_h(site, p, CATS_(vf_prov_hash)(p), False);
 }
 
 /* materialise_h's common case, without the set's sources: the link the
@@ -508,17 +523,16 @@ static inline void note_here(VfSite* site, UInt p)
 }
 
 /* The set p as one register intermediate, made once per appearance of p
-   at this site. */
-static UInt share(VfSite* site, UInt p)
+   at this site: a hub (the same vertex at every site) when it is a
+   whole value seen again (shared_set) that holds no link, a link of the
+   site's otherwise (a full accumulator, add_or_link). */
+static UInt share(VfSite* site, UInt p, Bool whole)
 {
    if (!seen_here(site, p))
       note_here(site, p);
-   if (site->shared_id == 0) {
-      Bool link = chain_pred(site, p) != 0;
-      site->shared_id = materialise(site, p);
-      if (!link)   /* one value, as hub() makes */
-         reg_vertex(site->shared_id & ~VF_REG_BIT)->hub = 1;
-   }
+   if (site->shared_id == 0)
+      site->shared_id = whole && !holds_link(p) ? hub(site, p)
+                                                : materialise(site, p);
    return VF_ONE_BIT | site->shared_id;
 }
 
@@ -538,8 +552,8 @@ UInt add_or_link(VfSite* site, UInt cur, UInt* m, UInt n)
    UInt pos = 0, btotal = CATS_(vf_set_count)(cur), j;
    while (btotal + (n - pos) > VF_SET_CAP) {
       UInt need = VF_SET_CAP - btotal;
-      UInt link = (need == 0 ? share(site, cur)
-                   : materialise(site, extend(cur, m + pos, need)))
+      UInt link = (need == 0 ? share(site, cur, False)
+                   : link_of(site, extend(cur, m + pos, need)))
                   & VF_ID_MASK;
       pos += need;
       /* The link may be one of the sources still to add (the same
@@ -563,7 +577,7 @@ UInt add_or_link(VfSite* site, UInt cur, UInt* m, UInt n)
 static UInt shared_set(VfSite* site, UInt p)
 {
    if (seen_here(site, p))
-      return share(site, p);
+      return share(site, p, True);
    note_here(site, p);
    return p;
 }
@@ -861,6 +875,11 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
             hubs++;
          }
       if (hubs != 0) {
+         if (CATS_(vf_set_count)(cur) == VF_SET_CAP) {
+            /* The largest is a whole value too. */
+            in[base] = VF_ONE_BIT | hub(site, cur);
+            return union_of(site, in, False);
+         }
          n = added_sources(in, base, m);
          if (n == 0)
             return cur;
@@ -877,14 +896,45 @@ void CATS_(vf_sets_stats)(void)
 }
 
 void CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
-                                                   void* opaque),
+                                                   UChar flags, void* opaque),
                                         void* opaque)
 {
    UInt k, n = n_reg_vs;
    for (k = 0; k < n; k++) {
       const RegVertex* r = reg_vertex(k);
-      fn(VF_REG_BIT | k, r->ver, opaque);
+      fn(VF_REG_BIT | k, r->ver,
+         (r->flags & REG_CONTROL) ? CATS_VF_END_CONTROL : 0, opaque);
    }
+}
+
+/* A value read by a condition: an intermediate keeps the mark, a
+   memory word alone is noted by its id (CATS_(vf_control_word)); the
+   memory members of a set are not marked, a reduction's result being
+   its chain's last link. */
+static void control_one(UInt p)
+{
+   if (p == 0)
+      return;
+   if (p & VF_SET_BIT) {
+      UInt m[VF_SET_CAP], i, n = CATS_(vf_members)(p, m);
+      for (i = 0; i < n; i++)
+         if (m[i] & VF_REG_BIT)
+            reg_vertex(m[i] & ~VF_REG_BIT)->flags |= REG_CONTROL;
+      return;
+   }
+   UInt id = p & VF_ID_MASK;
+   if (id & VF_REG_BIT)
+      reg_vertex(id & ~VF_REG_BIT)->flags |= REG_CONTROL;
+   else
+      CATS_(vf_control_word)(id);
+}
+
+VG_REGPARM(2) void CATS_(vf_control)(UWord ab, UWord cd)
+{
+   control_one((UInt)ab);
+   control_one((UInt)(ab >> 32));
+   control_one((UInt)cd);
+   control_one((UInt)(cd >> 32));
 }
 
 /*------------------------------------------------------------*/
@@ -1245,7 +1295,7 @@ static void acc_link(const VfAccLoop* loop, const ULong* e, UInt k,
    UInt id = link_known(site, h);
    if (id == 0) {
       acc_fill(a, i, e, nu, k, end);
-      id = materialise_h(site, full, h);
+      id = materialise_h(site, full, h, False);
    }
    if (before == VF_SET_CAP)
       site->shared_id = id;   /* as share() of the full set noted */

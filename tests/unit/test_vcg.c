@@ -899,7 +899,7 @@ static void test_malformed(void)
    prefix(&vf, &end);
    end.len = 0;
    end_simple(&end, 1, (const uint32_t[]){ 2 }, (const uint32_t[]){ 1 },
-              (const uint8_t[]){ 2 });
+              (const uint8_t[]){ 4 });
    expect_fail(&vf, &end, VCG_EINPUT, "unknown flags");
 
    prefix(&vf, &end);
@@ -1192,7 +1192,7 @@ static void test_corrupt_section(void)
    expect_corrupt(4, 4, 6, TRACE_ERECORD, "need");          /* n_vertices */
    expect_corrupt(0, 4, 6, TRACE_EVALUE, "word size 6");
    expect_corrupt(VX(0, 0), 4, 2, TRACE_EREF, "VCG vertex 0: alloc 2");
-   expect_corrupt(VX(1, 4), 4, 8, TRACE_EVALUE, "unknown flags");
+   expect_corrupt(VX(1, 4), 4, 16, TRACE_EVALUE, "unknown flags");
    expect_corrupt(VX(1, 20), 4, 3, TRACE_EREF, "ctx 3");
    expect_corrupt(VX(1, 24), 4, 6, TRACE_EREF, "loc 6");
    expect_corrupt(VX(2, 28), 4, 0, TRACE_EVALUE, "no versions");
