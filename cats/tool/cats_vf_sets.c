@@ -331,6 +331,18 @@ static Bool site_full(const VfSite* site)
           || n_reg_vs / REG_CEILING >= all;
 }
 
+/* Whether set p holds a register intermediate: a hub is made only of
+   memory values, so that an accumulator made a hub once (its first
+   window) goes on in links, not in a hub per union. */
+static Bool holds_reg(UInt p)
+{
+   UInt m[VF_SET_CAP], i, n = CATS_(vf_members)(p, m);
+   for (i = 0; i < n; i++)
+      if (m[i] & VF_REG_BIT)
+         return True;
+   return False;
+}
+
 /* Whether set p holds a link of a chain (a reduction's partial sum):
    such a set is not made a hub, a reduction's end stays its chain. */
 static Bool holds_link(UInt p)
@@ -864,18 +876,19 @@ static UInt union_of(VfSite* site, UInt* in, Bool check_shared)
    if (nsets >= 2 && CATS_(vf_set_count)(cur) + n > VF_SET_CAP
        && !holds_link(cur)) {
       /* Values combined whole, neither a reduction's partial sum: each
-         set but the largest is one value (hub), rather than its sources
-         spread over links of the largest. */
+         set but the largest that holds only memory values is one value
+         (hub), rather than its sources spread over links of the
+         largest. */
       UInt i, hubs = 0;
       for (i = 0; i < 4; i++)
          if ((Int)i != base && (in[i] & VF_SET_BIT)
              && CATS_(vf_set_count)(in[i]) >= HUB_MIN
-             && !holds_link(in[i])) {
+             && !holds_reg(in[i])) {
             in[i] = VF_ONE_BIT | hub(site, in[i]);
             hubs++;
          }
       if (hubs != 0) {
-         if (CATS_(vf_set_count)(cur) == VF_SET_CAP) {
+         if (CATS_(vf_set_count)(cur) == VF_SET_CAP && !holds_reg(cur)) {
             /* The largest is a whole value too. */
             in[base] = VF_ONE_BIT | hub(site, cur);
             return union_of(site, in, False);
