@@ -366,13 +366,13 @@ static Bool holds_link(UInt p)
    repeated at each time step has the same predecessors every time and
    keeps its links. A hub (hub(): a value combined whole, holding no
    link of a chain) is keyed by its sources alone, whatever the site
-   (owner 0): a value that several sites combine is one vertex. Links,
-   and sets shared at one site, stay the site's: two reductions over the
-   same data keep chains of their own (a link's successors are followed
-   from link to link, so one link shared would join the chains). The location of a new one is that of a register
-   intermediate among P's sources, so that a reduction's links and its
-   end share one location (the projection sees them as one value), else
-   the site's. */
+   (owner 0): a value that several sites combine is one vertex. Links
+   stay the site's: two reductions over the same data keep chains of
+   their own (a link's successors are followed from link to link, so
+   one link shared would join the chains). The location of a new one is
+   that of a register intermediate among P's sources, so that a
+   reduction's links and its end share one location (the projection
+   sees them as one value), else the site's. */
 static UInt find_or_add(VfSite* site, UInt p, ULong h, Bool whole)
 {
    UInt pred = chain_pred(site, p);
@@ -413,7 +413,6 @@ static UInt version_of(UInt k, UInt p, ULong h)
 {
    RegVertex* r = reg_vertex(k);
    UInt id = VF_REG_BIT | k;
-
    UInt sig = CATS_(vf_sig)(h);
    UInt tag;
    if (CATS_(vf_bump)(&r->ver, &r->sig, sig)
@@ -472,7 +471,6 @@ static UInt hub(VfSite* site, UInt p)
    reg_vertex(k)->flags |= REG_HUB;
    return version_of(k, p, h);
 }
-
 
 /* The next link of a chain at this site: set p filled up to
    VF_SET_CAP sources. */
