@@ -108,8 +108,9 @@ static void test_add(void)
 }
 
 /* VF_END's runs: ids 10, 11, 12 as one run of 3 (5 versions, outputs)
- * and 13 alone (2 versions): every vertex of a run gets its versions and
- * flags, so x -> 10..12 have 5 uses each and x -> 13 has 2. A run of 0,
+ * and 13 alone (2 versions, an output read by a condition): every vertex
+ * of a run gets its versions and flags, so x -> 10..12 have 5 uses each
+ * and x -> 13 has 2. A run of 0,
  * one past id 2^32 - 1 and one over an unknown id are refused. */
 static void test_end_runs(void)
 {
@@ -129,7 +130,7 @@ static void test_end_runs(void)
    trace_buf_put32(&end, 13);
    trace_buf_put32(&end, 1);
    trace_buf_put32(&end, 2);
-   trace_buf_put8(&end, 0);
+   trace_buf_put8(&end, CATS_VF_END_OUTPUT | CATS_VF_END_CONTROL);
    vcg_graph g;
    char err[VCG_ERRLEN] = "";
    CHECK_EQ(build(&vf, &end, &g, err, sizeof err), VCG_OK);
@@ -137,7 +138,8 @@ static void test_end_runs(void)
    CHECK_EQ(g.nedges, 4);
    for (uint32_t i = 1; i < g.nvertices && g.nvertices == 5; i++) {
       CHECK_EQ(g.vertices[i].versions, i < 4 ? 5 : 2);
-      CHECK_EQ(g.vertices[i].flags, i < 4 ? CATS_VCG_OUTPUT : 0);
+      CHECK_EQ(g.vertices[i].flags,
+               i < 4 ? CATS_VCG_OUTPUT : CATS_VCG_OUTPUT | CATS_VCG_CONTROL);
       const vcg_edge *e = edge(&g, 0, i, 0);
       CHECK(e != NULL && e->uses == (i < 4 ? 5 : 2));
    }
