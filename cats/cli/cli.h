@@ -53,7 +53,8 @@ int cli_vcg_pairs(const trace_file *t, cli_vcg_pair **out, uint32_t *n);
  * escaped as by cli_text. */
 void cli_vcg_label(const trace_file *t, uint32_t v, char *buf, size_t n);
 
-/* "in|out|reg", a subset of it, or "-". */
+/* "in|out|reg|cond", a subset of it, or "-" (valid until the next
+ * call). */
 const char *cli_vcg_flags(uint32_t flags);
 
 /* Graph files: METIS (undirected, 1-based), Graphviz DOT, GraphML. */

@@ -93,12 +93,16 @@ void cli_vcg_label(const trace_file *t, uint32_t v, char *buf, size_t n)
 
 const char *cli_vcg_flags(uint32_t flags)
 {
-   static const char *const names[16] = {
-      "-", "in", "out", "in|out", "reg", "in|reg", "out|reg", "in|out|reg",
-      "cond", "in|cond", "out|cond", "in|out|cond", "reg|cond", "in|reg|cond",
-      "out|reg|cond", "in|out|reg|cond"
-   };
-   return names[flags & CATS_VCG_FLAGS];
+   /* One name per flag bit (CATS_VCG_INPUT, _OUTPUT, _REGISTER,
+    * _CONTROL), joined by '|'. */
+   static const char *const names[] = { "in", "out", "reg", "cond" };
+   _Static_assert(CATS_VCG_FLAGS == 15u, "a name per flag bit");
+   static char buf[32];
+   size_t o = 0;
+   for (unsigned b = 0; b < sizeof names / sizeof names[0]; b++)
+      if (flags & (1u << b))
+         o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", o ? "|" : "", names[b]);
+   return o ? buf : "-";
 }
 
 /* --- statistics ---------------------------------------------------------- */

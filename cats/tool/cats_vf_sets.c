@@ -331,28 +331,31 @@ static Bool site_full(const VfSite* site)
           || n_reg_vs / REG_CEILING >= all;
 }
 
+/* Whether set p holds a register intermediate without any of the
+   flags 'but'. */
+static Bool holds_reg_but(UInt p, UInt but)
+{
+   UInt m[VF_SET_CAP], i, n = CATS_(vf_members)(p, m);
+   for (i = 0; i < n; i++)
+      if ((m[i] & VF_REG_BIT)
+          && !(reg_vertex(m[i] & ~VF_REG_BIT)->flags & but))
+         return True;
+   return False;
+}
+
 /* Whether set p holds a register intermediate: a hub is made only of
    memory values, so that an accumulator made a hub once (its first
    window) goes on in links, not in a hub per union. */
 static Bool holds_reg(UInt p)
 {
-   UInt m[VF_SET_CAP], i, n = CATS_(vf_members)(p, m);
-   for (i = 0; i < n; i++)
-      if (m[i] & VF_REG_BIT)
-         return True;
-   return False;
+   return holds_reg_but(p, 0);
 }
 
 /* Whether set p holds a link of a chain (a reduction's partial sum):
    such a set is not made a hub, a reduction's end stays its chain. */
 static Bool holds_link(UInt p)
 {
-   UInt m[VF_SET_CAP], i, n = CATS_(vf_members)(p, m);
-   for (i = 0; i < n; i++)
-      if ((m[i] & VF_REG_BIT)
-          && !(reg_vertex(m[i] & ~VF_REG_BIT)->flags & REG_HUB))
-         return True;
-   return False;
+   return holds_reg_but(p, REG_HUB);
 }
 
 /* The register intermediate of set P (of at least two sources) at this
