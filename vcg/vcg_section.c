@@ -4,92 +4,178 @@
 
 #include "cats/format/cats_format.h"
 #include "cats/trace/le.h"
+#include "cats/trace/var.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The offsets below are written per field; pin them to the sizes. */
-_Static_assert(32 + 8 == CATS_VCG_VERTEX_SIZE, "VCG vertex size");
-_Static_assert(16 + 4 == CATS_VCG_EDGE_SIZE, "VCG edge size");
-/* vcg_section_take converts edges into records in place. */
-_Static_assert(sizeof(vcg_edge) <= CATS_VCG_EDGE_SIZE, "edge grows");
+/* The most bytes of one packed record: eight uvars of a vertex. */
+#define VCG_SECTION_MAX_RECORD (8 * VAR_MAX_BYTES)
 
-uint64_t vcg_section_size(const vcg_graph *g)
+/* Vertex v after q (NULL for the first) at p; returns the byte after it.
+ * NONE (alloc, ctx, loc) is written as 0, any other id as id + 1. */
+static uint8_t *put_vertex(uint8_t *p, const vcg_vertex *v, const vcg_vertex *q)
 {
-   return CATS_VCG_HEADER_SIZE +
-          (uint64_t)g->nvertices * CATS_VCG_VERTEX_SIZE +
-          (uint64_t)g->nedges * CATS_VCG_EDGE_SIZE;
+   p = var_put_u(p, v->flags);
+   p = var_put_u(p, (uint32_t)(v->alloc + 1u));
+   /* Memory vertices are sorted by (alloc, offset): the offset from the
+    * one before in the same allocation (a word size for an array). */
+   p = var_put_u(p, q && CATS_VCG_OFFSET_FROM_PREVIOUS(v->flags, v->alloc, q->flags, q->alloc)
+                       ? v->offset - q->offset : v->offset);
+   p = var_put_u(p, v->size);
+   p = var_put_u(p, (uint32_t)(v->ctx + 1u));
+   p = var_put_u(p, (uint32_t)(v->loc + 1u));
+   p = var_put_u(p, v->versions);
+   return var_put_u(p, v->weight);
 }
 
-static void put_edge(uint8_t *p, const vcg_edge *e)
+/* Edge e after q (NULL for the first) at p; returns the byte after it.
+ * Edges are sorted by (src, dst, ctx): src from the edge before; dst from
+ * the edge before when the src is the same, else from src (a stencil's
+ * few distances); ctx from the edge before. */
+static uint8_t *put_edge(uint8_t *p, const vcg_edge *e, const vcg_edge *q)
 {
-   le_put32(p, e->src);
-   le_put32(p + 4, e->dst);
-   le_put32(p + 8, e->ctx);
-   le_put32(p + 12, e->uses);
-   le_put32(p + 16, e->versions);
+   uint32_t qsrc = q ? q->src : 0, qctx = q ? q->ctx + 1u : 0;
+   p = var_put_u(p, e->src - qsrc);
+   if (q && q->src == e->src)
+      p = var_put_u(p, e->dst - q->dst);
+   else
+      p = var_put_s(p, (int64_t)e->dst - (int64_t)e->src);
+   p = var_put_s(p, (int64_t)(uint32_t)(e->ctx + 1u) - (int64_t)qctx);
+   p = var_put_u(p, e->uses);
+   return var_put_u(p, e->uses - e->versions);
 }
 
-/* The header and vertices at p. */
 static void put_head(uint8_t *p, const vcg_graph *g)
 {
    le_put32(p, g->word_size);
    le_put32(p + 4, g->nvertices);
    le_put32(p + 8, g->nedges);
-   le_put32(p + 12, 0);
+   le_put32(p + 12, 0);   /* reserved */
+}
+
+uint64_t vcg_section_size(const vcg_graph *g)
+{
+   uint8_t rec[VCG_SECTION_MAX_RECORD];
+   uint64_t size = CATS_VCG_HEADER_SIZE;
+   for (uint32_t i = 0; i < g->nvertices; i++)
+      size += (uint64_t)(put_vertex(rec, &g->vertices[i], i ? &g->vertices[i - 1] : NULL) - rec);
+   for (uint32_t i = 0; i < g->nedges; i++)
+      size += (uint64_t)(put_edge(rec, &g->edges[i], i ? &g->edges[i - 1] : NULL) - rec);
+   return size;
+}
+
+/* The payload at p, which has room for vcg_section_size(g) bytes. */
+static void put_section(uint8_t *p, const vcg_graph *g)
+{
+   put_head(p, g);
    p += CATS_VCG_HEADER_SIZE;
-   for (uint32_t i = 0; i < g->nvertices; i++, p += CATS_VCG_VERTEX_SIZE) {
-      const vcg_vertex *v = &g->vertices[i];
-      le_put32(p, v->alloc);
-      le_put32(p + 4, v->flags);
-      le_put64(p + 8, v->offset);
-      le_put32(p + 16, v->size);
-      le_put32(p + 20, v->ctx);
-      le_put32(p + 24, v->loc);
-      le_put32(p + 28, v->versions);
-      le_put64(p + 32, v->weight);
-   }
+   for (uint32_t i = 0; i < g->nvertices; i++)
+      p = put_vertex(p, &g->vertices[i], i ? &g->vertices[i - 1] : NULL);
+   for (uint32_t i = 0; i < g->nedges; i++)
+      p = put_edge(p, &g->edges[i], i ? &g->edges[i - 1] : NULL);
 }
 
 int vcg_section_write(const vcg_graph *g, trace_buf *out)
 {
    uint64_t size = vcg_section_size(g);
-   if (trace_buf_reserve(out, (size_t)size) != 0)
+   if (size > SIZE_MAX || trace_buf_reserve(out, (size_t)size) != 0)
       return -1;
-   /* Room is reserved, so the records are filled in place. */
-   uint8_t *p = out->data + out->len;
-   put_head(p, g);
-   p += CATS_VCG_HEADER_SIZE + (size_t)g->nvertices * CATS_VCG_VERTEX_SIZE;
-   for (uint32_t i = 0; i < g->nedges; i++, p += CATS_VCG_EDGE_SIZE)
-      put_edge(p, &g->edges[i]);
+   put_section(out->data + out->len, g);
    out->len += (size_t)size;
    return 0;
 }
 
+/* The packed edges written over the graph's own edge array, front to
+ * back: an edge is read before its bytes are overwritten, and its packed
+ * form (6 bytes for a stencil's) is written only where it ends before the
+ * next edge starts. An edge that would pass it (packed edges longer than
+ * 20 bytes so far, which a real graph never has) ends the pass. Returns
+ * the bytes written; *done is the edges packed, *last the last of them. */
+static size_t pack_edges_over(vcg_graph *g, uint32_t *done, vcg_edge *last)
+{
+   uint8_t *base = (uint8_t *)g->edges;
+   size_t w = 0;
+   uint32_t i;
+   for (i = 0; i < g->nedges; i++) {
+      vcg_edge e = g->edges[i];
+      uint8_t rec[VCG_SECTION_MAX_RECORD];
+      size_t len = (size_t)(put_edge(rec, &e, i ? last : NULL) - rec);
+      if (w + len > (size_t)(i + 1) * sizeof(vcg_edge))
+         break;
+      memcpy(base + w, rec, len);
+      w += len;
+      *last = e;
+   }
+   *done = i;
+   return w;
+}
+
+/* Edges [from, n) packed after *last (NULL: from the start) at p, or
+ * only counted when p is NULL; returns the bytes. */
+static size_t pack_rest(const vcg_edge *e, uint32_t from, uint32_t n, vcg_edge last,
+                        int has_last, uint8_t *p)
+{
+   size_t len = 0;
+   for (uint32_t i = from; i < n; i++) {
+      uint8_t rec[VCG_SECTION_MAX_RECORD];
+      uint8_t *to = p ? p + len : rec;
+      len += (size_t)(put_edge(to, &e[i], has_last ? &last : NULL) - to);
+      last = e[i];
+      has_last = 1;
+   }
+   return len;
+}
+
 int vcg_section_take(vcg_graph *g, trace_buf *out)
 {
-   uint64_t size = vcg_section_size(g);
    if (out->len != 0)
       return -1;
-   uint8_t *buf = realloc(g->edges, (size_t)size);
-   if (!buf)
+   /* The header and vertices apart (a tenth of the section), then the
+    * edges over their own array: the peak is the graph, never the graph
+    * and its section. */
+   vcg_graph vonly = { g->word_size, g->nvertices, 0, g->vertices, NULL };
+   trace_buf head = TRACE_BUF_INIT;
+   if (vcg_section_write(&vonly, &head) != 0) {
+      trace_buf_free(&head);
       return -1;
-   g->edges = (vcg_edge *)buf;
-   /* From the last edge down: record i (at base + 20 i) starts after
-    * edge i - 1 (which ends at 20 i), and edge i is read before record i
-    * is written. The header and vertices then overwrite edges already
-    * moved. The array grows only by the header and the vertices. */
-   size_t base = CATS_VCG_HEADER_SIZE +
-                 (size_t)g->nvertices * CATS_VCG_VERTEX_SIZE;
-   for (uint32_t i = g->nedges; i-- > 0;) {
-      vcg_edge e;
-      memcpy(&e, buf + (size_t)i * sizeof e, sizeof e);
-      put_edge(buf + base + (size_t)i * CATS_VCG_EDGE_SIZE, &e);
    }
-   put_head(buf, g);
+   le_put32(head.data + 8, g->nedges);
+   uint32_t n = g->nedges, done = 0;
+   vcg_edge last = { 0 };
+   size_t w = n ? pack_edges_over(g, &done, &last) : 0;
+   /* Edges that did not fit, still whole after the packed ones. */
+   size_t tlen = pack_rest(g->edges, done, n, last, done > 0, NULL);
+   uint8_t *tail = tlen ? malloc(tlen) : NULL;
+   if (tail)
+      pack_rest(g->edges, done, n, last, done > 0, tail);
+   size_t total = head.len + w + tlen, have = (size_t)n * sizeof(vcg_edge);
+   uint8_t *buf = (uint8_t *)g->edges;
+   uint8_t *grown = total > have ? realloc(buf, total) : buf;
+   if ((tlen && !tail) || !grown) {
+      free(tail);
+      trace_buf_free(&head);
+      free(g->edges);   /* partly overwritten: the graph is lost */
+      g->edges = NULL;
+      g->nedges = 0;
+      return -1;
+   }
+   buf = grown;
+   memmove(buf + head.len, buf, w);
+   memcpy(buf, head.data, head.len);
+   if (tlen)
+      memcpy(buf + head.len + w, tail, tlen);
+   free(tail);
+   trace_buf_free(&head);
+   if (total < have) {
+      uint8_t *shrunk = realloc(buf, total);
+      if (shrunk)
+         buf = shrunk;
+   }
    trace_buf_free(out);
    out->data = buf;
-   out->len = out->cap = (size_t)size;
+   out->len = total;
+   out->cap = total > have ? total : have;
    g->edges = NULL;
    g->nedges = 0;
    return 0;

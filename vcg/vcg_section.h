@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_section.h: the finished graph as the payload of section 7 (VCG).
  *
- * The layout is docs/VCG.md's: a 16-byte header, 40-byte vertices and
- * 20-byte edges, all little-endian, written field by field. */
+ * The layout is docs/FORMAT.md's packed encoding: a 16-byte header, then
+ * each vertex and each edge as a few variable-length numbers relative to
+ * the record before. A stencil's edges repeat the same differences, so
+ * the payload is a third of fixed records' and compresses to a tenth of
+ * theirs (docs/BENCH.md). */
 #ifndef VCG_SECTION_H
 #define VCG_SECTION_H
 
@@ -13,10 +16,11 @@
  * (out is then left with what was appended so far; the caller frees it). */
 int vcg_section_write(const vcg_graph *g, trace_buf *out);
 
-/* The section payload for g made in g's own edge array, which is grown to
- * hold it: out (empty) takes the payload and g keeps its vertices only.
- * The helper's peak is then the section, not the section and the edges.
- * 0, or -1 if out of memory (g and out are then unchanged). */
+/* The section payload for g made over g's own edge array (so that the
+ * helper's peak is the graph, not the graph and its section): out (empty)
+ * takes it, and g keeps its vertices only. 0, or -1 if out of memory:
+ * out is unchanged, and g's edges are gone (a graph whose packed edges
+ * outgrow their 20-byte records needs memory for the rest). */
 int vcg_section_take(vcg_graph *g, trace_buf *out);
 
 /* The bytes of g's section 7 (64 bits: a section's size has no limit

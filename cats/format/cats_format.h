@@ -10,7 +10,7 @@
 
 #define CATS_MAGIC          "CATSTRC"     /* 8 bytes with the NUL */
 #define CATS_MAGIC_LEN      8
-#define CATS_VERSION        5
+#define CATS_VERSION        6
 #define CATS_HEADER_SIZE    16
 #define CATS_SECTION_ENTRY_SIZE 40
 #define CATS_NONE           0xFFFFFFFFu
@@ -102,14 +102,21 @@ enum cats_frame {
 /* Value communication graph (docs/VCG.md): section 7 record sizes and
  * vertex flags, the record tags of VF frames and their vertex kinds. */
 #define CATS_VCG_HEADER_SIZE 16
-#define CATS_VCG_VERTEX_SIZE 40
-#define CATS_VCG_EDGE_SIZE   20
+/* The fewest bytes of a record: a vertex's eight numbers, an edge's
+ * five, one byte each. */
+#define CATS_VCG_VERTEX_MIN  8
+#define CATS_VCG_EDGE_MIN    5
 #define CATS_VCG_INPUT    1u   /* read before it was ever written */
 #define CATS_VCG_OUTPUT   2u   /* last version live at exit */
 #define CATS_VCG_REGISTER 4u   /* register intermediate, not memory */
 #define CATS_VCG_CONTROL  8u   /* read by a condition (a floating-point
                                   comparison) */
 #define CATS_VCG_FLAGS    15u  /* all known flags */
+/* Whether a packed vertex's offset is written from the vertex before's:
+ * both memory vertices of one allocation (sorted by offset). */
+#define CATS_VCG_OFFSET_FROM_PREVIOUS(vflags, valloc, qflags, qalloc)                    \
+   (!((vflags) & CATS_VCG_REGISTER) && !((qflags) & CATS_VCG_REGISTER) &&               \
+    (valloc) == (qalloc))
 enum cats_vf_tag {
    CATS_VF_VERTEX        = 1,
    CATS_VF_SOURCES       = 2,

@@ -483,12 +483,12 @@ static int build_vcg(hlp_session *s, char *msg, size_t msglen)
       snprintf(msg, msglen, "%s", err);
       return -1;
    }
-   uint64_t size = vcg_section_size(&g);
+   uint32_t nv = g.nvertices, ne = g.nedges;
    int rc = vcg_section_take(&g, &s->sec[CATS_SEC_VCG]);
    vcg_graph_free(&g);
    if (rc != 0) {
       snprintf(msg, msglen, "out of memory writing the value communication "
-                            "graph (%llu MiB)", (unsigned long long)(size >> 20));
+                            "graph (%u vertices, %u edges)", nv, ne);
       return -1;
    }
    s->seen[CATS_SEC_VCG] = 1;

@@ -41,8 +41,6 @@ typedef enum trace_status {
 #define TRACE_LOC_RECORD     CATS_LOC_SIZE
 #define TRACE_CONTEXT_RECORD CATS_CONTEXT_SIZE
 #define TRACE_ALLOC_RECORD   CATS_ALLOC_SIZE
-#define TRACE_VCG_VERTEX_RECORD CATS_VCG_VERTEX_SIZE
-#define TRACE_VCG_EDGE_RECORD   CATS_VCG_EDGE_SIZE
 
 /* One raw (uncompressed) section payload. */
 typedef struct trace_section {
@@ -233,12 +231,6 @@ typedef struct trace_file {
    uint32_t ndeps;
    trace_dep *deps;        /* sorted by (from, to, alloc), unique */
    char *string_blob;      /* storage behind strings[] */
-   /* trace_open's graph: its vertices and edges are decoded in place, in
-    * section 7's own buffer (a large graph is most of what a reader
-    * holds, and was held twice while decoded); that buffer goes with
-    * the trace. */
-   int vcg_in_block;
-   void *vcg_block;
 } trace_file;
 
 /* Open and fully validate the trace at `path`. On success *out owns a trace

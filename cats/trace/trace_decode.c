@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "le.h"
+#include "var.h"
 
 #define NSEC (CATS_SEC_DEPS + 1)
 
@@ -287,56 +288,12 @@ static trace_status parse_allocs(trace_file *t, const trace_section *s, char *er
    return TRACE_OK;
 }
 
-/* A cursor over a variable-length section (EVENTS). */
-typedef struct var_in {
-   const uint8_t *p, *end;
-} var_in;
-
-/* A uvar (docs/FORMAT.md): 0 on success, -1 if the section ends inside
- * it, -2 if it does not fit 64 bits. */
-static int get_uvar(var_in *in, uint64_t *v)
-{
-   uint64_t x = 0;
-   for (unsigned shift = 0; shift < 64; shift += 7) {
-      if (in->p == in->end)
-         return -1;
-      uint8_t c = *in->p++;
-      if (shift == 63 && c > 1)
-         return -2;
-      x |= (uint64_t)(c & 0x7F) << shift;
-      if (!(c & 0x80)) {
-         *v = x;
-         return 0;
-      }
-   }
-   return -2;
-}
-
-static int get_svar(var_in *in, int64_t *v)
-{
-   uint64_t z = 0;   /* unset on error; the caller checks r */
-   int r = get_uvar(in, &z);
-   *v = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
-   return r;
-}
-
 static int get_u8(var_in *in, uint8_t *v)
 {
    if (in->p == in->end)
       return -1;
    *v = *in->p++;
    return 0;
-}
-
-/* Fields of 32 bits in the decoded record. */
-static int get_uvar32(var_in *in, uint32_t *v)
-{
-   uint64_t x = 0;
-   int r = get_uvar(in, &x);
-   if (r == 0 && x > UINT32_MAX)
-      r = -2;
-   *v = (uint32_t)x;
-   return r;
 }
 
 /* The smallest record: its 16 fields one byte each (ctx, loc, alloc,
@@ -350,47 +307,47 @@ static int get_uvar32(var_in *in, uint32_t *v)
 static int get_event(var_in *in, trace_event *e)
 {
    uint64_t span = 0;
-   int r = get_uvar32(in, &e->ctx);
-   if (!r) r = get_uvar32(in, &e->loc);
-   if (!r) r = get_uvar32(in, &e->alloc);
+   int r = var_get_u32(in, &e->ctx);
+   if (!r) r = var_get_u32(in, &e->loc);
+   if (!r) r = var_get_u32(in, &e->alloc);
    if (!r) r = get_u8(in, &e->kind);
    if (!r) r = get_u8(in, &e->pattern);
    if (!r) r = get_u8(in, &e->ndims);
    if (!r) r = get_u8(in, &e->flags);
-   if (!r) r = get_uvar32(in, &e->size);
-   if (!r) r = get_uvar32(in, &e->ndistinct);
-   if (!r) r = get_uvar(in, &e->count);
-   if (!r) r = get_uvar(in, &e->first_time);
-   if (!r) r = get_uvar(in, &span);
+   if (!r) r = var_get_u32(in, &e->size);
+   if (!r) r = var_get_u32(in, &e->ndistinct);
+   if (!r) r = var_get_u(in, &e->count);
+   if (!r) r = var_get_u(in, &e->first_time);
+   if (!r) r = var_get_u(in, &span);
    if (!r && span > UINT64_MAX - e->first_time)
       r = -2;
    e->last_time = e->first_time + span;
-   if (!r) r = get_svar(in, &e->base);
+   if (!r) r = var_get_s(in, &e->base);
    if (r || e->ndims > CATS_MAX_DIMS || e->ndistinct > CATS_MAX_DISTINCT)
       return r;   /* the caller names the bad count */
    for (int k = 0; k < CATS_MAX_DIMS; k++) {
       e->stride[k] = 0;
       e->extent[k] = 0;
       if (!r && k < e->ndims) {
-         r = get_svar(in, &e->stride[k]);
-         if (!r) r = get_uvar(in, &e->extent[k]);
+         r = var_get_s(in, &e->stride[k]);
+         if (!r) r = var_get_u(in, &e->extent[k]);
       }
    }
-   if (!r) r = get_svar(in, &e->min_offset);
-   if (!r) r = get_svar(in, &e->max_offset);
+   if (!r) r = var_get_s(in, &e->min_offset);
+   if (!r) r = var_get_s(in, &e->max_offset);
    for (uint32_t k = 0; k < CATS_MAX_DISTINCT; k++) {
       e->distinct[k] = 0;
       if (!r && k < e->ndistinct)
-         r = get_svar(in, &e->distinct[k]);
+         r = var_get_s(in, &e->distinct[k]);
    }
    uint32_t mask = 0;
-   if (!r) r = get_uvar32(in, &mask);
+   if (!r) r = var_get_u32(in, &mask);
    if (!r && mask >> CATS_HIST_BUCKETS)
       r = -2;
    for (int k = 0; k < CATS_HIST_BUCKETS; k++) {
       e->hist[k] = 0;
       if (!r && (mask >> k & 1)) {
-         r = get_uvar32(in, &e->hist[k]);
+         r = var_get_u32(in, &e->hist[k]);
          if (!r && e->hist[k] == 0)
             r = -2;   /* a bucket marked as not empty */
       }
@@ -461,8 +418,7 @@ typedef trace_status (*parse_fn)(trace_file *, const trace_section *, char *,
 /* keep: the events and the graph are kept; a check only checks them.
  * keep_graph: the graph too (a trace opened without it has none). */
 static trace_status decode(const trace_section *secs, size_t n, int keep,
-                           int keep_graph, uint8_t *vcg_block,
-                           trace_file **out, char *err, size_t errlen)
+                           int keep_graph, trace_file **out, char *err, size_t errlen)
 {
    *out = NULL;
    const trace_section *by_type[NSEC] = { NULL };
@@ -518,7 +474,7 @@ static trace_status decode(const trace_section *secs, size_t n, int keep,
    }
    if (by_type[CATS_SEC_VCG]) {
       trace_status st = trace_decode_vcg(t, by_type[CATS_SEC_VCG],
-                                         keep && keep_graph, vcg_block, err, errlen);
+                                         keep && keep_graph, err, errlen);
       if (st != TRACE_OK) {
          trace_free(t);
          return st;
@@ -559,31 +515,21 @@ static trace_status decode(const trace_section *secs, size_t n, int keep,
 trace_status trace_decode(const trace_section *secs, size_t n, trace_file **out,
                           char *err, size_t errlen)
 {
-   return decode(secs, n, 1, 1, NULL, out, err, errlen);
-}
-
-trace_status trace_decode_in_place(trace_section *secs, size_t n, trace_file **out,
-                                   char *err, size_t errlen)
-{
-   uint8_t *block = NULL;
-   for (size_t i = 0; i < n; i++)
-      if (secs[i].type == CATS_SEC_VCG)
-         block = (uint8_t *)(uintptr_t)secs[i].data;
-   return decode(secs, n, 1, 1, block, out, err, errlen);
+   return decode(secs, n, 1, 1, out, err, errlen);
 }
 
 trace_status trace_decode_without_graph(const trace_section *secs, size_t n,
                                         trace_file **out, char *err,
                                         size_t errlen)
 {
-   return decode(secs, n, 1, 0, NULL, out, err, errlen);
+   return decode(secs, n, 1, 0, out, err, errlen);
 }
 
 trace_status trace_check(const trace_section *secs, size_t n, char *err,
                          size_t errlen)
 {
    trace_file *t;
-   trace_status st = decode(secs, n, 0, 0, NULL, &t, err, errlen);
+   trace_status st = decode(secs, n, 0, 0, &t, err, errlen);
    trace_free(t);
    return st;
 }
@@ -601,11 +547,8 @@ void trace_free(trace_file *t)
    free(t->allocs);
    free(t->events);
    free(t->event_keys);
-   if (!t->vcg_in_block) {
-      free(t->vcg.vertices);
-      free(t->vcg.edges);
-   }
-   free(t->vcg_block);
+   free(t->vcg.vertices);
+   free(t->vcg.edges);
    free(t->projection);
    free(t->reuse.events);
    free(t->reuse.allocs);

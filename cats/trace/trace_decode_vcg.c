@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_decode_vcg.c: decode section 7, the value communication graph.
  *
- * Layout and meaning are in docs/VCG.md. Besides sizes and references
+ * Layout in docs/FORMAT.md (each record a few variable-length numbers
+ * relative to the one before), meaning in docs/VCG.md. Besides sizes and references
  * (allocs, contexts and locs may be NONE; edge ends must be vertices) the
  * decoder checks what consumers rely on: known flags, versions >= 1, the
  * vertex order, edges sorted by (src, dst, ctx) without duplicates, and
@@ -11,9 +12,8 @@
 #include <stdlib.h>
 
 #include "le.h"
+#include "var.h"
 
-_Static_assert(32 + 8 == TRACE_VCG_VERTEX_RECORD, "VCG vertex size");
-_Static_assert(16 + 4 == TRACE_VCG_EDGE_RECORD, "VCG edge size");
 
 /* id must be below limit (or NONE when none_ok). */
 static trace_status check_ref(uint32_t id, uint32_t limit, int none_ok,
@@ -40,19 +40,10 @@ static int vertex_before(const trace_vcg_vertex *a, const trace_vcg_vertex *b)
                                : a->offset <= b->offset;
 }
 
-/* Vertex i into *v; q is vertex i - 1 (NULL for the first). */
-static trace_status parse_vertex(trace_file *t, const uint8_t *p, uint32_t i,
-                                 trace_vcg_vertex *v, const trace_vcg_vertex *q,
-                                 char *err, size_t errlen)
+/* Vertex i as decoded; q is vertex i - 1 (NULL for the first). */
+static trace_status check_vertex(trace_file *t, uint32_t i, const trace_vcg_vertex *v,
+                                 const trace_vcg_vertex *q, char *err, size_t errlen)
 {
-   v->alloc = le_u32(p);
-   v->flags = le_u32(p + 4);
-   v->offset = le_u64(p + 8);
-   v->size = le_u32(p + 16);
-   v->ctx = le_u32(p + 20);
-   v->loc = le_u32(p + 24);
-   v->versions = le_u32(p + 28);
-   v->weight = le_u64(p + 32);
    trace_status st;
    if ((st = check_ref(v->alloc, t->nallocs, 1, "VCG vertex", i, "alloc",
                        err, errlen)) != TRACE_OK ||
@@ -78,17 +69,11 @@ static trace_status parse_vertex(trace_file *t, const uint8_t *p, uint32_t i,
    return TRACE_OK;
 }
 
-/* Edge i into *e; q is edge i - 1 (NULL for the first). */
-static trace_status parse_edge(trace_file *t, const uint8_t *p, uint32_t i,
-                               trace_vcg_edge *e, const trace_vcg_edge *q,
-                               char *err, size_t errlen)
+/* Edge i as decoded; q is edge i - 1 (NULL for the first). */
+static trace_status check_edge(trace_file *t, uint32_t i, const trace_vcg_edge *e,
+                               const trace_vcg_edge *q, char *err, size_t errlen)
 {
    const trace_vcg *g = &t->vcg;
-   e->src = le_u32(p);
-   e->dst = le_u32(p + 4);
-   e->ctx = le_u32(p + 8);
-   e->uses = le_u32(p + 12);
-   e->versions = le_u32(p + 16);
    trace_status st;
    if ((st = check_ref(e->src, g->nvertices, 0, "VCG edge", i, "src", err,
                        errlen)) != TRACE_OK ||
@@ -114,42 +99,111 @@ static trace_status parse_edge(trace_file *t, const uint8_t *p, uint32_t i,
    return TRACE_OK;
 }
 
-/* Whether the vertices and edges can be decoded where they are stored:
- * each record is its struct, little-endian, and both arrays are
- * aligned. */
-static int fits_in_place(const uint8_t *vertices, const uint8_t *edges)
+/* A number that ended the payload early or does not fit its field. */
+static trace_status bad_var(int r, const char *what, uint32_t i, const char *field,
+                            char *err, size_t errlen)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-   return sizeof(trace_vcg_vertex) == TRACE_VCG_VERTEX_RECORD &&
-          __builtin_offsetof(trace_vcg_vertex, weight) == 32 &&
-          sizeof(trace_vcg_edge) == TRACE_VCG_EDGE_RECORD &&
-          (uintptr_t)vertices % _Alignof(trace_vcg_vertex) == 0 &&
-          (uintptr_t)edges % _Alignof(trace_vcg_edge) == 0;
-#else
-   (void)vertices;
-   (void)edges;
-   return 0;
-#endif
+   return trace_fail(err, errlen, TRACE_ERECORD, "%s %u: %s %s", what, i, field,
+                     r == -1 ? "cut short by the section's end" : "out of range");
+}
+
+/* An id written as id + 1, 0 for NONE. */
+static uint32_t id_of(uint32_t x)
+{
+   return x - 1u;
+}
+
+/* Vertex i after q (NULL for the first) from in. */
+static trace_status packed_vertex(var_in *in, uint32_t i, trace_vcg_vertex *v,
+                                  const trace_vcg_vertex *q, char *err, size_t errlen)
+{
+   static const char *const field[] = { "flags", "alloc", "offset", "size", "ctx",
+                                        "loc", "versions", "weight" };
+   uint32_t alloc1 = 0, ctx1 = 0, loc1 = 0;
+   uint64_t off = 0;
+   int r, k = 0;
+   if ((r = var_get_u32(in, &v->flags)) || (k++, r = var_get_u32(in, &alloc1)) ||
+       (k++, r = var_get_u(in, &off)) || (k++, r = var_get_u32(in, &v->size)) ||
+       (k++, r = var_get_u32(in, &ctx1)) || (k++, r = var_get_u32(in, &loc1)) ||
+       (k++, r = var_get_u32(in, &v->versions)) || (k++, r = var_get_u(in, &v->weight)))
+      return bad_var(r, "VCG vertex", i, field[k], err, errlen);
+   v->alloc = id_of(alloc1);
+   v->ctx = id_of(ctx1);
+   v->loc = id_of(loc1);
+   if (q && CATS_VCG_OFFSET_FROM_PREVIOUS(v->flags, v->alloc, q->flags, q->alloc)) {
+      if (off > UINT64_MAX - q->offset)
+         return bad_var(-2, "VCG vertex", i, "offset", err, errlen);
+      off += q->offset;
+   }
+   v->offset = off;
+   return TRACE_OK;
+}
+
+/* Edge i after q (NULL for the first) from in; nv bounds the
+ * vertex indices the differences make. */
+static trace_status packed_edge(var_in *in, uint32_t i, uint32_t nv, trace_vcg_edge *e,
+                                const trace_vcg_edge *q, char *err, size_t errlen)
+{
+   uint64_t dsrc = 0, ddst = 0, back = 0;
+   int64_t sdst = 0, dctx = 0;
+   int r;
+   if ((r = var_get_u(in, &dsrc)) != 0)
+      return bad_var(r, "VCG edge", i, "src", err, errlen);
+   uint64_t qsrc = q ? q->src : 0;
+   if (dsrc >= nv - qsrc)
+      return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: src out of range (%u)", i, nv);
+   uint64_t src = qsrc + dsrc, dst;
+   if (q && dsrc == 0) {
+      if ((r = var_get_u(in, &ddst)) != 0)
+         return bad_var(r, "VCG edge", i, "dst", err, errlen);
+      if (ddst >= nv - (uint64_t)q->dst)
+         return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: dst out of range (%u)", i, nv);
+      dst = q->dst + ddst;
+   } else {
+      if ((r = var_get_s(in, &sdst)) != 0)
+         return bad_var(r, "VCG edge", i, "dst", err, errlen);
+      if (sdst < -(int64_t)src || sdst >= (int64_t)nv - (int64_t)src)
+         return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: dst out of range (%u)", i, nv);
+      dst = (uint64_t)((int64_t)src + sdst);
+   }
+   if ((r = var_get_s(in, &dctx)) != 0)
+      return bad_var(r, "VCG edge", i, "ctx", err, errlen);
+   int64_t qctx1 = q ? (int64_t)(uint32_t)(q->ctx + 1u) : 0;
+   if (dctx < -qctx1 || dctx > (int64_t)UINT32_MAX - qctx1)
+      return bad_var(-2, "VCG edge", i, "ctx", err, errlen);
+   uint32_t ctx1 = (uint32_t)(qctx1 + dctx);
+   if ((r = var_get_u32(in, &e->uses)) != 0)
+      return bad_var(r, "VCG edge", i, "uses", err, errlen);
+   if ((r = var_get_u(in, &back)) != 0)
+      return bad_var(r, "VCG edge", i, "versions", err, errlen);
+   e->src = (uint32_t)src;
+   e->dst = (uint32_t)dst;
+   e->ctx = id_of(ctx1);
+   /* versions = uses - back; 0 (back = uses) and below fail the check. */
+   e->versions = back >= e->uses ? 0 : e->uses - (uint32_t)back;
+   return TRACE_OK;
 }
 
 trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_graph,
-                              uint8_t *block, char *err, size_t errlen)
+                              char *err, size_t errlen)
 {
    trace_vcg *g = &t->vcg;
    if (s->size < CATS_VCG_HEADER_SIZE)
       return trace_fail(err, errlen, TRACE_ERECORD,
                         "VCG: %zu bytes, too short for its header", s->size);
    uint32_t word = le_u32(s->data), nv = le_u32(s->data + 4);
-   uint32_t ne = le_u32(s->data + 8);
-   /* s->data + 12: reserved */
-   uint64_t need = CATS_VCG_HEADER_SIZE +
-                   (uint64_t)nv * TRACE_VCG_VERTEX_RECORD +
-                   (uint64_t)ne * TRACE_VCG_EDGE_RECORD;
-   if (need != s->size)
+   uint32_t ne = le_u32(s->data + 8), reserved = le_u32(s->data + 12);
+   /* Packed records take at least a byte a number: counts that the
+    * section cannot hold are refused before anything is allocated. */
+   uint64_t need = CATS_VCG_HEADER_SIZE + (uint64_t)nv * CATS_VCG_VERTEX_MIN +
+                   (uint64_t)ne * CATS_VCG_EDGE_MIN;
+   if (need > s->size)
       return trace_fail(err, errlen, TRACE_ERECORD,
-                        "VCG: %u vertices and %u edges need %llu bytes, the "
-                        "section has %zu", nv, ne, (unsigned long long)need,
-                        s->size);
+                        "VCG: %u vertices and %u edges need at least %llu bytes, "
+                        "the section has %zu", nv, ne, (unsigned long long)need, s->size);
+   if (reserved != 0)
+      return trace_fail(err, errlen, TRACE_EVALUE, "VCG: reserved word is %u, not 0",
+                        reserved);
    if (word == 0 || (word & (word - 1)) != 0)
       return trace_fail(err, errlen, TRACE_EVALUE,
                         "VCG: word size %u is not a power of two", word);
@@ -157,16 +211,8 @@ trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_gr
    trace_vcg_vertex vwindow[2];
    trace_vcg_edge window[2];
    if (keep_graph) {
-      uint8_t *vs = block ? block + CATS_VCG_HEADER_SIZE : NULL;
-      uint8_t *es = vs ? vs + (size_t)nv * TRACE_VCG_VERTEX_RECORD : NULL;
-      t->vcg_in_block = vs && nv > 0 && ne > 0 && fits_in_place(vs, es);
-      if (t->vcg_in_block) {
-         g->vertices = (trace_vcg_vertex *)(void *)vs;
-         g->edges = (trace_vcg_edge *)(void *)es;
-      } else {
-         g->vertices = calloc(nv ? nv : 1, sizeof *g->vertices);
-         g->edges = calloc(ne ? ne : 1, sizeof *g->edges);
-      }
+      g->vertices = calloc(nv ? nv : 1, sizeof *g->vertices);
+      g->edges = calloc(ne ? ne : 1, sizeof *g->edges);
       if (!g->vertices || !g->edges)
          return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (VCG)");
    }
@@ -174,24 +220,31 @@ trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_gr
    g->nvertices = nv;
    g->nedges = ne;
    t->has_vcg = 1;
-   const uint8_t *p = s->data + CATS_VCG_HEADER_SIZE;
-   for (uint32_t i = 0; i < nv; i++, p += TRACE_VCG_VERTEX_RECORD) {
+   var_in in = { s->data + CATS_VCG_HEADER_SIZE, s->data + s->size };
+   for (uint32_t i = 0; i < nv; i++) {
       trace_vcg_vertex *v = keep_graph ? &g->vertices[i] : &vwindow[i & 1];
       const trace_vcg_vertex *q = i == 0       ? NULL
                                 : keep_graph ? &g->vertices[i - 1]
                                              : &vwindow[(i - 1) & 1];
-      trace_status st = parse_vertex(t, p, i, v, q, err, errlen);
+      trace_status st = packed_vertex(&in, i, v, q, err, errlen);
+      if (st == TRACE_OK)
+         st = check_vertex(t, i, v, q, err, errlen);
       if (st != TRACE_OK)
          return st;
    }
-   for (uint32_t i = 0; i < ne; i++, p += TRACE_VCG_EDGE_RECORD) {
+   for (uint32_t i = 0; i < ne; i++) {
       trace_vcg_edge *e = keep_graph ? &g->edges[i] : &window[i & 1];
       const trace_vcg_edge *q = i == 0        ? NULL
                               : keep_graph ? &g->edges[i - 1]
                                            : &window[(i - 1) & 1];
-      trace_status st = parse_edge(t, p, i, e, q, err, errlen);
+      trace_status st = packed_edge(&in, i, nv, e, q, err, errlen);
+      if (st == TRACE_OK)
+         st = check_edge(t, i, e, q, err, errlen);
       if (st != TRACE_OK)
          return st;
    }
+   if (in.p != in.end)
+      return trace_fail(err, errlen, TRACE_ERECORD, "VCG: %zu bytes after the last edge",
+                        (size_t)(in.end - in.p));
    return TRACE_OK;
 }

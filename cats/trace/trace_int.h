@@ -14,17 +14,9 @@ trace_status trace_fail(char *err, size_t errlen, trace_status st,
 /* Decode section 7 (VCG) into t->vcg; the sections it refers to are
  * decoded already (trace_decode_vcg.c). Without keep_graph the vertices
  * and edges are checked but not kept (t->vcg.vertices and edges are
- * NULL). block, when not NULL, is s's own buffer, which the vertices and
- * edges may be decoded in (t->vcg_in_block says they were; the caller
- * then hands the buffer to t->vcg_block once the whole trace decoded). */
+ * NULL). */
 trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_graph,
-                              uint8_t *block, char *err, size_t errlen);
-
-/* trace_decode, with section 7 decoded in place in its buffer
- * (trace_open): on success, if (*out)->vcg_in_block, the caller
- * gives that buffer to (*out)->vcg_block and does not free it. */
-trace_status trace_decode_in_place(trace_section *secs, size_t n, trace_file **out,
-                                   char *err, size_t errlen);
+                              char *err, size_t errlen);
 
 /* Decode sections 9 (REUSE) and 10 (INDEX) into t->reuse and
  * t->index_loc / t->index_alloc (trace_decode_reuse.c); s may be NULL for

@@ -370,15 +370,10 @@ static trace_status read_container(const trace_src *s, int keep_graph,
       }
    }
    if (st == TRACE_OK)
-      st = keep_graph ? trace_decode_in_place(secs, nsec, out, err, errlen)
+      st = keep_graph ? trace_decode(secs, nsec, out, err, errlen)
                       : trace_decode_without_graph(secs, nsec, out, err, errlen);
-   for (size_t i = 0; i < nsec; i++) {
-      /* The graph lives on in its section's buffer. */
-      if (st == TRACE_OK && secs[i].type == CATS_SEC_VCG && (*out)->vcg_in_block)
-         (*out)->vcg_block = (void *)(uintptr_t)secs[i].data;
-      else
-         free((void *)(uintptr_t)secs[i].data);
-   }
+   for (size_t i = 0; i < nsec; i++)
+      free((void *)(uintptr_t)secs[i].data);
    free(secs);
    free(e);
    return st;
