@@ -7,15 +7,18 @@
 #include <string.h>
 
 
-static size_t words_for(uint32_t nedges, int wide)
+/* Words of a record of nedges edges in the form `form` (0, or
+ * VCG_RECORDS_WIDE or VCG_RECORDS_RUN). */
+static size_t words_for(uint32_t nedges, uint32_t form)
 {
-   return VCG_RECORDS_HEAD + 1 + (wide ? nedges - 1 : nedges / 2);
+   return VCG_RECORDS_HEAD + 1 +
+          (form == VCG_RECORDS_RUN ? 0 : form == VCG_RECORDS_WIDE ? nedges - 1 : nedges / 2);
 }
 
 size_t vcg_records_len(const vcg_records_pool *p, uint32_t r)
 {
    return words_for(vcg_records_nedges(vcg_records_n(p, r)),
-                    (p->w[r + VCG_RECORDS_N] & VCG_RECORDS_WIDE) != 0);
+                    p->w[r + VCG_RECORDS_N] & (VCG_RECORDS_WIDE | VCG_RECORDS_RUN));
 }
 
 /* Room for `words` more; the offset of the first, or VCG_RECORDS_NIL. */
@@ -56,18 +59,22 @@ uint32_t vcg_records_new(vcg_records_pool *p, uint32_t ring, const uint32_t *edg
                          uint32_t n)
 {
    uint32_t ne = vcg_records_nedges(n);
-   int wide = 0;
+   int wide = 0, run = 1;
    for (uint32_t k = 1; k < ne && !wide; k++) {
       int64_t d = (int64_t)edges[k] - (int64_t)edges[0];
       wide = d < INT16_MIN || d > INT16_MAX;
+      run = run && d == (int64_t)k;
    }
-   uint32_t r = reserve(p, words_for(ne, wide));
+   uint32_t form = run ? VCG_RECORDS_RUN : wide ? VCG_RECORDS_WIDE : 0;
+   uint32_t r = reserve(p, words_for(ne, form));
    if (r == VCG_RECORDS_NIL)
       return VCG_RECORDS_NIL;
    uint32_t *h = vcg_records_at(p, r);
-   h[VCG_RECORDS_N] = n | (wide ? VCG_RECORDS_WIDE : 0);
+   h[VCG_RECORDS_N] = n | form;
    h[VCG_RECORDS_HEAD] = edges[0];
-   if (wide) {
+   if (run) {
+      /* edge k is edge 0 + k */
+   } else if (wide) {
       memcpy(h + VCG_RECORDS_HEAD + 1, edges + 1, (ne - 1) * sizeof *edges);
    } else {
       uint32_t *packed = h + VCG_RECORDS_HEAD + 1;

@@ -14,13 +14,17 @@
  *
  * A record is a run of u32 words in one pool:
  *   ring    the next record of the same vertex (a circular list)
- *   n       sources (low 16 bits); bit 31: its edges are wide
+ *   n       sources (low 16 bits); bit 31: its edges are wide; bit 30:
+ *           its edges are consecutive
  *   edge 0  an edge index (n = 0: the constant's edge)
  *   edges   of sources 1..n-1: as i16 differences from edge 0, two to a
- *           word, or, wide, as u32 indices (a difference out of range)
+ *           word, or, wide, as u32 indices (a difference out of range),
+ *           or, consecutive, none: edge k is edge 0 + k
  * A vertex's edges are mostly made together, in its first time step, so
  * its records' edges lie close to each other: half the words of u32
- * indices. The sources' ids and the record's context are not kept: while
+ * indices; and a vertex's first record made all its edges, in order: 12
+ * bytes whatever its sources (NPB MG's pool: 1.45 GB of 2-byte
+ * differences). The sources' ids and the record's context are not kept: while
  * the graph is built an edge's src is its source's tool id and its ctx
  * the record's. A record's offset in the pool is its name; compaction renames. */
 #ifndef VCG_RECORDS_H
@@ -43,6 +47,7 @@ typedef struct vcg_build_edge {
 
 enum { VCG_RECORDS_RING, VCG_RECORDS_N, VCG_RECORDS_HEAD };
 #define VCG_RECORDS_WIDE 0x80000000u
+#define VCG_RECORDS_RUN  0x40000000u
 
 typedef struct vcg_records_pool {
    uint32_t *w;
@@ -74,6 +79,8 @@ static inline uint32_t vcg_records_edge(const vcg_records_pool *p, uint32_t r, u
    const uint32_t *h = p->w + r;
    if (k == 0)
       return h[VCG_RECORDS_HEAD];
+   if (h[VCG_RECORDS_N] & VCG_RECORDS_RUN)
+      return h[VCG_RECORDS_HEAD] + k;
    if (h[VCG_RECORDS_N] & VCG_RECORDS_WIDE)
       return h[VCG_RECORDS_HEAD + k];
    uint32_t word = h[VCG_RECORDS_HEAD + 1 + (k - 1) / 2];
