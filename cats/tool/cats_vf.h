@@ -298,16 +298,31 @@ static inline Bool CATS_(vf_bump)(UInt* ver, const UInt* sig, UInt s)
 }
 
 /* The signatures of a vertex's distinct records in the helper's ring
-   order, and the steps along it not sent yet (cats_vf_hist.c). */
+   order, and the steps along it not sent yet (cats_vf_hist.c): 16 bytes
+   and the signatures, in a pool of their own (NPB MG's 10 M histories
+   were 54 bytes each and a pointer apart). */
 typedef struct {
-   UInt id;
-   UInt n, cap, open;          /* records; the open one's index */
-   UInt run_ver, run_d, run_len;
-   UInt sig[0];
+   UInt   id;
+   UInt   run_ver;
+   UInt   run_len : 24;        /* up to VF_RUN_MAX */
+   UInt   cap_log : 8;         /* room for 1 << cap_log signatures */
+   UShort n;                   /* records, up to CATS_VF_RING_MAX */
+   UChar  open;                /* the open one's index */
+   UChar  run_d;               /* records along the ring a step moves */
+   UInt   sig[0];
 } VfHist;
 #define VF_RUN_MAX (1u << 16)  /* steps per STEP record */
+#define VF_HIST_CHUNK_BITS 20  /* pool chunks of 2^20 words */
 
-extern VfHist** CATS_(vf_hists);
+/* The history of a signature word's handle (even, not 0): its pool
+   offset in words, plus one, times two. */
+extern UInt** CATS_(vf_hist_chunks);
+static inline VfHist* CATS_(vf_hist)(UInt handle)
+{
+   UInt off = (handle >> 1) - 1;
+   return (VfHist*)(CATS_(vf_hist_chunks)[off >> VF_HIST_CHUNK_BITS]
+                    + (off & ((1u << VF_HIST_CHUNK_BITS) - 1)));
+}
 UInt CATS_(vf_record_tag_slow)(UInt id, UInt ver, UInt* sig, UInt s);
 /* Sends the pending steps of every vertex (before VF_END). */
 void CATS_(vf_hist_finish)(void);
@@ -324,7 +339,7 @@ static inline UInt CATS_(vf_record_tag)(UInt id, UInt ver, UInt* sig,
 {
    UInt cur = *sig;
    if ((cur & 1) == 0 && cur != 0) {
-      VfHist* h = CATS_(vf_hists)[(cur >> 1) - 1];
+      VfHist* h = CATS_(vf_hist)(cur);
       UInt open = h->open;
       if (h->sig[open] == s)
          return 0;

@@ -34,29 +34,80 @@
 #include "cats_tool.h"
 #include "cats_vf.h"
 
-VfHist** CATS_(vf_hists);
-static UInt  n_hists, cap_hists;
+/* The pool: chunks of 2^20 words, each history a block of 4 header
+   words and 1 << cap_log signatures that never straddles two chunks.
+   A history that outgrows its block moves to a larger one, and the old
+   block waits in a free list of its size for the next history of that
+   size. A free block has n = 0 and its next free block's handle in id. */
+#define HIST_HEAD (sizeof(VfHist) / sizeof(UInt))
+#define CHUNK_WORDS (1u << VF_HIST_CHUNK_BITS)
+#define MIN_CAP_LOG 2
+#define MAX_CAP_LOG 8
+UInt** CATS_(vf_hist_chunks);
+static UInt* chunk_used;            /* words handed out in each chunk */
+static UInt  n_chunks, cap_chunks;
+static UInt  free_list[MAX_CAP_LOG + 1];   /* handles; 0 for none */
+static UInt  n_hists;                      /* live */
+
+_Static_assert(sizeof(VfHist) == 16, "history header");
+_Static_assert(CATS_VF_RING_MAX == 1u << MAX_CAP_LOG, "largest ring");
+
+static UInt block_words(UInt cap_log)
+{
+   return HIST_HEAD + (1u << cap_log);
+}
+
+/* A block of 2^cap_log signatures: its handle. */
+static UInt alloc_block(UInt cap_log)
+{
+   UInt handle = free_list[cap_log];
+   if (handle != 0) {
+      free_list[cap_log] = CATS_(vf_hist)(handle)->id;
+      return handle;
+   }
+   UInt words = block_words(cap_log);
+   if (n_chunks == 0 || chunk_used[n_chunks - 1] + words > CHUNK_WORDS) {
+      if (n_chunks == cap_chunks) {
+         cap_chunks = cap_chunks ? 2 * cap_chunks : 64;
+         CATS_(vf_hist_chunks) = VG_(realloc)("cats.vf.histchunks",
+                                              CATS_(vf_hist_chunks),
+                                              cap_chunks * sizeof(UInt*));
+         chunk_used = VG_(realloc)("cats.vf.histchunks", chunk_used,
+                                   cap_chunks * sizeof(UInt));
+      }
+      if ((ULong)(n_chunks + 1) << VF_HIST_CHUNK_BITS >= (1ULL << 31))
+         VG_(tool_panic)("cats: value flow: too many vertices with "
+                         "changing sources");
+      CATS_(vf_hist_chunks)[n_chunks] = VG_(malloc)("cats.vf.hist",
+                                                    CHUNK_WORDS * sizeof(UInt));
+      chunk_used[n_chunks++] = 0;
+   }
+   UInt off = ((n_chunks - 1) << VF_HIST_CHUNK_BITS) + chunk_used[n_chunks - 1];
+   chunk_used[n_chunks - 1] += words;
+   return (off + 1) << 1;   /* even, never 0 */
+}
+
+static void free_block(UInt handle)
+{
+   VfHist* h = CATS_(vf_hist)(handle);
+   h->n = 0;
+   h->id = free_list[h->cap_log];
+   free_list[h->cap_log] = handle;
+}
 
 static UInt new_hist(UInt id, UInt first, UInt second)
 {
-   if (n_hists == cap_hists) {
-      cap_hists = cap_hists ? 2 * cap_hists : 1024;
-      if (cap_hists >= (1u << 30))
-         VG_(tool_panic)("cats: value flow: too many vertices with "
-                         "changing sources");
-      CATS_(vf_hists) = VG_(realloc)("cats.vf.hists", CATS_(vf_hists),
-                                     cap_hists * sizeof(VfHist*));
-   }
-   VfHist* h = VG_(malloc)("cats.vf.hist", sizeof(VfHist) + 4 * sizeof(UInt));
+   UInt handle = alloc_block(MIN_CAP_LOG);
+   VfHist* h = CATS_(vf_hist)(handle);
    h->id = id;
    h->n = 2;
-   h->cap = 4;
+   h->cap_log = MIN_CAP_LOG;
    h->open = 1;
    h->run_ver = h->run_d = h->run_len = 0;
    h->sig[0] = first;
    h->sig[1] = second;
-   CATS_(vf_hists)[n_hists++] = h;
-   return n_hists << 1;   /* even, never 0 */
+   n_hists++;
+   return handle;
 }
 
 static void flush_run(VfHist* h)
@@ -82,8 +133,9 @@ static void step(VfHist* h, UInt ver, UInt d)
 }
 
 /* A record that is not in the ring: after the open one, as the helper
-   puts it, or alone in a new ring when the ring is full. */
-static UInt add_record(UInt handle, VfHist* h, UInt s)
+   puts it, or alone in a new ring when the ring is full. A history that
+   outgrows its block moves, and *sigw takes its new handle. */
+static UInt add_record(UInt* sigw, VfHist* h, UInt s)
 {
    flush_run(h);
    if (h->n == CATS_VF_RING_MAX) {
@@ -92,11 +144,15 @@ static UInt add_record(UInt handle, VfHist* h, UInt s)
       h->sig[0] = s;
       return CATS_VF_SOURCES_ALONE;
    }
-   if (h->n == h->cap) {
-      h->cap = h->cap * 2 < CATS_VF_RING_MAX ? h->cap * 2 : CATS_VF_RING_MAX;
-      h = VG_(realloc)("cats.vf.hist", h,
-                       sizeof(VfHist) + h->cap * sizeof(UInt));
-      CATS_(vf_hists)[(handle >> 1) - 1] = h;
+   if (h->n == 1u << h->cap_log) {
+      UInt old = *sigw, moved = alloc_block(h->cap_log + 1);
+      h = CATS_(vf_hist)(old);   /* the pool's chunk table may have moved */
+      VfHist* g = CATS_(vf_hist)(moved);
+      VG_(memcpy)(g, h, (HIST_HEAD + h->n) * sizeof(UInt));
+      g->cap_log = h->cap_log + 1;
+      free_block(old);
+      *sigw = moved;
+      h = g;
    }
    UInt k;
    for (k = h->n; k > h->open + 1; k--)
@@ -132,7 +188,7 @@ UInt CATS_(vf_record_tag_slow)(UInt id, UInt ver, UInt* sig, UInt s)
       if (first == NULL)
          return CATS_VF_SOURCES;   /* the ring is [cur, s], s open */
    }
-   VfHist* h = CATS_(vf_hists)[(cur >> 1) - 1];
+   VfHist* h = CATS_(vf_hist)(cur);
    UInt d, pos = h->open;
    for (d = 1; d < h->n; d++) {
       pos = pos + 1 == h->n ? 0 : pos + 1;
@@ -142,14 +198,19 @@ UInt CATS_(vf_record_tag_slow)(UInt id, UInt ver, UInt* sig, UInt s)
          return 0;
       }
    }
-   return add_record(cur, h, s);
+   return add_record(sig, h, s);
 }
 
 void CATS_(vf_hist_finish)(void)
 {
-   UInt i;
-   for (i = 0; i < n_hists; i++)
-      flush_run(CATS_(vf_hists)[i]);
+   UInt c, w;
+   for (c = 0; c < n_chunks; c++)
+      for (w = 0; w < chunk_used[c]; ) {
+         VfHist* h = (VfHist*)(CATS_(vf_hist_chunks)[c] + w);
+         if (h->n != 0)
+            flush_run(h);
+         w += block_words(h->cap_log);
+      }
 }
 
 UInt CATS_(vf_hist_count)(void)
