@@ -58,10 +58,11 @@ static ULong  n_collections, n_unions, n_nodes;
 static VfSite* recent[RECENT];
 static UInt    recent_at;
 
-/* Register intermediates: (site, hash of the sources) -> index. */
+/* Register intermediates: (owner, key) -> index, where the owner is the
+   site that made it (0 for one keyed by its sources alone) and the key a
+   hash of its sources (find_or_add). */
 #define REG_HUB     1u   /* made whole (hub()), not a link of a chain */
 #define REG_CONTROL 2u   /* read by a condition (CATS_(vf_control)) */
-static CatsMap reg_map;
 /* A link can have two successors at its site: the same sources combine
    in two orders (the pair (i, j) and then (j, i) of a symmetric force)
    and so follow two different links. */
@@ -72,15 +73,96 @@ typedef struct {
    UInt  next[REG_NEXT];      /* index + 1 of the ones the same site made
                                  next, the latest first; 0 if none */
    ULong next_h[REG_NEXT];    /* and their hashes */
+   ULong owner, key;          /* its key in reg_slots */
 } RegVertex;
-/* An array, not an XArray: a link reads two of them, and the XArray's
-   index is a call into the core each time. */
-static RegVertex* reg_vs;
-static UInt       n_reg_vs, reg_vs_cap;
+/* In chunks of 2^16, not one array: a link reads two of them, and an
+   array grown by copying held the old and the new (NPB MG's 5.5 M,
+   with a table of 24-byte slots, were 740 MB of the tool's 1.74 GB). */
+#define REG_CHUNK_BITS 16
+static RegVertex** reg_chunks;
+static UInt        n_reg_vs, n_reg_chunks, cap_reg_chunks;
 
 static inline RegVertex* reg_vertex(UInt k)
 {
-   return &reg_vs[k];
+   return &reg_chunks[k >> REG_CHUNK_BITS][k & ((1u << REG_CHUNK_BITS) - 1)];
+}
+
+/* The index: open addressing over index + 1 (0: empty) and 32 bits of
+   the key's hash, 8 bytes a slot, the key itself compared in the
+   vertex. */
+typedef struct {
+   UInt idx1, tag;
+} RegSlot;
+static RegSlot* reg_slots;
+static UWord    reg_cap, reg_used;   /* a power of two; slots used */
+
+static inline ULong reg_hash(ULong owner, ULong key)
+{
+   ULong h = (owner * 0x9E3779B97F4A7C15ULL) ^ (key * 0xC2B2AE3D27D4EB4FULL);
+   return h ^ (h >> 29);
+}
+
+/* The index + 1 of the intermediate of (owner, key), or 0. */
+static UInt reg_find(ULong owner, ULong key)
+{
+   ULong h = reg_hash(owner, key);
+   UInt tag = (UInt)(h >> 32);
+   UWord i;
+   for (i = h & (reg_cap - 1); reg_slots[i].idx1 != 0; i = (i + 1) & (reg_cap - 1)) {
+      if (reg_slots[i].tag != tag)
+         continue;
+      const RegVertex* r = reg_vertex(reg_slots[i].idx1 - 1);
+      if (r->owner == owner && r->key == key)
+         return reg_slots[i].idx1;
+   }
+   return 0;
+}
+
+static void reg_put(UInt k, ULong h)
+{
+   UWord i;
+   for (i = h & (reg_cap - 1); reg_slots[i].idx1 != 0; i = (i + 1) & (reg_cap - 1))
+      ;
+   reg_slots[i].idx1 = k + 1;
+   reg_slots[i].tag = (UInt)(h >> 32);
+}
+
+/* Intermediate k, whose owner and key are set, into the index. */
+static void reg_insert(UInt k)
+{
+   if (2 * (reg_used + 1) > reg_cap) {
+      RegSlot* old = reg_slots;
+      UWord i, n = reg_cap;
+      reg_cap *= 2;
+      reg_slots = VG_(calloc)("cats.vf.regmap", reg_cap, sizeof(RegSlot));
+      for (i = 0; i < n; i++)
+         if (old[i].idx1 != 0) {
+            const RegVertex* r = reg_vertex(old[i].idx1 - 1);
+            reg_put(old[i].idx1 - 1, reg_hash(r->owner, r->key));
+         }
+      VG_(free)(old);
+   }
+   const RegVertex* r = reg_vertex(k);
+   reg_put(k, reg_hash(r->owner, r->key));
+   reg_used++;
+}
+
+/* A new intermediate: its index. */
+static UInt reg_new(const RegVertex* fresh)
+{
+   if (n_reg_vs >= VF_REG_BIT)
+      VG_(tool_panic)("cats: value flow: too many register intermediates");
+   if (n_reg_vs == n_reg_chunks << REG_CHUNK_BITS) {
+      if (n_reg_chunks == cap_reg_chunks) {
+         cap_reg_chunks = cap_reg_chunks ? 2 * cap_reg_chunks : 64;
+         reg_chunks = VG_(realloc)("cats.vf.regchunks", reg_chunks,
+                                   cap_reg_chunks * sizeof(RegVertex*));
+      }
+      reg_chunks[n_reg_chunks++] = VG_(malloc)("cats.vf.regvs",
+                                               sizeof(RegVertex) << REG_CHUNK_BITS);
+   }
+   *reg_vertex(n_reg_vs) = *fresh;
+   return n_reg_vs++;
 }
 
 void CATS_(vf_sets_init)(void)
@@ -90,7 +172,8 @@ void CATS_(vf_sets_init)(void)
    marks = VG_(calloc)("cats.vf.marks", cap, 1);
    hash_sum = VG_(malloc)("cats.vf.hsum", cap * sizeof(ULong));
    hash_count = VG_(calloc)("cats.vf.hcount", cap, 1);
-   CATS_(map_init)(&reg_map, "cats.vf.regmap");
+   reg_cap = 1024;
+   reg_slots = VG_(calloc)("cats.vf.regmap", reg_cap, sizeof(RegSlot));
 }
 
 /* Marks the node of a set. */
@@ -382,13 +465,11 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h, Bool whole)
    ULong key = (pred ? h - 1 - CATS_(vf_mix)(VF_REG_BIT | (pred - 1)) : h)
                | 1;
    ULong owner = pred || !whole ? (ULong)(HWord)site : 0;
-   UWord* hit = CATS_(map_find)(&reg_map, owner, key);
-   if (hit != NULL)
-      return (UInt)*hit - 1;
+   UInt hit = reg_find(owner, key);
+   if (hit != 0)
+      return hit - 1;
    if (pred != 0 && site_full(site))
       return pred - 1;
-   Bool found;
-   UWord* slot = CATS_(map_slot)(&reg_map, owner, key, &found);
    UInt m[VF_SET_CAP], loc = site->loc, i;
    UInt n = CATS_(vf_members)(p, m);
    for (i = 0; i < n; i++)
@@ -396,19 +477,11 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h, Bool whole)
          loc = reg_vertex(m[i] & ~VF_REG_BIT)->loc;
          break;
       }
-   RegVertex fresh = { 0, 0, loc, 0, { 0, 0 }, { 0, 0 } };
-   if (n_reg_vs == reg_vs_cap) {
-      if (reg_vs_cap >= VF_REG_BIT)
-         VG_(tool_panic)("cats: value flow: too many register "
-                         "intermediates");
-      reg_vs_cap = reg_vs_cap ? 2 * reg_vs_cap : 1024;
-      reg_vs = VG_(realloc)("cats.vf.regvs", reg_vs,
-                            reg_vs_cap * sizeof(RegVertex));
-   }
-   reg_vs[n_reg_vs++] = fresh;
+   RegVertex fresh = { 0, 0, loc, 0, { 0, 0 }, { 0, 0 }, owner, key };
+   UInt k = reg_new(&fresh);
+   reg_insert(k);
    site->n_links++;
-   *slot = n_reg_vs;
-   return n_reg_vs - 1;
+   return k;
 }
 
 /* Intermediate k's version for set p (hash h), sent when it changes. */
