@@ -167,15 +167,18 @@ int vcg_section_take(vcg_graph *g, trace_buf *out)
       memcpy(buf + head.len + w, tail, tlen);
    free(tail);
    trace_buf_free(&head);
+   size_t cap = total > have ? total : have;
    if (total < have) {
       uint8_t *shrunk = realloc(buf, total);
-      if (shrunk)
+      if (shrunk) {
          buf = shrunk;
+         cap = total;
+      }
    }
    trace_buf_free(out);
    out->data = buf;
    out->len = total;
-   out->cap = total > have ? total : have;
+   out->cap = cap;
    g->edges = NULL;
    g->nedges = 0;
    return 0;

@@ -2,18 +2,17 @@
 /* trace_decode_vcg.c: decode section 7, the value communication graph.
  *
  * Layout in docs/FORMAT.md (each record a few variable-length numbers
- * relative to the one before), meaning in docs/VCG.md. Besides sizes and references
- * (allocs, contexts and locs may be NONE; edge ends must be vertices) the
- * decoder checks what consumers rely on: known flags, versions >= 1, the
- * vertex order, edges sorted by (src, dst, ctx) without duplicates, and
- * 1 <= versions <= uses on every edge. */
+ * relative to the one before), meaning in docs/VCG.md. Besides sizes and
+ * references (allocs, contexts and locs may be NONE; edge ends must be
+ * vertices) the decoder checks what consumers rely on: known flags,
+ * versions >= 1, the vertex order, edges sorted by (src, dst, ctx)
+ * without duplicates, and 1 <= versions <= uses on every edge. */
 #include "trace_int.h"
 
 #include <stdlib.h>
 
 #include "le.h"
 #include "var.h"
-
 
 /* id must be below limit (or NONE when none_ok). */
 static trace_status check_ref(uint32_t id, uint32_t limit, int none_ok,
