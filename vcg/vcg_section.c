@@ -54,26 +54,49 @@ static void put_head(uint8_t *p, const vcg_graph *g)
    le_put32(p + 12, 0);   /* reserved */
 }
 
+/* Vertices [0, n) at p, or only counted when p is NULL; the bytes. */
+static size_t pack_vertices(const vcg_vertex *v, uint32_t n, uint8_t *p)
+{
+   size_t len = 0;
+   for (uint32_t i = 0; i < n; i++) {
+      uint8_t rec[VCG_SECTION_MAX_RECORD];
+      uint8_t *to = p ? p + len : rec;
+      len += (size_t)(put_vertex(to, &v[i], i ? &v[i - 1] : NULL) - to);
+   }
+   return len;
+}
+
+/* Edges [from, n) after `last` (none when has_last is 0) at p, or only
+ * counted when p is NULL; the bytes. */
+static size_t pack_edges(const vcg_edge *e, uint32_t from, uint32_t n, vcg_edge last,
+                         int has_last, uint8_t *p)
+{
+   size_t len = 0;
+   for (uint32_t i = from; i < n; i++) {
+      uint8_t rec[VCG_SECTION_MAX_RECORD];
+      uint8_t *to = p ? p + len : rec;
+      len += (size_t)(put_edge(to, &e[i], has_last ? &last : NULL) - to);
+      last = e[i];
+      has_last = 1;
+   }
+   return len;
+}
+
 uint64_t vcg_section_size(const vcg_graph *g)
 {
-   uint8_t rec[VCG_SECTION_MAX_RECORD];
-   uint64_t size = CATS_VCG_HEADER_SIZE;
-   for (uint32_t i = 0; i < g->nvertices; i++)
-      size += (uint64_t)(put_vertex(rec, &g->vertices[i], i ? &g->vertices[i - 1] : NULL) - rec);
-   for (uint32_t i = 0; i < g->nedges; i++)
-      size += (uint64_t)(put_edge(rec, &g->edges[i], i ? &g->edges[i - 1] : NULL) - rec);
-   return size;
+   const vcg_edge none = { 0 };
+   return CATS_VCG_HEADER_SIZE + (uint64_t)pack_vertices(g->vertices, g->nvertices, NULL) +
+          (uint64_t)pack_edges(g->edges, 0, g->nedges, none, 0, NULL);
 }
 
 /* The payload at p, which has room for vcg_section_size(g) bytes. */
 static void put_section(uint8_t *p, const vcg_graph *g)
 {
+   const vcg_edge none = { 0 };
    put_head(p, g);
    p += CATS_VCG_HEADER_SIZE;
-   for (uint32_t i = 0; i < g->nvertices; i++)
-      p = put_vertex(p, &g->vertices[i], i ? &g->vertices[i - 1] : NULL);
-   for (uint32_t i = 0; i < g->nedges; i++)
-      p = put_edge(p, &g->edges[i], i ? &g->edges[i - 1] : NULL);
+   p += pack_vertices(g->vertices, g->nvertices, p);
+   pack_edges(g->edges, 0, g->nedges, none, 0, p);
 }
 
 int vcg_section_write(const vcg_graph *g, trace_buf *out)
@@ -111,22 +134,6 @@ static size_t pack_edges_over(vcg_graph *g, uint32_t *done, vcg_edge *last)
    return w;
 }
 
-/* Edges [from, n) packed after *last (NULL: from the start) at p, or
- * only counted when p is NULL; returns the bytes. */
-static size_t pack_rest(const vcg_edge *e, uint32_t from, uint32_t n, vcg_edge last,
-                        int has_last, uint8_t *p)
-{
-   size_t len = 0;
-   for (uint32_t i = from; i < n; i++) {
-      uint8_t rec[VCG_SECTION_MAX_RECORD];
-      uint8_t *to = p ? p + len : rec;
-      len += (size_t)(put_edge(to, &e[i], has_last ? &last : NULL) - to);
-      last = e[i];
-      has_last = 1;
-   }
-   return len;
-}
-
 int vcg_section_take(vcg_graph *g, trace_buf *out)
 {
    if (out->len != 0)
@@ -145,10 +152,10 @@ int vcg_section_take(vcg_graph *g, trace_buf *out)
    vcg_edge last = { 0 };
    size_t w = n ? pack_edges_over(g, &done, &last) : 0;
    /* Edges that did not fit, still whole after the packed ones. */
-   size_t tlen = pack_rest(g->edges, done, n, last, done > 0, NULL);
+   size_t tlen = pack_edges(g->edges, done, n, last, done > 0, NULL);
    uint8_t *tail = tlen ? malloc(tlen) : NULL;
    if (tail)
-      pack_rest(g->edges, done, n, last, done > 0, tail);
+      pack_edges(g->edges, done, n, last, done > 0, tail);
    size_t total = head.len + w + tlen, have = (size_t)n * sizeof(vcg_edge);
    uint8_t *buf = (uint8_t *)g->edges;
    uint8_t *grown = total > have ? realloc(buf, total) : buf;

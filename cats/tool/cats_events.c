@@ -68,22 +68,13 @@ static UInt    n_chunks, cap_chunks, n_events;
 static Bool    records_freed;
 static ULong   accesses_written;
 
-/* Records by key (ctx, alloc, loc, size, kind): open addressing over
-   record numbers + 1 (0: empty slot) and 32 bits of the key's hash, 8
-   bytes a slot, the key itself compared in the record: a general map's
-   slot would hold its keys, 24 bytes, three times the table for a
-   program with millions of records. */
-typedef struct {
-   UInt rec;
-   UInt tag;
-} EventSlot;
-static EventSlot* index_slots;
-static UInt       index_cap, index_used;
+/* Records by key (ctx, alloc, loc, size, kind), the key compared in
+   the record. */
+static CatsTagMap index;
 
 void CATS_(events_init)(void)
 {
-   index_cap = 1024;
-   index_slots = VG_(calloc)("cats.eventindex", index_cap, sizeof(EventSlot));
+   CATS_(tagmap_init)(&index, "cats.eventindex");
 }
 
 UInt CATS_(n_events)(void) { return n_events; }
@@ -117,50 +108,25 @@ static inline ULong key_hash(UInt ctx, UInt alloc, UInt loc, UInt size,
    return h ^ (h >> 31);
 }
 
-static Bool same_key(const Event* e, UInt ctx, UInt alloc, const Site* s)
+/* An access's key, for the index. */
+typedef struct {
+   UInt ctx, alloc;
+   const Site* site;
+} EventKey;
+
+static Bool same_key(UInt num, const void* key)
 {
-   return e->ctx == ctx && e->alloc == alloc && e->loc == s->loc
-          && e->size == s->size && e->kind == s->kind;
+   const Event* e = event_at(num);
+   const EventKey* k = key;
+   return e->ctx == k->ctx && e->alloc == k->alloc && e->loc == k->site->loc
+          && e->size == k->site->size && e->kind == k->site->kind;
 }
 
-static void index_grow(void)
+static ULong hash_of_event(UInt num)
 {
-   UInt old_cap = index_cap, i;
-   EventSlot* old = index_slots;
-   index_cap *= 2;
-   index_slots = VG_(calloc)("cats.eventindex", index_cap, sizeof(EventSlot));
-   for (i = 0; i < old_cap; i++) {
-      if (old[i].rec == 0)
-         continue;
-      const Event* e = event_at(old[i].rec - 1);
-      UInt j = (UInt)key_hash(e->ctx, e->alloc, e->loc, e->size, e->kind)
-               & (index_cap - 1);
-      while (index_slots[j].rec != 0)
-         j = (j + 1) & (index_cap - 1);
-      index_slots[j] = old[i];
-   }
-   VG_(free)(old);
+   const Event* e = event_at(num);
+   return key_hash(e->ctx, e->alloc, e->loc, e->size, e->kind);
 }
-
-/* The record of the key, or NULL; *at is the slot to fill with a new
-   one. */
-static Event* index_find(UInt ctx, UInt alloc, const Site* s, UInt* at,
-                         UInt* tag)
-{
-   ULong h = key_hash(ctx, alloc, s->loc, s->size, s->kind);
-   UInt j = (UInt)h & (index_cap - 1);
-   *tag = (UInt)(h >> 32);
-   for (; index_slots[j].rec != 0; j = (j + 1) & (index_cap - 1)) {
-      if (index_slots[j].tag != *tag)
-         continue;
-      Event* e = event_at(index_slots[j].rec - 1);
-      if (same_key(e, ctx, alloc, s))
-         return e;
-   }
-   *at = j;
-   return NULL;
-}
-
 
 Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags)
 {
@@ -577,16 +543,17 @@ Event* CATS_(access_slow)(Site* s, Addr a, ULong now)
       s->alt[1] = s->alt[0];
       s->alt[0] = s->ev;
    } else {
-      if (2 * (index_used + 1) > index_cap)
-         index_grow();
-      UInt at = 0, tag = 0;
-      e = index_find(ctx, b->alloc, s, &at, &tag);
-      if (e == NULL) {
+      CATS_(tagmap_reserve)(&index, hash_of_event);
+      ULong h = key_hash(ctx, b->alloc, s->loc, s->size, s->kind);
+      EventKey key = { ctx, b->alloc, s };
+      UWord at = 0;
+      UInt num1 = CATS_(tagmap_find)(&index, h, same_key, &key, &at);
+      if (num1 != 0) {
+         e = event_at(num1 - 1);
+      } else {
          e = new_event(s, ctx, b->alloc, off, now);
          made = True;
-         index_slots[at].rec = CATS_(n_events)();   /* its number + 1 */
-         index_slots[at].tag = tag;
-         index_used++;
+         CATS_(tagmap_put)(&index, at, h, CATS_(n_events)() - 1);
       }
       s->alt[1] = s->alt[0];
       s->alt[0] = s->ev;
@@ -670,8 +637,7 @@ void CATS_(write_events)(CatsBuf* b, Bool release)
    tl_assert(!records_freed);
    if (release) {
       accesses_written = CATS_(total_accesses)();
-      VG_(free)(index_slots);
-      index_slots = NULL;
+      CATS_(tagmap_free)(&index);
    }
    CATS_(put_u32)(b, n);
    for (i = 0; i < n; i++) {

@@ -57,6 +57,59 @@ void  CATS_(map_init)(CatsMap* m, const HChar* cc);
 UWord* CATS_(map_slot)(CatsMap* m, ULong k1, ULong k2, Bool* found);
 UWord* CATS_(map_find)(CatsMap* m, ULong k1, ULong k2);
 
+/* An index of things numbered elsewhere (access records, register
+   intermediates) that hold their own keys: open addressing over the
+   number + 1 (0: an empty slot) and 32 bits of the key's hash, 8 bytes a
+   slot, at most half full; the caller compares the key in the thing. A
+   general map's slot would hold the keys too, three times the table for
+   a program with millions of them. */
+typedef struct {
+   UInt num1, tag;
+} CatsTagSlot;
+
+typedef struct {
+   CatsTagSlot* slots;
+   UWord  cap;    /* power of two */
+   UWord  used;
+   const HChar* cc;
+} CatsTagMap;
+
+void CATS_(tagmap_init)(CatsTagMap* m, const HChar* cc);
+void CATS_(tagmap_free)(CatsTagMap* m);
+/* Doubles the table, rehashing each number with hash_of. */
+void CATS_(tagmap_grow)(CatsTagMap* m, ULong (*hash_of)(UInt num));
+
+/* Room for one more entry, so that a slot found empty stays empty. */
+static inline void CATS_(tagmap_reserve)(CatsTagMap* m, ULong (*hash_of)(UInt num))
+{
+   if (2 * (m->used + 1) > m->cap)
+      CATS_(tagmap_grow)(m, hash_of);
+}
+
+/* The number + 1 of the entry of hash h for which same(number, key)
+   holds, or 0; *at is then the empty slot where it goes. */
+static inline UInt CATS_(tagmap_find)(const CatsTagMap* m, ULong h,
+                                      Bool (*same)(UInt num, const void* key),
+                                      const void* key, UWord* at)
+{
+   UInt tag = (UInt)(h >> 32);
+   UWord i;
+   for (i = (UWord)h & (m->cap - 1); m->slots[i].num1 != 0;
+        i = (i + 1) & (m->cap - 1))
+      if (m->slots[i].tag == tag && same(m->slots[i].num1 - 1, key))
+         return m->slots[i].num1;
+   *at = i;
+   return 0;
+}
+
+/* Number num of hash h into the slot tagmap_find left in at. */
+static inline void CATS_(tagmap_put)(CatsTagMap* m, UWord at, ULong h, UInt num)
+{
+   m->slots[at].num1 = num + 1;
+   m->slots[at].tag = (UInt)(h >> 32);
+   m->used++;
+}
+
 /* Growable byte buffer for little-endian serialisation. */
 typedef struct {
    UChar* data;

@@ -17,6 +17,38 @@ static inline UWord mix(ULong k1, ULong k2)
    return (UWord)h;
 }
 
+void CATS_(tagmap_init)(CatsTagMap* m, const HChar* cc)
+{
+   m->cap   = 1024;
+   m->used  = 0;
+   m->cc    = cc;
+   m->slots = VG_(calloc)(cc, m->cap, sizeof(CatsTagSlot));
+}
+
+void CATS_(tagmap_free)(CatsTagMap* m)
+{
+   VG_(free)(m->slots);
+   m->slots = NULL;
+   m->cap = m->used = 0;
+}
+
+void CATS_(tagmap_grow)(CatsTagMap* m, ULong (*hash_of)(UInt num))
+{
+   CatsTagSlot* old = m->slots;
+   UWord i, n = m->cap;
+   m->cap = 2 * n;
+   m->slots = VG_(calloc)(m->cc, m->cap, sizeof(CatsTagSlot));
+   for (i = 0; i < n; i++) {
+      if (old[i].num1 == 0)
+         continue;
+      UWord j = (UWord)hash_of(old[i].num1 - 1) & (m->cap - 1);
+      while (m->slots[j].num1 != 0)
+         j = (j + 1) & (m->cap - 1);
+      m->slots[j] = old[i];
+   }
+   VG_(free)(old);
+}
+
 void CATS_(map_init)(CatsMap* m, const HChar* cc)
 {
    m->cap   = 1024;

@@ -73,7 +73,7 @@ typedef struct {
    UInt  next[REG_NEXT];      /* index + 1 of the ones the same site made
                                  next, the latest first; 0 if none */
    ULong next_h[REG_NEXT];    /* and their hashes */
-   ULong owner, key;          /* its key in reg_slots */
+   ULong owner, key;          /* its key in reg_index */
 } RegVertex;
 /* In chunks of 2^16, not one array: a link reads two of them, and an
    array grown by copying held the old and the new (NPB MG's 5.5 M,
@@ -87,14 +87,8 @@ static inline RegVertex* reg_vertex(UInt k)
    return &reg_chunks[k >> REG_CHUNK_BITS][k & ((1u << REG_CHUNK_BITS) - 1)];
 }
 
-/* The index: open addressing over index + 1 (0: empty) and 32 bits of
-   the key's hash, 8 bytes a slot, the key itself compared in the
-   vertex. */
-typedef struct {
-   UInt idx1, tag;
-} RegSlot;
-static RegSlot* reg_slots;
-static UWord    reg_cap, reg_used;   /* a power of two; slots used */
+/* The intermediates by (owner, key), compared in the vertex. */
+static CatsTagMap reg_index;
 
 static inline ULong reg_hash(ULong owner, ULong key)
 {
@@ -102,49 +96,17 @@ static inline ULong reg_hash(ULong owner, ULong key)
    return h ^ (h >> 29);
 }
 
-/* The index + 1 of the intermediate of (owner, key), or 0. */
-static UInt reg_find(ULong owner, ULong key)
+static ULong hash_of_reg(UInt k)
 {
-   ULong h = reg_hash(owner, key);
-   UInt tag = (UInt)(h >> 32);
-   UWord i;
-   for (i = h & (reg_cap - 1); reg_slots[i].idx1 != 0; i = (i + 1) & (reg_cap - 1)) {
-      if (reg_slots[i].tag != tag)
-         continue;
-      const RegVertex* r = reg_vertex(reg_slots[i].idx1 - 1);
-      if (r->owner == owner && r->key == key)
-         return reg_slots[i].idx1;
-   }
-   return 0;
-}
-
-static void reg_put(UInt k, ULong h)
-{
-   UWord i;
-   for (i = h & (reg_cap - 1); reg_slots[i].idx1 != 0; i = (i + 1) & (reg_cap - 1))
-      ;
-   reg_slots[i].idx1 = k + 1;
-   reg_slots[i].tag = (UInt)(h >> 32);
-}
-
-/* Intermediate k, whose owner and key are set, into the index. */
-static void reg_insert(UInt k)
-{
-   if (2 * (reg_used + 1) > reg_cap) {
-      RegSlot* old = reg_slots;
-      UWord i, n = reg_cap;
-      reg_cap *= 2;
-      reg_slots = VG_(calloc)("cats.vf.regmap", reg_cap, sizeof(RegSlot));
-      for (i = 0; i < n; i++)
-         if (old[i].idx1 != 0) {
-            const RegVertex* r = reg_vertex(old[i].idx1 - 1);
-            reg_put(old[i].idx1 - 1, reg_hash(r->owner, r->key));
-         }
-      VG_(free)(old);
-   }
    const RegVertex* r = reg_vertex(k);
-   reg_put(k, reg_hash(r->owner, r->key));
-   reg_used++;
+   return reg_hash(r->owner, r->key);
+}
+
+static Bool same_reg(UInt k, const void* key)
+{
+   const RegVertex* r = reg_vertex(k);
+   const ULong* ok = key;
+   return r->owner == ok[0] && r->key == ok[1];
 }
 
 /* A new intermediate: its index. */
@@ -172,8 +134,7 @@ void CATS_(vf_sets_init)(void)
    marks = VG_(calloc)("cats.vf.marks", cap, 1);
    hash_sum = VG_(malloc)("cats.vf.hsum", cap * sizeof(ULong));
    hash_count = VG_(calloc)("cats.vf.hcount", cap, 1);
-   reg_cap = 1024;
-   reg_slots = VG_(calloc)("cats.vf.regmap", reg_cap, sizeof(RegSlot));
+   CATS_(tagmap_init)(&reg_index, "cats.vf.regmap");
 }
 
 /* Marks the node of a set. */
@@ -465,7 +426,10 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h, Bool whole)
    ULong key = (pred ? h - 1 - CATS_(vf_mix)(VF_REG_BIT | (pred - 1)) : h)
                | 1;
    ULong owner = pred || !whole ? (ULong)(HWord)site : 0;
-   UInt hit = reg_find(owner, key);
+   CATS_(tagmap_reserve)(&reg_index, hash_of_reg);
+   ULong rh = reg_hash(owner, key), okey[2] = { owner, key };
+   UWord at = 0;
+   UInt hit = CATS_(tagmap_find)(&reg_index, rh, same_reg, okey, &at);
    if (hit != 0)
       return hit - 1;
    if (pred != 0 && site_full(site))
@@ -479,7 +443,7 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h, Bool whole)
       }
    RegVertex fresh = { 0, 0, loc, 0, { 0, 0 }, { 0, 0 }, owner, key };
    UInt k = reg_new(&fresh);
-   reg_insert(k);
+   CATS_(tagmap_put)(&reg_index, at, rh, k);
    site->n_links++;
    return k;
 }
