@@ -7,7 +7,7 @@ helper writes it, so that a change reaches the decoders."""
 import struct
 import zlib
 
-VERSION = 6
+VERSION = 7
 HEADER = 16
 ENTRY = 40               # a section table entry
 ENTRY_FMT = "<IIQQQII"   # type, flags, offset, stored, raw size, CRC-32, reserved

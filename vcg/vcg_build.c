@@ -10,31 +10,23 @@
 #include "cats/trace/errmsg.h"
 #include "cats/trace/le.h"
 #include "vcg_idmap.h"
-#include "vcg_index.h"
-#include "vcg_records.h"
-#include "vcg_edge_sort.h"
+#include "vcg_pattern.h"
+#include "vcg_section.h"
 #include "vcg_sort.h"
 
 #define VCG_BUILD_NIL 0xFFFFFFFFu
 #define VCG_BUILD_STR_(x) #x
 #define VCG_BUILD_STR(x) VCG_BUILD_STR_(x)
-/* The source of a constant: a SOURCES record with n = 0 keeps its uses on
- * the edge (VCG_BUILD_CONST, dst, ctx), so that a vertex's weight, the sum over
- * its records of uses x max(1, n), is the sum of the uses of its
- * in-edges. These edges are dropped when the graph is finished. */
-#define VCG_BUILD_CONST 0xFFFFFFFFu
-#define VCG_BUILD_MAX_EDGES 0xFFFFFFFDu
 #define VCG_BUILD_MAX_VERTICES 0xFFFFFFFEu
+#define VCG_BUILD_MAX_RECS 0xFFFFFFFEu
+/* Vertex id 0xFFFFFFFF is reserved (docs/VCG.md). */
+#define VCG_BUILD_RESERVED_ID 0xFFFFFFFFu
 
 #define VCG_BUILD_VERTEX_LEN (1 + 4 + 1 + 4 + 8 + 4 + 4 + 4)
 #define VCG_BUILD_END_ENTRY_LEN 13   /* u32 id, u32 count, u32 versions, u8 */
 #define VCG_BUILD_MAX_WORD 4096
 
 #define VCG_BUILD_LISTED 0x80u   /* vertex flag: named in VF_END */
-#define VCG_BUILD_INDEXED 0x40u  /* vertex flag: its in-edges are in an index */
-/* A first record this long checks its sources for repeats through the
- * index rather than pairwise. */
-#define VCG_BUILD_PAIRWISE_MAX 64
 
 /* A vertex while the graph is built: 36 bytes (the offset in two halves
  * keeps it 4-byte aligned). */
@@ -46,21 +38,31 @@ typedef struct vcg_build_vertex {
    uint32_t loc;
    uint32_t version;    /* first version of the open record (0: no record
                            yet); after VF_END the final version count */
-   uint32_t open;       /* its open record in the pool, or VCG_BUILD_NIL */
+   uint32_t open;       /* its open record, or VCG_BUILD_NIL */
    uint16_t size;       /* bytes: a word at most */
    uint8_t kind;        /* enum cats_vf_kind */
-   uint8_t flags;       /* CATS_VCG_OUTPUT, _CONTROL, VCG_BUILD_LISTED,
-                           VCG_BUILD_INDEXED */
+   uint8_t flags;       /* CATS_VCG_OUTPUT, _CONTROL, VCG_BUILD_LISTED */
 } vcg_build_vertex;
-
-/* The memory per vertex and per edge that vcg_build.h promises. */
-_Static_assert(sizeof(vcg_build_vertex) == 36, "builder vertex size");
 
 static uint64_t vcg_build_offset(const vcg_build_vertex *v)
 {
    return (uint64_t)v->offset_hi << 32 | v->offset_lo;
 }
-_Static_assert(sizeof(vcg_build_edge) == 16, "builder edge size");
+
+/* A record: a source list and a context, and the versions of its vertex
+ * made from them so far. In a ring, `next` is the next record of the same
+ * vertex (a circular list), or the next free slot; a record that left its
+ * ring keeps its uses as `next` = its vertex. 16 bytes, whatever its
+ * sources: the memory vcg_build.h promises. */
+typedef struct vcg_build_rec {
+   uint32_t next;
+   uint32_t list;       /* the source list's name (vcg_pattern.h) */
+   uint32_t ctx;
+   uint32_t uses;
+} vcg_build_rec;
+
+_Static_assert(sizeof(vcg_build_vertex) == 36, "builder vertex size");
+_Static_assert(sizeof(vcg_build_rec) == 16, "builder record size");
 _Static_assert(sizeof(vcg_edge) == 20, "edge size");
 
 enum vcg_build_state { VCG_BUILD_STREAM, VCG_BUILD_ENDED, VCG_BUILD_FINISHED, VCG_BUILD_FAILED };
@@ -68,20 +70,16 @@ enum vcg_build_state { VCG_BUILD_STREAM, VCG_BUILD_ENDED, VCG_BUILD_FINISHED, VC
 struct vcg_builder {
    vcg_build_vertex *v;
    uint32_t nv, capv;
-   vcg_build_edge *e;
-   uint32_t ne, cape;
    vcg_idmap vidx;        /* tool id -> index in v */
-   /* A vertex with many in-edges finds them through an index of its
-    * own, (src, ctx) -> index in e: a record's lookups then stay in a
-    * few lines, where one table of every edge had a cache miss each. */
-   vcg_index *loc;
-   uint32_t nloc, caploc;
-   vcg_idmap locof;       /* vertex index -> its index in loc */
-   size_t loc_bytes;    /* the tables of loc */
-   vcg_records_pool rec;       /* each vertex's distinct records */
-   uint64_t rec_floor;  /* pool words below which it is not compacted */
-   uint32_t *scratch;   /* the edges of a record being made */
-   uint32_t cap_scratch;
+   vcg_build_rec *rec;    /* the rings' records, and free slots */
+   uint32_t nrec, caprec, free_rec;
+   /* Records that left their rings (SOURCES_ALONE, a ring past
+    * CATS_VF_RING_MAX), `next` their vertex: merged by (vertex, list,
+    * ctx) whenever they have doubled, so a vertex keeps one per distinct
+    * record however long the run. */
+   vcg_build_rec *old;
+   uint32_t nold, capold, old_merged;
+   vcg_pattern_pool lists;
    uint32_t *ids;       /* the sources of the SOURCES record read last */
    uint32_t cap_ids;
    uint64_t records;    /* VF records ingested */
@@ -107,22 +105,13 @@ static vcg_status fail(vcg_builder *b, vcg_status st, char *err,
    return st;
 }
 
-static void free_local_indices(vcg_builder *b)
-{
-   for (uint32_t k = 0; k < b->nloc; k++)
-      vcg_index_free(&b->loc[k]);
-   free(b->loc);
-   b->loc = NULL;
-   b->nloc = b->caploc = 0;
-   b->loc_bytes = 0;
-   vcg_idmap_free(&b->locof);
-}
-
 vcg_builder *vcg_builder_new(void)
 {
    vcg_builder *b = calloc(1, sizeof *b);
-   if (b)
+   if (b) {
       b->state = VCG_BUILD_STREAM;
+      b->free_rec = VCG_BUILD_NIL;
+   }
    return b;
 }
 
@@ -131,23 +120,19 @@ void vcg_builder_free(vcg_builder *b)
    if (!b)
       return;
    free(b->v);
-   free(b->e);
    vcg_idmap_free(&b->vidx);
-   free_local_indices(b);
-   vcg_records_free(&b->rec);
-   free(b->scratch);
+   free(b->rec);
+   free(b->old);
+   vcg_pattern_free(&b->lists);
    free(b->ids);
    free(b);
 }
 
 size_t vcg_builder_bytes(const vcg_builder *b)
 {
-   return sizeof *b + (size_t)b->capv * sizeof *b->v +
-          (size_t)b->cape * sizeof *b->e + vcg_idmap_bytes(&b->vidx) +
-          (size_t)b->caploc * sizeof *b->loc + vcg_idmap_bytes(&b->locof) +
-          b->loc_bytes + b->rec.cap * sizeof *b->rec.w +
-          (size_t)b->cap_scratch * sizeof *b->scratch +
-          (size_t)b->cap_ids * sizeof *b->ids;
+   return sizeof *b + (size_t)b->capv * sizeof *b->v + vcg_idmap_bytes(&b->vidx) +
+          (size_t)b->caprec * sizeof *b->rec + (size_t)b->capold * sizeof *b->old +
+          vcg_pattern_bytes(&b->lists) + (size_t)b->cap_ids * sizeof *b->ids;
 }
 
 void vcg_builder_cut(vcg_builder *b)
@@ -156,11 +141,11 @@ void vcg_builder_cut(vcg_builder *b)
 }
 
 void vcg_builder_counts(const vcg_builder *b, uint64_t *records,
-                        uint32_t *vertices, uint32_t *edges)
+                        uint32_t *vertices, uint64_t *kept)
 {
    *records = b->records;
    *vertices = b->nv;
-   *edges = b->ne;
+   *kept = (uint64_t)b->nrec + b->nold;
 }
 
 /* Grow an array by a quarter (not double) to keep the slack of large
@@ -189,114 +174,100 @@ static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem,
    return 0;
 }
 
-/* --- lookups ------------------------------------------------------------ */
-
-
-/* The key of an edge in its sink's index. */
-static uint64_t edge_hash(uint32_t src, uint32_t ctx)
-{
-   return vcg_mix64((uint64_t)src << 32 | ctx);
-}
-
-static uint64_t edge_hash_at(const void *ctx, uint32_t i)
-{
-   const vcg_build_edge *e = &((const vcg_builder *)ctx)->e[i];
-   return edge_hash(e->src, e->ctx);
-}
-
 /* Index of the vertex with tool id `id`, or VCG_BUILD_NIL. */
 static uint32_t find_vertex(const vcg_builder *b, uint32_t id)
 {
    return vcg_idmap_get(&b->vidx, id);
 }
 
-/* A new edge (src, dst, ctx) with no uses, not indexed; VCG_BUILD_NIL if out of
- * memory. */
-static uint32_t append_edge(vcg_builder *b, uint32_t src, uint32_t dst,
-                            uint32_t ctx)
-{
-   if (grow((void **)&b->e, &b->cape, b->ne + 1, sizeof *b->e,
-            VCG_BUILD_MAX_EDGES) != 0)
-      return VCG_BUILD_NIL;
-   uint32_t i = b->ne++;
-   b->e[i] = (vcg_build_edge){ .src = src, .dst = dst, .ctx = ctx, .uses = 0 };
-   return i;
-}
-
-/* Room for one more edge in index x; 0, or -1 if out of memory. */
-static int local_reserve(vcg_builder *b, vcg_index *x)
-{
-   size_t before = vcg_index_bytes(x);
-   if (vcg_index_reserve(x, edge_hash_at, b) != 0)
-      return -1;
-   b->loc_bytes += vcg_index_bytes(x) - before;
-   return 0;
-}
-
-/* Index of the edge (src, dst, ctx) in dst's index x, created with no
- * uses if new; VCG_BUILD_NIL if out of memory. */
-static uint32_t get_edge(vcg_builder *b, vcg_index *x, uint32_t src,
-                         uint32_t dst, uint32_t ctx)
-{
-   if (local_reserve(b, x) != 0)
-      return VCG_BUILD_NIL;
-   uint32_t pos = vcg_index_first(x, edge_hash(src, ctx));
-   for (;; pos = vcg_index_next(x, pos)) {
-      uint32_t i = x->slot[pos];
-      if (i == VCG_INDEX_EMPTY)
-         break;
-      const vcg_build_edge *e = &b->e[i];
-      if (e->src == src && e->ctx == ctx)
-         return i;
-   }
-   uint32_t i = append_edge(b, src, dst, ctx);
-   if (i != VCG_BUILD_NIL)
-      vcg_index_put(x, pos, i);
-   return i;
-}
-
-/* Vertex dst's index; it has one (VCG_BUILD_INDEXED). */
-static vcg_index *local_index(vcg_builder *b, uint32_t dst)
-{
-   return &b->loc[vcg_idmap_get(&b->locof, dst)];
-}
-
-/* Gives vertex dst an empty index; 0, or -1 if out of memory. */
-static int new_local_index(vcg_builder *b, uint32_t dst)
-{
-   if (grow((void **)&b->loc, &b->caploc, b->nloc + 1, sizeof *b->loc,
-            VCG_BUILD_MAX_VERTICES) != 0 ||
-       vcg_idmap_set(&b->locof, dst, b->nloc) != 0)
-      return -1;
-   b->loc[b->nloc++] = (vcg_index)VCG_INDEX_INIT;
-   b->v[dst].flags |= VCG_BUILD_INDEXED;
-   return 0;
-}
-
 /* --- records ------------------------------------------------------------ */
 
-/* The pool may hold this many words before it is compacted to the open
- * records: room for every vertex's distinct records in a program whose
- * time steps repeat, a bound for one whose sources never do. */
-#define VCG_BUILD_REC_BASE (4u << 20)
-#define VCG_BUILD_REC_PER_EDGE 8u
-
-/* Each edge of record r gets `uses` more. A record's edges were mostly
- * made together, so this touches a line or two of the edge array. */
-static void add_record_uses(vcg_builder *b, uint32_t r, uint32_t uses)
+/* A new record (list, ctx) without uses, in no ring yet; VCG_BUILD_NIL if
+ * out of memory. */
+static uint32_t new_rec(vcg_builder *b, uint32_t list, uint32_t ctx)
 {
-   uint32_t ne = vcg_records_nedges(vcg_records_n(&b->rec, r));
-   for (uint32_t k = 0; k < ne; k++)
-      b->e[vcg_records_edge(&b->rec, r, k)].uses += uses;
+   uint32_t r = b->free_rec;
+   if (r != VCG_BUILD_NIL) {
+      b->free_rec = b->rec[r].next;
+   } else {
+      if (grow((void **)&b->rec, &b->caprec, b->nrec + 1, sizeof *b->rec,
+               VCG_BUILD_MAX_RECS) != 0)
+         return VCG_BUILD_NIL;
+      r = b->nrec++;
+   }
+   b->rec[r] = (vcg_build_rec){ .next = r, .list = list, .ctx = ctx, .uses = 0 };
+   return r;
 }
 
-/* End dst's open record at version `end`: each of its edges gets
- * end - version uses (the versions it made). */
+static int cmp_old(const void *pa, const void *pb)
+{
+   const vcg_build_rec *a = pa, *b = pb;
+   if (a->next != b->next)
+      return a->next < b->next ? -1 : 1;
+   if (a->list != b->list)
+      return a->list < b->list ? -1 : 1;
+   return (a->ctx > b->ctx) - (a->ctx < b->ctx);
+}
+
+/* The records that left their rings sorted by (vertex, list, ctx), each
+ * once (their uses are disjoint version ranges of the vertex: they add
+ * up). */
+static void merge_old(vcg_builder *b)
+{
+   if (b->nold > 1)
+      qsort(b->old, b->nold, sizeof *b->old, cmp_old);
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < b->nold; i++) {
+      if (n && cmp_old(&b->old[n - 1], &b->old[i]) == 0)
+         b->old[n - 1].uses += b->old[i].uses;
+      else
+         b->old[n++] = b->old[i];
+   }
+   b->nold = b->old_merged = n;
+}
+
+/* Record r of vertex dst leaves its ring (its slot is freed): 0, or -1 if
+ * out of memory. */
+static int retire(vcg_builder *b, uint32_t dst, uint32_t r)
+{
+   if (b->nold >= 2 * b->old_merged + 1024)
+      merge_old(b);
+   if (grow((void **)&b->old, &b->capold, b->nold + 1, sizeof *b->old,
+            VCG_BUILD_MAX_RECS) != 0)
+      return -1;
+   b->old[b->nold] = b->rec[r];
+   b->old[b->nold++].next = dst;
+   b->rec[r].next = b->free_rec;
+   b->free_rec = r;
+   return 0;
+}
+
+/* The records of dst's ring other than `keep` leave it (all of them if
+ * keep is VCG_BUILD_NIL). 0, or -1 if out of memory. */
+static int retire_ring(vcg_builder *b, uint32_t dst, uint32_t keep)
+{
+   vcg_build_vertex *d = &b->v[dst];
+   if (d->open == VCG_BUILD_NIL)
+      return 0;
+   uint32_t r = d->open;
+   do {
+      uint32_t next = b->rec[r].next;
+      if (r != keep && retire(b, dst, r) != 0)
+         return -1;
+      r = next;
+   } while (r != d->open);
+   if (keep != VCG_BUILD_NIL)
+      b->rec[keep].next = keep;
+   d->open = keep;
+   return 0;
+}
+
+/* End dst's open record at version `end`: it made end - version versions. */
 static void close_record(vcg_builder *b, vcg_build_vertex *d, uint64_t end)
 {
    if (d->version == 0)
       return;
-   add_record_uses(b, d->open, (uint32_t)(end - d->version));
+   b->rec[d->open].uses += (uint32_t)(end - d->version);
 }
 
 /* Records in d's ring, counted up to `limit`. */
@@ -306,247 +277,16 @@ static uint32_t ring_length(const vcg_builder *b, const vcg_build_vertex *d,
    uint32_t n = 0, r = d->open;
    do {
       n++;
-      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
+      r = b->rec[r].next;
    } while (r != d->open && n < limit);
    return n;
 }
 
-/* Open record r of d at version `version`. */
-static void open_record(vcg_build_vertex *d, uint32_t r, uint32_t version)
-{
-   d->open = r;
-   d->version = version;
-}
-
-/* Keep the rings that STEP may walk, in their order, and of a longer
- * ring only the open record. Records that left their ring
- * (SOURCES_ALONE) go. */
-static vcg_status compact_records(vcg_builder *b)
-{
-   vcg_records_pool fresh = VCG_RECORDS_POOL_INIT;
-   for (uint32_t i = 0; i < b->nv; i++) {
-      vcg_build_vertex *v = &b->v[i];
-      if (v->open == VCG_BUILD_NIL)
-         continue;
-      int whole = ring_length(b, v, CATS_VF_RING_MAX + 1) <=
-                  CATS_VF_RING_MAX;
-      uint32_t r = v->open, first = VCG_RECORDS_NIL, last = VCG_RECORDS_NIL;
-      do {
-         last = vcg_records_copy(&fresh, &b->rec, r, last);
-         if (last == VCG_RECORDS_NIL) {
-            vcg_records_free(&fresh);
-            return VCG_ENOMEM;
-         }
-         if (first == VCG_RECORDS_NIL)
-            first = last;
-         r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
-      } while (whole && r != v->open);
-      v->open = first;
-   }
-   vcg_records_free(&b->rec);
-   b->rec = fresh;
-   /* Rings kept whole may fill the pool: the next compaction waits
-    * until it has grown as much again. */
-   b->rec_floor = 2 * b->rec.len;
-   return VCG_OK;
-}
-
-/* Edges of a vertex's records that are searched in place before the
- * vertex's edges go into the index. Most vertices get one record in a
- * whole run (the tool sends one only when the sources change) and most
- * others a few (a force accumulated over 16 neighbours: 16 records of 8
- * sources), so a new record finds its edges among its vertex's other
- * records, and the index holds only the edges of vertices with many.
- * A source new to the vertex is looked for in every edge of its ring, so
- * the bound is not higher: an accumulator in memory (c[i][j] in i-k-j
- * matmul: a record of three sources per k, two of them new) goes to the
- * index after 43 records, not 85, so that the helper keeps up with the
- * guest's first repetition; a force's 16 records of 8 stay below it. */
-#define VCG_BUILD_SCAN_MAX 128u
-
-/* Edge slots of d's records, counted up to more than `limit`. */
-static uint32_t ring_edges(const vcg_builder *b, const vcg_build_vertex *d,
-                           uint32_t limit)
-{
-   uint32_t total = 0, r = d->open;
-   do {
-      total += vcg_records_nedges(vcg_records_n(&b->rec, r));
-      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
-   } while (r != d->open && total <= limit);
-   return total;
-}
-
-/* The edge from src in context ctx among the records of d, or VCG_BUILD_NIL.
- * (A record's edges have its context.) */
-static uint32_t ring_find(const vcg_builder *b, const vcg_build_vertex *d,
-                          uint32_t src, uint32_t ctx)
-{
-   uint32_t r = d->open;
-   do {
-      if (b->e[vcg_records_edge(&b->rec, r, 0)].ctx == ctx) {
-         uint32_t ne = vcg_records_nedges(vcg_records_n(&b->rec, r));
-         for (uint32_t k = 0; k < ne; k++) {
-            uint32_t i = vcg_records_edge(&b->rec, r, k);
-            if (b->e[i].src == src)
-               return i;
-         }
-      }
-      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
-   } while (r != d->open);
-   return VCG_BUILD_NIL;
-}
-
-/* Enter the edges of d's records into the index, each once. Edges of
- * records compacted away are not found again: an edge named by a later
- * record is then made twice, and the two are merged when the graph is
- * finished. */
-static vcg_status index_open(vcg_builder *b, uint32_t dst)
-{
-   if (new_local_index(b, dst) != 0)
-      return VCG_ENOMEM;
-   vcg_index *x = local_index(b, dst);
-   const vcg_build_vertex *d = &b->v[dst];
-   uint32_t r = d->open;
-   do {
-      uint32_t n = vcg_records_n(&b->rec, r);
-      for (uint32_t k = 0; k < vcg_records_nedges(n); k++) {
-         if (local_reserve(b, x) != 0)
-            return VCG_ENOMEM;
-         uint32_t i = vcg_records_edge(&b->rec, r, k);
-         const vcg_build_edge *e = &b->e[i];
-         uint32_t pos = vcg_index_first(x, edge_hash(e->src, e->ctx));
-         while (x->slot[pos] != VCG_INDEX_EMPTY && x->slot[pos] != i)
-            pos = vcg_index_next(x, pos);
-         if (x->slot[pos] == VCG_INDEX_EMPTY)
-            vcg_index_put(x, pos, i);
-      }
-      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
-   } while (r != d->open);
-   return VCG_OK;
-}
-
-/* The edge (src, dst, ctx) for source k of a new record of d whose first
- * k edges are `edges`, or VCG_BUILD_NIL if out of memory; x is d's index, if it
- * has one. A source named twice gets the same edge both times
- * (repeated_edge() finds it). */
-static uint32_t record_edge(vcg_builder *b, const vcg_build_vertex *d,
-                            vcg_index *x, uint32_t src, uint32_t dst,
-                            uint32_t ctx, const uint32_t *edges, uint32_t k)
-{
-   if (x)
-      return get_edge(b, x, src, dst, ctx);
-   for (uint32_t j = 0; j < k; j++)
-      if (b->e[edges[j]].src == src)
-         return edges[j];
-   uint32_t i = d->version ? ring_find(b, d, src, ctx) : VCG_BUILD_NIL;
-   return i != VCG_BUILD_NIL ? i : append_edge(b, src, dst, ctx);
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-   return (x > y) - (x < y);
-}
-
-/* An edge that edges[0..n) holds twice (its source named twice), or
- * VCG_BUILD_NIL; *oom is set if a long record could not be checked. */
-static uint32_t repeated_edge(const uint32_t *edges, uint32_t n, int *oom)
-{
-   *oom = 0;
-   if (n <= VCG_BUILD_PAIRWISE_MAX) {
-      for (uint32_t k = 1; k < n; k++)
-         for (uint32_t j = 0; j < k; j++)
-            if (edges[j] == edges[k])
-               return edges[k];
-      return VCG_BUILD_NIL;
-   }
-   uint32_t *sorted = malloc((size_t)n * sizeof *sorted);
-   if (!sorted) {
-      *oom = 1;
-      return VCG_BUILD_NIL;
-   }
-   memcpy(sorted, edges, (size_t)n * sizeof *sorted);
-   qsort(sorted, n, sizeof *sorted, cmp_u32);
-   uint32_t twice = VCG_BUILD_NIL;
-   for (uint32_t k = 1; k < n && twice == VCG_BUILD_NIL; k++)
-      if (sorted[k] == sorted[k - 1])
-         twice = sorted[k];
-   free(sorted);
-   return twice;
-}
-
-/* A SOURCES record, decoded; its sources are b->ids[0..n). */
+/* A SOURCES record, decoded; its sources are b->ids[0..n), each as its
+ * difference from dst. */
 typedef struct vcg_build_sources {
    uint32_t dst, version, ctx, n;
 } vcg_build_sources;
-
-/* A new record of vertex dst (d) from the SOURCES record s; its name in
- * *out. */
-static vcg_status new_record(vcg_builder *b, uint32_t dst,
-                             const vcg_build_sources *s, int alone, uint32_t *out,
-                             char *err, size_t errlen)
-{
-   unsigned long long rno = (unsigned long long)b->records;
-   vcg_build_vertex *d = &b->v[dst];
-   uint32_t dst_id = s->dst, ctx = s->ctx, n = s->n;
-   const uint32_t *ids = b->ids;
-   if (d->version == 0 && n > VCG_BUILD_PAIRWISE_MAX &&
-       new_local_index(b, dst) != 0)
-      return fail(b, VCG_ENOMEM, err, errlen,
-                  "out of memory for edges (%u edges)", b->ne);
-   if (d->version != 0 && !(d->flags & VCG_BUILD_INDEXED) &&
-       ring_edges(b, d, VCG_BUILD_SCAN_MAX) + n > VCG_BUILD_SCAN_MAX &&
-       index_open(b, dst) != VCG_OK)
-      return fail(b, VCG_ENOMEM, err, errlen,
-                  "out of memory for edges (%u edges)", b->ne);
-   vcg_index *x = d->flags & VCG_BUILD_INDEXED ? local_index(b, dst) : NULL;
-   uint64_t limit = VCG_BUILD_REC_BASE + (uint64_t)VCG_BUILD_REC_PER_EDGE * b->ne;
-   if (limit < b->rec_floor)
-      limit = b->rec_floor;
-   if (b->rec.len + VCG_RECORDS_HEAD + vcg_records_nedges(n) > limit &&
-       compact_records(b) != VCG_OK)
-      return fail(b, VCG_ENOMEM, err, errlen,
-                  "out of memory for records (%u edges)", b->ne);
-   /* The edges are found first, then stored in the record's form. */
-   if (grow((void **)&b->scratch, &b->cap_scratch, vcg_records_nedges(n),
-            sizeof *b->scratch, UINT32_MAX) != 0)
-      return fail(b, VCG_ENOMEM, err, errlen,
-                  "out of memory for a record of %u sources", n);
-   uint32_t *edges = b->scratch;
-   if (n == 0) {
-      edges[0] = record_edge(b, d, x, VCG_BUILD_CONST, dst, ctx, edges, 0);
-      if (edges[0] == VCG_BUILD_NIL)
-         return fail(b, VCG_ENOMEM, err, errlen,
-                     "out of memory for edges (%u edges)", b->ne);
-   }
-   for (uint32_t k = 0; k < n; k++) {
-      uint32_t src_id = ids[k];
-      if (find_vertex(b, src_id) == VCG_BUILD_NIL)
-         return fail(b, VCG_EINPUT, err, errlen,
-                     "VF record %llu: SOURCES of vertex %u names unknown "
-                     "source vertex %u", rno, dst_id, src_id);
-      edges[k] = record_edge(b, d, x, src_id, dst, ctx, edges, k);
-      if (edges[k] == VCG_BUILD_NIL)
-         return fail(b, VCG_ENOMEM, err, errlen,
-                     "out of memory for edges (%u edges)", b->ne);
-   }
-   int oom;
-   uint32_t twice = repeated_edge(edges, n, &oom);
-   if (oom)
-      return fail(b, VCG_ENOMEM, err, errlen,
-                  "out of memory checking a record of %u sources", n);
-   if (twice != VCG_BUILD_NIL)
-      return fail(b, VCG_EINPUT, err, errlen,
-                  "VF record %llu: SOURCES of vertex %u names source %u "
-                  "twice", rno, dst_id, b->e[twice].src);
-   uint32_t r = vcg_records_new(&b->rec, d->version && !alone ? d->open : VCG_RECORDS_NIL,
-                                edges, n);
-   if (r == VCG_RECORDS_NIL)
-      return fail(b, VCG_ENOMEM, err, errlen,
-                  "out of memory for records (%u edges)", b->ne);
-   *out = r;
-   return VCG_OK;
-}
 
 static vcg_status on_vertex(vcg_builder *b, const uint8_t *p, char *err,
                             size_t errlen)
@@ -557,7 +297,7 @@ static vcg_status on_vertex(vcg_builder *b, const uint8_t *p, char *err,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: vertex %u has unknown kind %u",
                   (unsigned long long)b->records, id, kind);
-   if (id == VCG_BUILD_CONST)
+   if (id == VCG_BUILD_RESERVED_ID)
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: vertex id %u is reserved",
                   (unsigned long long)b->records, id);
@@ -621,7 +361,8 @@ static int get_head(const uint8_t *q, size_t left, size_t *pos,
    return 1;
 }
 
-/* Decodes the SOURCES record at q[0..left) into *s and b->ids: its
+/* Decodes the SOURCES record at q[0..left) into *s and b->ids (each
+ * source as its difference from dst): its
  * length, 0 if the bytes end inside it, -1 if it is malformed, -2 out of
  * memory. Layout (docs/VCG.md): u8 tag, uvar dst, uvar version, uvar
  * ctx, uvar n, n x svar (src - dst, modulo 2^32). */
@@ -643,7 +384,7 @@ static long parse_sources(vcg_builder *b, const uint8_t *q, size_t left,
       int r = get_var32(q, left, &pos, &z);
       if (r <= 0)
          return r;
-      b->ids[k] = s->dst + ((z >> 1) ^ (0u - (z & 1)));
+      b->ids[k] = (z >> 1) ^ (0u - (z & 1));   /* src - dst */
    }
    return (long)pos;
 }
@@ -651,7 +392,9 @@ static long parse_sources(vcg_builder *b, const uint8_t *q, size_t left,
 /* SOURCES, a new record after the open one in its vertex's ring, or
  * with `alone` SOURCES_ALONE, a new record in a ring of its own. The
  * tool sends a record only when its ring of the vertex lacks it: the
- * helper does not look for it (a repeat is a STEP). */
+ * helper does not look for it (a repeat is a STEP). A ring that would
+ * pass CATS_VF_RING_MAX records, which the tool never sends, keeps its
+ * open record only. */
 static vcg_status on_sources(vcg_builder *b, const vcg_build_sources *s, int alone,
                              char *err, size_t errlen)
 {
@@ -667,12 +410,38 @@ static vcg_status on_sources(vcg_builder *b, const vcg_build_sources *s, int alo
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: SOURCES of vertex %u at version %u, not "
                   "after version %u", rno, dst_id, version, d->version);
-   uint32_t r = VCG_RECORDS_NIL;
-   vcg_status st = new_record(b, dst, s, alone, &r, err, errlen);
-   if (st != VCG_OK)
-      return st;
+   for (uint32_t k = 0; k < s->n; k++)
+      if (find_vertex(b, dst_id + b->ids[k]) == VCG_BUILD_NIL)
+         return fail(b, VCG_EINPUT, err, errlen,
+                     "VF record %llu: SOURCES of vertex %u names unknown "
+                     "source vertex %u", rno, dst_id, dst_id + b->ids[k]);
+   uint32_t list;
+   switch (vcg_pattern_intern(&b->lists, b->ids, s->n, &list)) {
+   case VCG_PATTERN_OK:
+      break;
+   case VCG_PATTERN_TWICE:
+      return fail(b, VCG_EINPUT, err, errlen,
+                  "VF record %llu: SOURCES of vertex %u names source %u "
+                  "twice", rno, dst_id, dst_id + list);
+   default:
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory for source lists (%zu words)", b->lists.len);
+   }
    close_record(b, d, version);
-   open_record(d, r, version);
+   int full = d->open != VCG_BUILD_NIL && !alone &&
+              ring_length(b, d, CATS_VF_RING_MAX) >= CATS_VF_RING_MAX;
+   uint32_t r = new_rec(b, list, s->ctx);
+   if (r == VCG_BUILD_NIL ||
+       ((alone || full) &&
+        retire_ring(b, dst, alone ? VCG_BUILD_NIL : d->open) != 0))
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory for records (%u)", b->nrec);
+   if (d->open != VCG_BUILD_NIL) {
+      b->rec[r].next = b->rec[d->open].next;
+      b->rec[d->open].next = r;
+   }
+   d->open = r;
+   d->version = version;
    return VCG_OK;
 }
 
@@ -722,7 +491,7 @@ static vcg_status on_step(vcg_builder *b, const vcg_build_step *s, char *err,
     * each record once. */
    uint32_t r = d->open, k;
    for (k = 0; k < s->dist && k <= CATS_VF_RING_MAX; k++) {
-      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
+      r = b->rec[r].next;
       if (r == d->open)
          break;
    }
@@ -734,26 +503,27 @@ static vcg_status on_step(vcg_builder *b, const vcg_build_step *s, char *err,
    close_record(b, d, s->version);
    uint32_t steps = s->m - 1, start = r;
    for (k = 0; k < steps; k++) {
-      add_record_uses(b, r, 1);
-      r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
+      b->rec[r].uses++;
+      r = b->rec[r].next;
       if (r == start) {
          /* Once round: the rest is whole turns and a part of one. */
          uint32_t ring = k + 1, left = steps - ring;
          uint32_t turns = left / ring, rest = left % ring;
          if (turns > 0) {
             do {
-               add_record_uses(b, r, turns);
-               r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
+               b->rec[r].uses += turns;
+               r = b->rec[r].next;
             } while (r != start);
          }
          for (k = 0; k < rest; k++) {
-            add_record_uses(b, r, 1);
-            r = vcg_records_at(&b->rec, r)[VCG_RECORDS_RING];
+            b->rec[r].uses++;
+            r = b->rec[r].next;
          }
          break;
       }
    }
-   open_record(d, r, s->version + steps);
+   d->open = r;
+   d->version = s->version + steps;
    return VCG_OK;
 }
 
@@ -924,13 +694,10 @@ vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
    for (uint32_t i = 0; i < b->nv; i++)
       if (!(b->v[i].flags & VCG_BUILD_LISTED))
          close_record(b, &b->v[i], (uint64_t)b->v[i].version + 1);
-   vcg_records_free(&b->rec);
    b->word_size = word;
    b->state = VCG_BUILD_ENDED;
    return VCG_OK;
 }
-
-/* --- the finished graph -------------------------------------------------- */
 
 /* The order of the finished graph (docs/VCG.md): memory vertices by
  * (allocation, offset), then register intermediates by (location, tool
@@ -984,103 +751,267 @@ static uint32_t *vertex_order(const vcg_builder *b)
    return order;
 }
 
-vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
+/* --- the finished graph: edges from each vertex's records ---------------- */
+
+/* What finishing needs besides the builder: the graph order and its
+ * inverse, and the edges of one vertex being made. */
+typedef struct vcg_build_fin {
+   uint32_t *order;     /* graph index -> builder index */
+   uint32_t *map;       /* builder index -> graph index */
+   vcg_edge *e;         /* the edges of one vertex */
+   uint32_t ne, cape;
+} vcg_build_fin;
+
+static void fin_free(vcg_build_fin *f)
 {
-   memset(g, 0, sizeof *g);
+   free(f->order);
+   free(f->map);
+   free(f->e);
+   memset(f, 0, sizeof *f);
+}
+
+/* The first record that left its ring of vertex `dst` (b->old is merged,
+ * so sorted by vertex), or nold. */
+static uint32_t old_first(const vcg_builder *b, uint32_t dst)
+{
+   uint32_t lo = 0, hi = b->nold;
+   while (lo < hi) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (b->old[mid].next < dst)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return lo;
+}
+
+/* What each_rec calls for a record r of builder vertex i. */
+typedef int vcg_build_rec_fn(vcg_builder *b, vcg_build_fin *f, uint32_t i,
+                             const vcg_build_rec *r, void *arg);
+
+/* Calls fn for each record of builder vertex i: its ring's, then those
+ * that left it. Returns the first nonzero fn result, or 0. */
+static int each_rec(vcg_builder *b, vcg_build_fin *f, uint32_t i, vcg_build_rec_fn *fn,
+                    void *arg)
+{
+   const vcg_build_vertex *d = &b->v[i];
+   int rc;
+   if (d->open != VCG_BUILD_NIL) {
+      uint32_t r = d->open;
+      do {
+         if ((rc = fn(b, f, i, &b->rec[r], arg)) != 0)
+            return rc;
+         r = b->rec[r].next;
+      } while (r != d->open);
+   }
+   for (uint32_t k = old_first(b, i); k < b->nold && b->old[k].next == i; k++)
+      if ((rc = fn(b, f, i, &b->old[k], arg)) != 0)
+         return rc;
+   return 0;
+}
+
+static int add_weight(vcg_builder *b, vcg_build_fin *f, uint32_t i,
+                      const vcg_build_rec *r, void *arg)
+{
+   (void)f;
+   (void)i;
+   uint32_t n = vcg_pattern_at(&b->lists, r->list)[0];
+   *(uint64_t *)arg += (uint64_t)r->uses * (n ? n : 1);
+   return 0;
+}
+
+/* The edges of record r of vertex i, appended to f->e (dst, the graph
+ * index of i, is filled in later). -1 if out of memory. */
+static int add_edges(vcg_builder *b, vcg_build_fin *f, uint32_t i,
+                     const vcg_build_rec *r, void *arg)
+{
+   (void)arg;
+   const uint32_t *list = vcg_pattern_at(&b->lists, r->list);
+   uint32_t n = list[0], id = b->v[i].id;
+   if (grow((void **)&f->e, &f->cape, f->ne + n, sizeof *f->e, UINT32_MAX) != 0)
+      return -1;
+   for (uint32_t k = 0; k < n; k++) {
+      uint32_t src = find_vertex(b, id + list[1 + k]);
+      f->e[f->ne++] = (vcg_edge){ .src = f->map[src], .ctx = r->ctx,
+                                  .uses = r->uses };
+   }
+   return 0;
+}
+
+static int cmp_edge_src(const void *pa, const void *pb)
+{
+   const vcg_edge *a = pa, *b = pb;
+   if (a->src != b->src)
+      return a->src < b->src ? -1 : 1;
+   return (a->ctx > b->ctx) - (a->ctx < b->ctx);
+}
+
+/* Vertex v (graph index) as the section has it. */
+static vcg_vertex out_vertex(vcg_builder *b, vcg_build_fin *f, uint32_t v)
+{
+   uint32_t i = f->order[v];
+   const vcg_build_vertex *d = &b->v[i];
+   uint32_t flags = (d->flags & (CATS_VCG_OUTPUT | CATS_VCG_CONTROL)) |
+                    (d->kind == CATS_VF_MEMORY_INPUT ? CATS_VCG_INPUT : 0) |
+                    (d->kind == CATS_VF_REGISTER ? CATS_VCG_REGISTER : 0);
+   uint64_t weight = 0;
+   each_rec(b, f, i, add_weight, &weight);
+   return (vcg_vertex){ .alloc = d->alloc, .flags = flags,
+                        .offset = vcg_build_offset(d), .size = d->size,
+                        .ctx = d->ctx, .loc = d->loc,
+                        .versions = d->version ? d->version : 1,
+                        .weight = weight };
+}
+
+/* The in-edges of vertex v (graph index) into f->e[0..f->ne), sorted by
+ * (src, ctx), each once: an edge that two records name (two contexts'
+ * records, or a record that left its ring and came back) has the uses of
+ * both, which are disjoint version ranges of v. -1 if out of memory. */
+static int in_edges(vcg_builder *b, vcg_build_fin *f, uint32_t v)
+{
+   f->ne = 0;
+   if (each_rec(b, f, f->order[v], add_edges, NULL) != 0)
+      return -1;
+   if (f->ne > 1)
+      qsort(f->e, f->ne, sizeof *f->e, cmp_edge_src);
+   uint32_t n = 0;
+   for (uint32_t k = 0; k < f->ne; k++) {
+      vcg_edge *last = n ? &f->e[n - 1] : NULL;
+      if (last && last->src == f->e[k].src && last->ctx == f->e[k].ctx) {
+         last->uses += f->e[k].uses;
+         continue;
+      }
+      f->e[n++] = f->e[k];
+   }
+   f->ne = n;
+   for (uint32_t k = 0; k < n; k++) {
+      const vcg_build_vertex *s = &b->v[f->order[f->e[k].src]];
+      uint32_t sv = s->version ? s->version : 1;
+      f->e[k].dst = v;
+      f->e[k].versions = f->e[k].uses < sv ? f->e[k].uses : sv;
+   }
+   return 0;
+}
+
+/* The graph order (vertex_order) and its inverse; the records that left
+ * their rings merged. */
+static vcg_status fin_start(vcg_builder *b, vcg_build_fin *f, char *err, size_t errlen)
+{
+   memset(f, 0, sizeof *f);
    if (b->state != VCG_BUILD_ENDED)
       return fail(b, VCG_ESTATE, err, errlen, "%s",
                   b->state == VCG_BUILD_STREAM ? "the graph is not complete "
                                           "without VF_END"
                                         : "no graph to finish");
-   /* While the graph was built an edge's src was its source's tool id
-    * (records compare through it); now its builder index. */
-   for (uint32_t i = 0; i < b->ne; i++)
-      if (b->e[i].src != VCG_BUILD_CONST)
-         b->e[i].src = find_vertex(b, b->e[i].src);
-   /* The tables are done with; free them before the new arrays. */
-   vcg_idmap_free(&b->vidx);
-   free_local_indices(b);
-   uint32_t *order = vertex_order(b);
-   uint32_t *map = malloc(((size_t)b->nv + 1) * sizeof *map);
-   vcg_vertex *out = malloc(((size_t)b->nv + 1) * sizeof *out);
-   if (!order || !map || !out) {
-      free(order);
-      free(map);
-      free(out);
+   merge_old(b);
+   f->order = vertex_order(b);
+   f->map = malloc(((size_t)b->nv + 1) * sizeof *f->map);
+   if (!f->order || !f->map) {
+      fin_free(f);
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory finishing the graph (%u vertices)", b->nv);
    }
-   for (uint32_t i = 0; i < b->nv; i++) {
-      const vcg_build_vertex *v = &b->v[order[i]];
-      map[order[i]] = i;
-      uint32_t flags = (v->flags & (CATS_VCG_OUTPUT | CATS_VCG_CONTROL)) |
-                       (v->kind == CATS_VF_MEMORY_INPUT ? CATS_VCG_INPUT
-                                                        : 0) |
-                       (v->kind == CATS_VF_REGISTER ? CATS_VCG_REGISTER : 0);
-      out[i] = (vcg_vertex){ .alloc = v->alloc, .flags = flags,
-                             .offset = vcg_build_offset(v), .size = v->size,
-                             .ctx = v->ctx, .loc = v->loc,
-                             .versions = v->version ? v->version : 1,
-                             .weight = 0 };
-   }
+   for (uint32_t v = 0; v < b->nv; v++)
+      f->map[f->order[v]] = v;
+   return VCG_OK;
+}
+
+/* The builder is done with: only vcg_builder_free remains. */
+static void fin_done(vcg_builder *b, vcg_build_fin *f)
+{
+   fin_free(f);
    free(b->v);
+   free(b->rec);
+   free(b->old);
    b->v = NULL;
-   b->capv = 0;
-   /* Weights from the in-edges, then the constants' edges go. */
-   uint32_t ne = 0;
-   for (uint32_t i = 0; i < b->ne; i++) {
-      vcg_build_edge e = b->e[i];
-      e.dst = map[e.dst];
-      out[e.dst].weight += e.uses;
-      if (e.src == VCG_BUILD_CONST)
-         continue;
-      e.src = map[e.src];
-      b->e[ne++] = e;
+   b->rec = b->old = NULL;
+   b->nv = b->capv = b->nrec = b->caprec = b->nold = b->capold = 0;
+   vcg_idmap_free(&b->vidx);
+   vcg_pattern_free(&b->lists);
+   b->state = VCG_BUILD_FINISHED;
+}
+
+vcg_status vcg_finish_section(vcg_builder *b, struct trace_buf *out, uint32_t *nv,
+                              uint32_t *ne, char *err, size_t errlen)
+{
+   vcg_build_fin f;
+   vcg_status st = fin_start(b, &f, err, errlen);
+   if (st != VCG_OK)
+      return st;
+   vcg_pack k;
+   int bad = vcg_pack_begin(&k, out, b->word_size) != 0;
+   for (uint32_t v = 0; !bad && v < b->nv; v++) {
+      vcg_vertex x = out_vertex(b, &f, v);
+      bad = vcg_pack_vertex(&k, &x) != 0;
    }
-   free(map);
-   free(order);
-   /* The edges widen to the graph's in place, from the last down (edge i
-    * moves from 16 i to 20 i, over edges already moved): the array's
-    * slack goes and no second copy is made. */
-   uint8_t *buf = realloc(b->e, ((size_t)ne + 1) * sizeof(vcg_edge));
-   if (!buf) {
+   for (uint32_t v = 0; !bad && v < b->nv; v++) {
+      bad = in_edges(b, &f, v) != 0 || (uint64_t)k.ne + f.ne > UINT32_MAX;
+      for (uint32_t j = 0; !bad && j < f.ne; j++)
+         bad = vcg_pack_edge(&k, &f.e[j]) != 0;
+   }
+   if (bad) {
+      st = fail(b, VCG_ENOMEM, err, errlen,
+                "out of memory writing the value communication graph (%u "
+                "vertices, %u edges)", b->nv, k.ne);
+      fin_free(&f);
+      return st;
+   }
+   vcg_pack_end(&k);
+   *nv = k.nv;
+   *ne = k.ne;
+   fin_done(b, &f);
+   return VCG_OK;
+}
+
+vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err, size_t errlen)
+{
+   memset(g, 0, sizeof *g);
+   vcg_build_fin f;
+   vcg_status st = fin_start(b, &f, err, errlen);
+   if (st != VCG_OK)
+      return st;
+   /* Edges are made per sink: gathered, then placed in (src, dst, ctx)
+    * order by a counting sort on src (stable: each src's edges stay in
+    * (dst, ctx) order). */
+   vcg_vertex *out = malloc(((size_t)b->nv + 1) * sizeof *out);
+   uint32_t *start = calloc((size_t)b->nv + 2, sizeof *start);
+   vcg_edge *all = NULL, *sorted = NULL;
+   uint32_t nall = 0, capall = 0;
+   int bad = !out || !start;
+   for (uint32_t v = 0; !bad && v < b->nv; v++) {
+      out[v] = out_vertex(b, &f, v);
+      bad = in_edges(b, &f, v) != 0 ||
+            grow((void **)&all, &capall, nall + f.ne, sizeof *all, UINT32_MAX) != 0;
+      if (!bad && f.ne) {
+         memcpy(all + nall, f.e, (size_t)f.ne * sizeof *f.e);
+         nall += f.ne;
+      }
+   }
+   if (!bad && !(sorted = malloc(((size_t)nall + 1) * sizeof *sorted)))
+      bad = 1;
+   if (bad) {
       free(out);
+      free(start);
+      free(all);
+      fin_free(&f);
       return fail(b, VCG_ENOMEM, err, errlen,
-                  "out of memory finishing the graph (%u edges)", ne);
+                  "out of memory finishing the graph (%u vertices, %u edges)",
+                  b->nv, nall);
    }
-   b->e = NULL;
-   vcg_edge *ge = (vcg_edge *)buf;
-   for (uint32_t i = ne; i-- > 0;) {
-      vcg_build_edge x;
-      memcpy(&x, buf + (size_t)i * sizeof x, sizeof x);
-      vcg_edge y = { .src = x.src, .dst = x.dst, .ctx = x.ctx,
-                     .uses = x.uses, .versions = 0 };
-      memcpy(buf + (size_t)i * sizeof y, &y, sizeof y);
-   }
-   vcg_edge_sort(ge, ne, b->nv);
-   /* An edge made twice (index_open) is one: its uses are disjoint
-      version ranges of its dst, so they add up. */
-   uint32_t unique = 0;
-   for (uint32_t i = 0; i < ne; i++) {
-      vcg_edge *last = unique ? &ge[unique - 1] : NULL;
-      if (last && last->src == ge[i].src && last->dst == ge[i].dst &&
-          last->ctx == ge[i].ctx)
-         last->uses += ge[i].uses;
-      else
-         ge[unique++] = ge[i];
-   }
-   ne = unique;
-   for (uint32_t i = 0; i < ne; i++) {
-      uint32_t sv = out[ge[i].src].versions;
-      ge[i].versions = ge[i].uses < sv ? ge[i].uses : sv;
-   }
+   for (uint32_t j = 0; j < nall; j++)
+      start[all[j].src + 1]++;
+   for (uint32_t v = 0; v < b->nv; v++)
+      start[v + 1] += start[v];
+   for (uint32_t j = 0; j < nall; j++)
+      sorted[start[all[j].src]++] = all[j];
+   free(all);
+   free(start);
    g->word_size = b->word_size;
    g->nvertices = b->nv;
-   g->nedges = ne;
+   g->nedges = nall;
    g->vertices = out;
-   g->edges = ge;
-   b->nv = b->ne = b->cape = 0;
-   b->state = VCG_BUILD_FINISHED;
+   g->edges = sorted;
+   fin_done(b, &f);
    return VCG_OK;
 }
 

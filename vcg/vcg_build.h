@@ -3,18 +3,17 @@
  *
  * The tool sends VF frames (type 104) while the guest runs, then one
  * VF_END frame (105); docs/VCG.md defines both. The builder ingests them
- * incrementally and keeps memory proportional to the graph, not to the
- * stream: one 36-byte record per vertex, one 16-byte record per distinct
- * (src, dst, ctx) edge (arrays grow by a quarter), each vertex's ring of
- * records (vcg_records.h: 16 bytes and 2 per further source; when they
- * pass 32 bytes per edge, rings of up to 256 records are kept and of
- * longer ones the open record), and a 4-byte hash slot (tables at most
- * 3/4 full) per edge of the vertices with many records, in a table per
- * vertex (16 bytes and a map entry each); the others' edges are found
- * among their records. A record adds its uses to the
- * edges it names, so a loop that repeats one computation a million times
- * costs nothing more, and a repeated record is a STEP along the ring:
- * its sources and edges are not looked up.
+ * incrementally and keeps memory proportional to the program's distinct
+ * computations, not to the stream or to the edges: one 36-byte record per
+ * vertex, one 16-byte record per distinct (source list, context) of each
+ * vertex, and each source list once (vcg_pattern.h: a list is named
+ * relative to its vertex, so every element of a loop over an array
+ * shares one). A record counts the versions made from it, so a loop that
+ * repeats one computation a million times costs nothing more, and a
+ * repeated record is a STEP along the ring: its sources are not looked up.
+ * Edges exist only when the graph is finished: each vertex's in-edges
+ * are made from its records and written to section 7 at once
+ * (vcg_finish_section), so no array of the graph's edges is ever held.
  *
  * The uses of a record are known only when the next record for the same
  * dst (or VF_END) opens: each dst keeps its open record, whose closing
@@ -94,10 +93,19 @@ vcg_status vcg_feed(vcg_builder *b, const uint8_t *p, size_t len,
 vcg_status vcg_end(vcg_builder *b, const uint8_t *p, size_t len, char *err,
                    size_t errlen);
 
-/* Produce the graph (after vcg_end). The builder's storage moves into g,
- * so the builder is empty afterwards and only vcg_builder_free remains. */
+/* Produce the graph (after vcg_end) with its edges in (src, dst, ctx)
+ * order. The builder is empty afterwards and only vcg_builder_free
+ * remains. For tests and small graphs: it holds every edge. */
 vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err,
                       size_t errlen);
+
+struct trace_buf;
+/* Append the graph's section 7 payload (vcg_section.h) to out as the
+ * edges are made, one sink's at a time (after vcg_end); *nv and *ne get
+ * its counts. The builder is empty afterwards, as after vcg_finish. On
+ * VCG_ENOMEM out holds a part of the section, which the caller drops. */
+vcg_status vcg_finish_section(vcg_builder *b, struct trace_buf *out, uint32_t *nv,
+                              uint32_t *ne, char *err, size_t errlen);
 
 void vcg_graph_free(vcg_graph *g);
 
@@ -110,9 +118,9 @@ size_t vcg_builder_bytes(const vcg_builder *b);
  * open record takes its versions up to the final count VF_END gives. */
 void vcg_builder_cut(vcg_builder *b);
 
-/* Counts so far: records ingested, vertices, distinct edges (including
- * one per (dst, ctx) that had constant records, dropped at the end). */
+/* Counts so far: records ingested, vertices, records kept (distinct
+ * (source list, context) of each vertex, and a ring's repeats). */
 void vcg_builder_counts(const vcg_builder *b, uint64_t *records,
-                        uint32_t *vertices, uint32_t *edges);
+                        uint32_t *vertices, uint64_t *kept);
 
 #endif /* VCG_BUILD_H */

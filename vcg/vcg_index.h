@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vcg_index.h: an open-addressing hash index over an array.
  *
- * The graph builder keeps its vertices and edges in plain arrays and finds
- * them by key through this index: a power-of-two table of u32 array
+ * The graph builder keeps its source lists in a pool and finds them by
+ * content through this index (vcg_pattern.h): a power-of-two table of u32 array
  * indices with linear probing. The table holds no keys, only indices, so
  * it costs 4 bytes per slot (5.3 to 10.7 bytes per entry between 3/4
  * and 3/8 full); the caller hashes its keys and compares them against its own

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vcg_section.c: serialise a vcg_graph as section 7 (see vcg_section.h). */
+/* vcg_section.c: serialise a graph as section 7 (see vcg_section.h). */
 #include "vcg_section.h"
 
 #include "cats/format/cats_format.h"
@@ -30,163 +30,134 @@ static uint8_t *put_vertex(uint8_t *p, const vcg_vertex *v, const vcg_vertex *q)
 }
 
 /* Edge e after q (NULL for the first) at p; returns the byte after it.
- * Edges are sorted by (src, dst, ctx): src from the edge before; dst from
- * the edge before when the src is the same, else from src (a stencil's
+ * Edges are sorted by (dst, src, ctx): dst from the edge before; src from
+ * the edge before when the dst is the same, else from dst (a stencil's
  * few distances); ctx from the edge before. */
 static uint8_t *put_edge(uint8_t *p, const vcg_edge *e, const vcg_edge *q)
 {
-   uint32_t qsrc = q ? q->src : 0, qctx = q ? q->ctx + 1u : 0;
-   p = var_put_u(p, e->src - qsrc);
-   if (q && q->src == e->src)
-      p = var_put_u(p, e->dst - q->dst);
+   uint32_t qdst = q ? q->dst : 0, qctx = q ? q->ctx + 1u : 0;
+   p = var_put_u(p, e->dst - qdst);
+   if (q && q->dst == e->dst)
+      p = var_put_u(p, e->src - q->src);
    else
-      p = var_put_s(p, (int64_t)e->dst - (int64_t)e->src);
+      p = var_put_s(p, (int64_t)e->src - (int64_t)e->dst);
    p = var_put_s(p, (int64_t)(uint32_t)(e->ctx + 1u) - (int64_t)qctx);
    p = var_put_u(p, e->uses);
    return var_put_u(p, e->uses - e->versions);
 }
 
-static void put_head(uint8_t *p, const vcg_graph *g)
+/* Room for one record at the end of k's output (or a scratch record when
+ * only counting); NULL if out of memory. */
+static uint8_t *room(vcg_pack *k, uint8_t *scratch)
 {
-   le_put32(p, g->word_size);
-   le_put32(p + 4, g->nvertices);
-   le_put32(p + 8, g->nedges);
+   if (!k->out)
+      return scratch;
+   if (trace_buf_reserve(k->out, VCG_SECTION_MAX_RECORD) != 0)
+      return NULL;
+   return k->out->data + k->out->len;
+}
+
+static void advance(vcg_pack *k, const uint8_t *from, const uint8_t *to)
+{
+   k->bytes += (uint64_t)(to - from);
+   if (k->out)
+      k->out->len += (size_t)(to - from);
+}
+
+int vcg_pack_begin(vcg_pack *k, trace_buf *out, uint32_t word_size)
+{
+   memset(k, 0, sizeof *k);
+   k->out = out;
+   k->bytes = CATS_VCG_HEADER_SIZE;
+   if (!out)
+      return 0;
+   k->start = out->len;
+   if (trace_buf_reserve(out, CATS_VCG_HEADER_SIZE) != 0)
+      return -1;
+   uint8_t *p = out->data + out->len;
+   le_put32(p, word_size);
+   le_put32(p + 4, 0);
+   le_put32(p + 8, 0);
    le_put32(p + 12, 0);   /* reserved */
+   out->len += CATS_VCG_HEADER_SIZE;
+   return 0;
 }
 
-/* Vertices [0, n) at p, or only counted when p is NULL; the bytes. */
-static size_t pack_vertices(const vcg_vertex *v, uint32_t n, uint8_t *p)
+int vcg_pack_vertex(vcg_pack *k, const vcg_vertex *v)
 {
-   size_t len = 0;
-   for (uint32_t i = 0; i < n; i++) {
-      uint8_t rec[VCG_SECTION_MAX_RECORD];
-      uint8_t *to = p ? p + len : rec;
-      len += (size_t)(put_vertex(to, &v[i], i ? &v[i - 1] : NULL) - to);
-   }
-   return len;
+   uint8_t scratch[VCG_SECTION_MAX_RECORD], *p = room(k, scratch);
+   if (!p)
+      return -1;
+   advance(k, p, put_vertex(p, v, k->nv ? &k->lastv : NULL));
+   k->lastv = *v;
+   k->nv++;
+   return 0;
 }
 
-/* Edges [from, n) after `last` (none when has_last is 0) at p, or only
- * counted when p is NULL; the bytes. */
-static size_t pack_edges(const vcg_edge *e, uint32_t from, uint32_t n, vcg_edge last,
-                         int has_last, uint8_t *p)
+int vcg_pack_edge(vcg_pack *k, const vcg_edge *e)
 {
-   size_t len = 0;
-   for (uint32_t i = from; i < n; i++) {
-      uint8_t rec[VCG_SECTION_MAX_RECORD];
-      uint8_t *to = p ? p + len : rec;
-      len += (size_t)(put_edge(to, &e[i], has_last ? &last : NULL) - to);
-      last = e[i];
-      has_last = 1;
+   uint8_t scratch[VCG_SECTION_MAX_RECORD], *p = room(k, scratch);
+   if (!p)
+      return -1;
+   advance(k, p, put_edge(p, e, k->ne ? &k->laste : NULL));
+   k->laste = *e;
+   k->ne++;
+   return 0;
+}
+
+void vcg_pack_end(vcg_pack *k)
+{
+   if (!k->out)
+      return;
+   le_put32(k->out->data + k->start + 4, k->nv);
+   le_put32(k->out->data + k->start + 8, k->ne);
+}
+
+/* g's edges in (dst, src, ctx) order: a stable counting sort by dst of
+ * edges sorted by (src, dst, ctx). NULL if out of memory. */
+static uint32_t *dst_order(const vcg_graph *g)
+{
+   uint32_t *start = calloc((size_t)g->nvertices + 1, sizeof *start);
+   uint32_t *order = malloc(((size_t)g->nedges + 1) * sizeof *order);
+   if (!start || !order) {
+      free(start);
+      free(order);
+      return NULL;
    }
-   return len;
+   for (uint32_t i = 0; i < g->nedges; i++)
+      start[g->edges[i].dst + 1]++;
+   for (uint32_t v = 0; v < g->nvertices; v++)
+      start[v + 1] += start[v];
+   for (uint32_t i = 0; i < g->nedges; i++)
+      order[start[g->edges[i].dst]++] = i;
+   free(start);
+   return order;
+}
+
+/* Packs g into out (NULL: counts); the bytes, or UINT64_MAX if out of
+ * memory. */
+static uint64_t pack_graph(const vcg_graph *g, trace_buf *out)
+{
+   uint32_t *order = dst_order(g);
+   vcg_pack k;
+   int bad = !order || vcg_pack_begin(&k, out, g->word_size) != 0;
+   for (uint32_t i = 0; !bad && i < g->nvertices; i++)
+      bad = vcg_pack_vertex(&k, &g->vertices[i]) != 0;
+   for (uint32_t i = 0; !bad && i < g->nedges; i++)
+      bad = vcg_pack_edge(&k, &g->edges[order[i]]) != 0;
+   free(order);
+   if (bad)
+      return UINT64_MAX;
+   vcg_pack_end(&k);
+   return k.bytes;
 }
 
 uint64_t vcg_section_size(const vcg_graph *g)
 {
-   const vcg_edge none = { 0 };
-   return CATS_VCG_HEADER_SIZE + (uint64_t)pack_vertices(g->vertices, g->nvertices, NULL) +
-          (uint64_t)pack_edges(g->edges, 0, g->nedges, none, 0, NULL);
-}
-
-/* The payload at p, which has room for vcg_section_size(g) bytes. */
-static void put_section(uint8_t *p, const vcg_graph *g)
-{
-   const vcg_edge none = { 0 };
-   put_head(p, g);
-   p += CATS_VCG_HEADER_SIZE;
-   p += pack_vertices(g->vertices, g->nvertices, p);
-   pack_edges(g->edges, 0, g->nedges, none, 0, p);
+   return pack_graph(g, NULL);
 }
 
 int vcg_section_write(const vcg_graph *g, trace_buf *out)
 {
-   uint64_t size = vcg_section_size(g);
-   if (size > SIZE_MAX || trace_buf_reserve(out, (size_t)size) != 0)
-      return -1;
-   put_section(out->data + out->len, g);
-   out->len += (size_t)size;
-   return 0;
-}
-
-/* The packed edges written over the graph's own edge array, front to
- * back: an edge is read before its bytes are overwritten, and its packed
- * form (6 bytes for a stencil's) is written only where it ends before the
- * next edge starts. An edge that would pass it (packed edges longer than
- * 20 bytes so far, which a real graph never has) ends the pass. Returns
- * the bytes written; *done is the edges packed, *last the last of them. */
-static size_t pack_edges_over(vcg_graph *g, uint32_t *done, vcg_edge *last)
-{
-   uint8_t *base = (uint8_t *)g->edges;
-   size_t w = 0;
-   uint32_t i;
-   for (i = 0; i < g->nedges; i++) {
-      vcg_edge e = g->edges[i];
-      uint8_t rec[VCG_SECTION_MAX_RECORD];
-      size_t len = (size_t)(put_edge(rec, &e, i ? last : NULL) - rec);
-      if (w + len > (size_t)(i + 1) * sizeof(vcg_edge))
-         break;
-      memcpy(base + w, rec, len);
-      w += len;
-      *last = e;
-   }
-   *done = i;
-   return w;
-}
-
-int vcg_section_take(vcg_graph *g, trace_buf *out)
-{
-   if (out->len != 0)
-      return -1;
-   /* The header and vertices apart (a tenth of the section), then the
-    * edges over their own array: the peak is the graph, never the graph
-    * and its section. */
-   vcg_graph vonly = { g->word_size, g->nvertices, 0, g->vertices, NULL };
-   trace_buf head = TRACE_BUF_INIT;
-   if (vcg_section_write(&vonly, &head) != 0) {
-      trace_buf_free(&head);
-      return -1;
-   }
-   le_put32(head.data + 8, g->nedges);
-   uint32_t n = g->nedges, done = 0;
-   vcg_edge last = { 0 };
-   size_t w = n ? pack_edges_over(g, &done, &last) : 0;
-   /* Edges that did not fit, still whole after the packed ones. */
-   size_t tlen = pack_edges(g->edges, done, n, last, done > 0, NULL);
-   uint8_t *tail = tlen ? malloc(tlen) : NULL;
-   if (tail)
-      pack_edges(g->edges, done, n, last, done > 0, tail);
-   size_t total = head.len + w + tlen, have = (size_t)n * sizeof(vcg_edge);
-   uint8_t *buf = (uint8_t *)g->edges;
-   uint8_t *grown = total > have ? realloc(buf, total) : buf;
-   if ((tlen && !tail) || !grown) {
-      free(tail);
-      trace_buf_free(&head);
-      free(g->edges);   /* partly overwritten: the graph is lost */
-      g->edges = NULL;
-      g->nedges = 0;
-      return -1;
-   }
-   buf = grown;
-   memmove(buf + head.len, buf, w);
-   memcpy(buf, head.data, head.len);
-   if (tlen)
-      memcpy(buf + head.len + w, tail, tlen);
-   free(tail);
-   trace_buf_free(&head);
-   size_t cap = total > have ? total : have;
-   if (total < have) {
-      uint8_t *shrunk = realloc(buf, total);
-      if (shrunk) {
-         buf = shrunk;
-         cap = total;
-      }
-   }
-   trace_buf_free(out);
-   out->data = buf;
-   out->len = total;
-   out->cap = cap;
-   g->edges = NULL;
-   g->nedges = 0;
-   return 0;
+   return pack_graph(g, out) == UINT64_MAX ? -1 : 0;
 }

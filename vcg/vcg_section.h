@@ -3,8 +3,11 @@
  *
  * The layout is docs/FORMAT.md's packed encoding: a 16-byte header, then
  * each vertex and each edge as a few variable-length numbers relative to
- * the record before. A stencil's edges repeat the same differences, so
- * the payload is a third of fixed records' and compresses to a tenth of
+ * the record before. Edges are in (dst, src, ctx) order, the order in
+ * which the builder makes them from each vertex's records, so the helper
+ * writes the section as it goes and never holds the graph's edges
+ * (vcg_build.h). A stencil's edges repeat the same differences, so the
+ * payload is a third of fixed records' and compresses to a tenth of
  * theirs (docs/BENCH.md). */
 #ifndef VCG_SECTION_H
 #define VCG_SECTION_H
@@ -12,19 +15,32 @@
 #include "cats/trace/trace_buf.h"
 #include "vcg_build.h"
 
-/* Append the section payload for g to out. 0, or -1 if out of memory
- * (out is then left with what was appended so far; the caller frees it). */
+/* A section being written: the header, then vertices in graph order, then
+ * edges in (dst, src, ctx) order. With out NULL, bytes are only counted. */
+typedef struct vcg_pack {
+   trace_buf *out;
+   size_t start;        /* the header's offset in out */
+   uint64_t bytes;      /* written (or counted) so far */
+   uint32_t nv, ne;     /* vertices and edges so far */
+   vcg_vertex lastv;
+   vcg_edge laste;
+} vcg_pack;
+
+/* Each returns 0, or -1 if out of memory (out then holds a part of the
+ * section, which the caller drops). */
+int vcg_pack_begin(vcg_pack *k, trace_buf *out, uint32_t word_size);
+int vcg_pack_vertex(vcg_pack *k, const vcg_vertex *v);
+int vcg_pack_edge(vcg_pack *k, const vcg_edge *e);
+/* Puts the counts in the header. */
+void vcg_pack_end(vcg_pack *k);
+
+/* Append the section payload for g (its edges in (src, dst, ctx) order,
+ * as vcg_finish gives them) to out. 0, or -1 if out of memory (out is
+ * then left with what was appended so far; the caller frees it). */
 int vcg_section_write(const vcg_graph *g, trace_buf *out);
 
-/* The section payload for g made over g's own edge array (so that the
- * helper's peak is the graph, not the graph and its section): out (empty)
- * takes it, and g keeps its vertices only. 0, or -1 if out of memory:
- * out is unchanged, and g's edges are gone (a graph whose packed edges
- * outgrow their 20-byte records needs memory for the rest). */
-int vcg_section_take(vcg_graph *g, trace_buf *out);
-
 /* The bytes of g's section 7 (64 bits: a section's size has no limit
- * but memory, docs/FORMAT.md). */
+ * but memory, docs/FORMAT.md); UINT64_MAX if out of memory. */
 uint64_t vcg_section_size(const vcg_graph *g);
 
 #endif /* VCG_SECTION_H */

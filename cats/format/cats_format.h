@@ -10,7 +10,7 @@
 
 #define CATS_MAGIC          "CATSTRC"     /* 8 bytes with the NUL */
 #define CATS_MAGIC_LEN      8
-#define CATS_VERSION        6
+#define CATS_VERSION        7
 #define CATS_HEADER_SIZE    16
 #define CATS_SECTION_ENTRY_SIZE 40
 #define CATS_NONE           0xFFFFFFFFu

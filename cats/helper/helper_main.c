@@ -376,10 +376,10 @@ static void cut_if_full(hlp_session *s)
 {
    if (s->vf_cut[0] || vcg_builder_bytes(s->vcg) <= s->vf_limit)
       return;
-   uint64_t records;
-   uint32_t nv, ne;
-   vcg_builder_counts(s->vcg, &records, &nv, &ne);
-   (void)ne;   /* with the constants' edges: not the graph's count */
+   uint64_t records, kept;
+   uint32_t nv;
+   vcg_builder_counts(s->vcg, &records, &nv, &kept);
+   (void)kept;
    vcg_builder_cut(s->vcg);
    snprintf(s->vf_cut, sizeof s->vf_cut,
             "the value communication graph was cut where it reached its "
@@ -474,21 +474,15 @@ static int build_vcg(hlp_session *s, char *msg, size_t msglen)
    }
    free(s->vf_buf);
    s->vf_buf = NULL;
-   vcg_graph g;
    char err[VCG_ERRLEN];
-   vcg_status st = vcg_finish(s->vcg, &g, err, sizeof err);
+   uint32_t nv, ne;
+   trace_buf *sec = &s->sec[CATS_SEC_VCG];
+   vcg_status st = vcg_finish_section(s->vcg, sec, &nv, &ne, err, sizeof err);
    vcg_builder_free(s->vcg);
    s->vcg = NULL;
    if (st != VCG_OK) {
+      trace_buf_free(sec);
       snprintf(msg, msglen, "%s", err);
-      return -1;
-   }
-   uint32_t nv = g.nvertices, ne = g.nedges;
-   int rc = vcg_section_take(&g, &s->sec[CATS_SEC_VCG]);
-   vcg_graph_free(&g);
-   if (rc != 0) {
-      snprintf(msg, msglen, "out of memory writing the value communication "
-                            "graph (%u vertices, %u edges)", nv, ne);
       return -1;
    }
    s->seen[CATS_SEC_VCG] = 1;

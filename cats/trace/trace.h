@@ -154,7 +154,8 @@ typedef struct trace_vcg {
    uint32_t nvertices;
    trace_vcg_vertex *vertices;
    uint32_t nedges;
-   trace_vcg_edge *edges;    /* sorted by (src, dst, ctx), unique */
+   trace_vcg_edge *edges;    /* sorted by (src, dst, ctx), unique (the
+                                file has them by dst) */
 } trace_vcg;
 
 /* Section 9, reuse (LRU stack) distances at cache-line granularity

@@ -5,8 +5,10 @@
  * relative to the one before), meaning in docs/VCG.md. Besides sizes and
  * references (allocs, contexts and locs may be NONE; edge ends must be
  * vertices) the decoder checks what consumers rely on: known flags,
- * versions >= 1, the vertex order, edges sorted by (src, dst, ctx)
- * without duplicates, and 1 <= versions <= uses on every edge. */
+ * versions >= 1, the vertex order, edges sorted by (dst, src, ctx)
+ * without duplicates, and 1 <= versions <= uses on every edge. The file
+ * has the edges in (dst, src, ctx) order, as the helper makes them;
+ * readers get them in (src, dst, ctx) order (trace.h). */
 #include "trace_int.h"
 
 #include <stdlib.h>
@@ -87,12 +89,12 @@ static trace_status check_edge(trace_file *t, uint32_t i, const trace_vcg_edge *
                         "versions <= uses)", i, (unsigned long long)e->uses,
                         (unsigned long long)e->versions);
    if (q) {
-      int after = q->src != e->src   ? q->src < e->src
-                  : q->dst != e->dst ? q->dst < e->dst
+      int after = q->dst != e->dst   ? q->dst < e->dst
+                  : q->src != e->src ? q->src < e->src
                                      : q->ctx < e->ctx;
       if (!after)
          return trace_fail(err, errlen, TRACE_EVALUE,
-                           "VCG edge %u: not after edge %u in (src, dst, ctx) "
+                           "VCG edge %u: not after edge %u in (dst, src, ctx) "
                            "order", i, i - 1);
    }
    return TRACE_OK;
@@ -143,27 +145,27 @@ static trace_status packed_vertex(var_in *in, uint32_t i, trace_vcg_vertex *v,
 static trace_status packed_edge(var_in *in, uint32_t i, uint32_t nv, trace_vcg_edge *e,
                                 const trace_vcg_edge *q, char *err, size_t errlen)
 {
-   uint64_t dsrc = 0, ddst = 0, back = 0;
-   int64_t sdst = 0, dctx = 0;
+   uint64_t ddst = 0, dsrc = 0, back = 0;
+   int64_t ssrc = 0, dctx = 0;
    int r;
-   if ((r = var_get_u(in, &dsrc)) != 0)
-      return bad_var(r, "VCG edge", i, "src", err, errlen);
-   uint64_t qsrc = q ? q->src : 0;
-   if (dsrc >= nv - qsrc)
-      return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: src out of range (%u)", i, nv);
-   uint64_t src = qsrc + dsrc, dst;
-   if (q && dsrc == 0) {
-      if ((r = var_get_u(in, &ddst)) != 0)
-         return bad_var(r, "VCG edge", i, "dst", err, errlen);
-      if (ddst >= nv - (uint64_t)q->dst)
-         return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: dst out of range (%u)", i, nv);
-      dst = q->dst + ddst;
+   if ((r = var_get_u(in, &ddst)) != 0)
+      return bad_var(r, "VCG edge", i, "dst", err, errlen);
+   uint64_t qdst = q ? q->dst : 0;
+   if (ddst >= nv - qdst)
+      return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: dst out of range (%u)", i, nv);
+   uint64_t dst = qdst + ddst, src;
+   if (q && ddst == 0) {
+      if ((r = var_get_u(in, &dsrc)) != 0)
+         return bad_var(r, "VCG edge", i, "src", err, errlen);
+      if (dsrc >= nv - (uint64_t)q->src)
+         return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: src out of range (%u)", i, nv);
+      src = q->src + dsrc;
    } else {
-      if ((r = var_get_s(in, &sdst)) != 0)
-         return bad_var(r, "VCG edge", i, "dst", err, errlen);
-      if (sdst < -(int64_t)src || sdst >= (int64_t)nv - (int64_t)src)
-         return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: dst out of range (%u)", i, nv);
-      dst = (uint64_t)((int64_t)src + sdst);
+      if ((r = var_get_s(in, &ssrc)) != 0)
+         return bad_var(r, "VCG edge", i, "src", err, errlen);
+      if (ssrc < -(int64_t)dst || ssrc >= (int64_t)nv - (int64_t)dst)
+         return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: src out of range (%u)", i, nv);
+      src = (uint64_t)((int64_t)dst + ssrc);
    }
    if ((r = var_get_s(in, &dctx)) != 0)
       return bad_var(r, "VCG edge", i, "ctx", err, errlen);
@@ -231,19 +233,43 @@ trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_gr
       if (st != TRACE_OK)
          return st;
    }
+   /* The edges are checked in the file's (dst, src, ctx) order while
+    * each src's are counted, then decoded again into (src, dst, ctx)
+    * order: a counting sort, stable, so each src's edges keep their
+    * (dst, ctx) order. */
+   const uint8_t *edges_at = in.p;
+   uint32_t *start = keep_graph ? calloc((size_t)nv + 1, sizeof *start) : NULL;
+   if (keep_graph && !start)
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (VCG)");
    for (uint32_t i = 0; i < ne; i++) {
-      trace_vcg_edge *e = keep_graph ? &g->edges[i] : &window[i & 1];
-      const trace_vcg_edge *q = i == 0        ? NULL
-                              : keep_graph ? &g->edges[i - 1]
-                                           : &window[(i - 1) & 1];
+      trace_vcg_edge *e = &window[i & 1];
+      const trace_vcg_edge *q = i == 0 ? NULL : &window[(i - 1) & 1];
       trace_status st = packed_edge(&in, i, nv, e, q, err, errlen);
       if (st == TRACE_OK)
          st = check_edge(t, i, e, q, err, errlen);
-      if (st != TRACE_OK)
+      if (st != TRACE_OK) {
+         free(start);
          return st;
+      }
+      if (start && e->src + 1u < nv)
+         start[e->src + 1]++;
    }
-   if (in.p != in.end)
+   if (in.p != in.end) {
+      free(start);
       return trace_fail(err, errlen, TRACE_ERECORD, "VCG: %zu bytes after the last edge",
                         (size_t)(in.end - in.p));
+   }
+   if (!keep_graph)
+      return TRACE_OK;
+   for (uint32_t v = 1; v < nv; v++)
+      start[v] += start[v - 1];
+   in.p = edges_at;
+   for (uint32_t i = 0; i < ne; i++) {
+      trace_vcg_edge *e = &window[i & 1];
+      const trace_vcg_edge *q = i == 0 ? NULL : &window[(i - 1) & 1];
+      packed_edge(&in, i, nv, e, q, err, errlen);   /* checked above */
+      g->edges[start[e->src]++] = *e;
+   }
+   free(start);
    return TRACE_OK;
 }

@@ -95,7 +95,7 @@ if [ -f "$trace" ]; then
       check cli_dump_json_valid 0 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format"] == "cats" and d["version"] == 6
+assert d["format"] == "cats" and d["version"] == 7
 assert [c["kind"] for c in d["contexts"]] == ["thread", "function", "loop"]
 assert d["contexts"][2]["depth"] == 2
 assert d["events"][0]["strides"] == [8] and d["events"][0]["pattern"] == "stride-1"

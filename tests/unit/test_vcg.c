@@ -14,9 +14,8 @@
 #include "cats/trace/trace.h"
 #include "cats/trace/trace_write.h"
 #include "vcg/vcg_build.h"
-#include "vcg/vcg_edge_sort.h"
 #include "vcg/vcg_idmap.h"
-#include "vcg/vcg_records.h"
+#include "vcg/vcg_pattern.h"
 #include "vcg/vcg_section.h"
 #include "check.h"
 #include "synth.h"
@@ -254,14 +253,14 @@ static void test_merge(void)
                version + 10000 > 1000001 ? 1000001 - version : 10000);
    CHECK_EQ(vcg_feed(b, chunk.data, chunk.len, 1, &used, err, sizeof err),
             VCG_OK);
-   uint64_t records;
-   uint32_t nv, ne;
-   vcg_builder_counts(b, &records, &nv, &ne);
+   uint64_t records, kept;
+   uint32_t nv;
+   vcg_builder_counts(b, &records, &nv, &kept);
    CHECK_EQ(records, 65 + 64 + 100);
    CHECK_EQ(nv, 65);
-   CHECK_EQ(ne, 65);
-   /* Tables and arrays for 65 vertices and edges and 64 distinct
-    * records, whatever the stream. */
+   CHECK_EQ(kept, 64);
+   /* Tables and arrays for 65 vertices and 64 distinct records, whatever
+    * the stream. */
    CHECK(vcg_builder_bytes(b) < 20480);
    trace_buf_free(&end);
    end_simple(&end, 0, NULL, NULL, NULL);
@@ -282,38 +281,45 @@ static void test_merge(void)
    trace_buf_free(&end);
 }
 
-/* A record's edges: consecutive (a vertex's first record, which made
- * them), close to the first (2 bytes each) or far (4 bytes each). */
-static void test_record_forms(void)
+/* Source lists are kept once, sorted, whatever their order; a source
+ * named twice is found; the empty list (a constant) is a list. */
+static void test_source_lists(void)
 {
-   vcg_records_pool p = VCG_RECORDS_POOL_INIT;
-   const uint32_t run[4] = { 100, 101, 102, 103 }, near[4] = { 100, 90, 102, 32867 },
-                  far[3] = { 100, 5, 40000 };
-   uint32_t a = vcg_records_new(&p, VCG_RECORDS_NIL, run, 4);
-   uint32_t b = vcg_records_new(&p, a, near, 4);
-   uint32_t c = vcg_records_new(&p, a, far, 3);
-   CHECK(a != VCG_RECORDS_NIL && b != VCG_RECORDS_NIL && c != VCG_RECORDS_NIL);
-   CHECK_EQ(vcg_records_len(&p, a), 3);
-   CHECK_EQ(vcg_records_len(&p, b), 5);
-   CHECK_EQ(vcg_records_len(&p, c), 5);
-   for (uint32_t k = 0; k < 4; k++) {
-      CHECK_EQ(vcg_records_edge(&p, a, k), run[k]);
-      CHECK_EQ(vcg_records_edge(&p, b, k), near[k]);
+   vcg_pattern_pool p = VCG_PATTERN_POOL_INIT;
+   uint32_t a[3] = { 5, 0xFFFFFFFFu, 1 }, b[3] = { 1, 5, 0xFFFFFFFFu },
+            c[2] = { 1, 5 }, twice[3] = { 7, 2, 7 };
+   uint32_t na, nb, nc, nt, ne;
+   CHECK_EQ(vcg_pattern_intern(&p, a, 3, &na), VCG_PATTERN_OK);
+   CHECK_EQ(vcg_pattern_intern(&p, b, 3, &nb), VCG_PATTERN_OK);
+   CHECK_EQ(vcg_pattern_intern(&p, c, 2, &nc), VCG_PATTERN_OK);
+   CHECK_EQ(vcg_pattern_intern(&p, NULL, 0, &ne), VCG_PATTERN_OK);
+   CHECK_EQ(na, nb);
+   CHECK(nc != na && ne != na && ne != nc);
+   const uint32_t *l = vcg_pattern_at(&p, na);
+   CHECK(l[0] == 3 && l[1] == 1 && l[2] == 5 && l[3] == 0xFFFFFFFFu);
+   CHECK_EQ(vcg_pattern_at(&p, ne)[0], 0);
+   CHECK_EQ(p.len, 4 + 3 + 1);
+   CHECK_EQ(vcg_pattern_intern(&p, twice, 3, &nt), VCG_PATTERN_TWICE);
+   CHECK_EQ(nt, 7);
+   /* Many lists: the index grows and finds each again. */
+   for (uint32_t k = 0; k < 5000; k++) {
+      uint32_t d[2] = { k, k + 1 }, name;
+      CHECK_EQ(vcg_pattern_intern(&p, d, 2, &name), VCG_PATTERN_OK);
    }
-   for (uint32_t k = 0; k < 3; k++)
-      CHECK_EQ(vcg_records_edge(&p, c, k), far[k]);
-   CHECK_EQ(vcg_records_n(&p, a), 4);
-   CHECK_EQ(vcg_records_n(&p, c), 3);
-   /* One ring: a, then c, then b (each new one after a). */
-   CHECK_EQ(vcg_records_at(&p, a)[VCG_RECORDS_RING], c);
-   CHECK_EQ(vcg_records_at(&p, c)[VCG_RECORDS_RING], b);
-   CHECK_EQ(vcg_records_at(&p, b)[VCG_RECORDS_RING], a);
-   vcg_records_free(&p);
+   for (uint32_t k = 0; k < 5000; k += 999) {
+      uint32_t d[2] = { k + 1, k }, name;
+      size_t before = p.len;
+      CHECK_EQ(vcg_pattern_intern(&p, d, 2, &name), VCG_PATTERN_OK);
+      CHECK(p.len == before && vcg_pattern_at(&p, name)[1] == k);
+   }
+   vcg_pattern_free(&p);
 }
 
-/* Memory per vertex and per distinct edge on a larger graph. The ids come
- * in dense runs, as the tool makes them (a chunk's sequence number and the
- * word in it), which the id map relies on. */
+/* Memory per vertex and per record on a larger graph. The ids come in
+ * dense runs, as the tool makes them (a chunk's sequence number and the
+ * word in it), which the id map relies on, and a record's sources lie at
+ * the same distances from each vertex (a loop's), so their list is kept
+ * once. */
 #define TOOL_ID(i) ((1u << 13) + (i))
 static void test_memory(void)
 {
@@ -337,19 +343,18 @@ static void test_memory(void)
       vfs_sources(&s, TOOL_ID(i), 2, 0, 4, src);
    }
    CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
-   uint64_t records;
-   uint32_t nv, ne;
-   vcg_builder_counts(b, &records, &nv, &ne);
-   CHECK_EQ(ne, 4 * n);
+   uint64_t records, kept;
+   uint32_t nv;
+   vcg_builder_counts(b, &records, &nv, &kept);
+   CHECK_EQ(kept, 2 * n);
    double per_vertex = (double)after_vertices / n;
-   double per_edge = (double)(vcg_builder_bytes(b) - after_vertices) / ne;
-   printf("  memory: %.1f bytes per vertex, %.1f per edge\n", per_vertex,
-          per_edge);
+   double per_record = (double)(vcg_builder_bytes(b) - after_vertices) / kept;
+   printf("  memory: %.1f bytes per vertex, %.1f per record of 4 sources\n",
+          per_vertex, per_record);
    CHECK(per_vertex <= 64);
-   /* 16 bytes an edge and a quarter's slack, and its share of its
-    * record: a vertex's first record made its four edges in order, and
-    * takes 12 bytes (it took 16 and 2 an edge). */
-   CHECK(per_edge <= 30);
+   /* 16 bytes a record and a quarter's slack; the lists are the loop's
+    * one and those of the 3,908 vertices whose sources wrap round. */
+   CHECK(per_record <= 22);
 
    /* The finished graph: every edge once, sorted by (src, dst, ctx) in
     * place, with a second context on every tenth vertex. */
@@ -392,8 +397,9 @@ static void test_memory(void)
 }
 
 /* Two million records of vertex 5, its sources at random among vertices
- * 10..209 (each a new record, as the tool would send them): enough for
- * the builder to compact its records. */
+ * 10..209 (each a new record, as a stream might send them): its ring
+ * passes CATS_VF_RING_MAX again and again, and the records that leave it
+ * are merged. */
 static void churn_until_compacted(vcg_builder *b, trace_buf *s)
 {
    char err[VCG_ERRLEN] = "";
@@ -411,11 +417,12 @@ static void churn_until_compacted(vcg_builder *b, trace_buf *s)
    }
 }
 
-/* An edge whose record left its vertex's ring (SOURCES_ALONE) and was
- * compacted away is made again when a later record names it, and the
- * two are one edge of the graph. Vertex 1 gets records {2, 3} and, alone,
- * {4}; vertex 5's sources change at random among 200 records until the
- * records are compacted; then vertex 1's first record comes back. */
+/* An edge whose record left its vertex's ring (SOURCES_ALONE) is made
+ * again when a later record names it, and the two are one edge of the
+ * graph. Vertex 1 gets records {2, 3} and, alone, {4}; vertex 5's
+ * sources change at random among 200 lists; then vertex 1's first record
+ * comes back. The builder holds a record per distinct (list, context) of
+ * a vertex and its ring, whatever the stream's length. */
 static void test_compacted_edges_merge(void)
 {
    vcg_builder *b = vcg_builder_new();
@@ -427,14 +434,18 @@ static void test_compacted_edges_merge(void)
    vfs_sources(&s, 1, 1, 0, 2, (const uint32_t[]){ 2, 3 });
    vfs_record(&s, CATS_VF_SOURCES_ALONE, 1, 2, 0, 1, (const uint32_t[]){ 4 });
    CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
-   uint64_t records;
-   uint32_t nv, ne;
+   uint64_t records, kept;
+   uint32_t nv;
    churn_until_compacted(b, &s);
    s.len = 0;
    vfs_sources(&s, 1, 3, 0, 2, (const uint32_t[]){ 2, 3 });
    CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
-   vcg_builder_counts(b, &records, &nv, &ne);
-   CHECK_EQ(ne, 3 + 2 + 200);   /* 2 -> 1 and 3 -> 1 made twice */
+   vcg_builder_counts(b, &records, &nv, &kept);
+   /* Vertex 1: its ring of 2 and the record that left; vertex 5: a
+    * ring of at most CATS_VF_RING_MAX, the 200 merged and at most
+    * 2 x 200 + 1024 that left since. */
+   CHECK(kept <= 3 + CATS_VF_RING_MAX + 200 + 2 * 200 + 1024);
+   CHECK(vcg_builder_bytes(b) < 160 * 1024);
    end_simple(&end, 1, (const uint32_t[]){ 1 }, (const uint32_t[]){ 4 },
               (const uint8_t[]){ 0 });
    CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
@@ -525,9 +536,10 @@ static void test_steps(void)
    trace_buf_free(&end);
 }
 
-/* The rings that STEP walks survive compaction in their order: vertex 1
- * has records {2}, {3}, {4}; vertex 5's sources change at random until
- * the pool is compacted; then vertex 1 steps twice round its ring. */
+/* The rings that STEP walks keep their order while another vertex's
+ * records churn: vertex 1 has records {2}, {3}, {4}; vertex 5's sources
+ * change at random two million times; then vertex 1 steps twice round
+ * its ring. */
 static void test_rings_survive_compaction(void)
 {
    vcg_builder *b = vcg_builder_new();
@@ -543,10 +555,6 @@ static void test_rings_survive_compaction(void)
    s.len = 0;
    vfs_step(&s, 1, 4, 1, 6);   /* {2} {3} {4} {2} {3} {4} */
    CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
-   uint64_t records;
-   uint32_t nv, ne;
-   vcg_builder_counts(b, &records, &nv, &ne);
-   CHECK_EQ(ne, 3 + 200);
    end_simple(&end, 1, (const uint32_t[]){ 1 }, (const uint32_t[]){ 9 },
               (const uint8_t[]){ 0 });
    CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
@@ -562,9 +570,9 @@ static void test_rings_survive_compaction(void)
    trace_buf_free(&end);
 }
 
-/* A record whose edges were made far apart (its vertex's first record,
- * then 40000 other edges, then a second record naming both) keeps them
- * as full indices; STEPs round the ring of the two find them. */
+/* A vertex's second record names its first record's source again after
+ * 40000 other vertices' records; STEPs round the ring of the two add to
+ * both, and the shared source is one edge. */
 static void test_far_edges(void)
 {
    vcg_builder *b = vcg_builder_new();
@@ -580,10 +588,6 @@ static void test_far_edges(void)
    vfs_sources(&s, 1, 2, 0, 2, (const uint32_t[]){ 2, 3 });
    vfs_step(&s, 1, 3, 1, 5);   /* {2} {2, 3} {2} {2, 3} {2} */
    CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
-   uint64_t records;
-   uint32_t nv, ne;
-   vcg_builder_counts(b, &records, &nv, &ne);
-   CHECK_EQ(ne, 1 + far + 1);
    end_simple(&end, 1, (const uint32_t[]){ 1 }, (const uint32_t[]){ 7 },
               (const uint8_t[]){ 0 });
    CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
@@ -1070,15 +1074,24 @@ static int example_section(trace_buf *sec)
    if (!r) {
       r = vcg_section_write(&g, sec);
       CHECK_EQ(sec->len, vcg_section_size(&g));
-      /* Taken from the graph (the helper's way): the same bytes, and the
-       * graph keeps its vertices only. */
-      trace_buf taken = TRACE_BUF_INIT;
-      CHECK(g.nedges > 0);
-      CHECK_EQ(vcg_section_take(&g, &taken), 0);
-      CHECK(taken.len == sec->len &&
-            memcmp(taken.data, sec->data, sec->len) == 0);
-      CHECK(g.edges == NULL && g.nedges == 0 && g.vertices != NULL);
-      trace_buf_free(&taken);
+      /* Written as the edges are made (the helper's way): the same
+       * bytes. */
+      trace_buf vf = TRACE_BUF_INIT, end = TRACE_BUF_INIT, streamed = TRACE_BUF_INIT;
+      char err[VCG_ERRLEN] = "";
+      size_t used;
+      uint32_t nv = 0, ne = 0;
+      vcg_builder *b = vcg_builder_new();
+      CHECK(b && vfs_example(&vf, &end) == 0 && g.nedges > 0);
+      CHECK_EQ(vcg_feed(b, vf.data, vf.len, 1, &used, err, sizeof err), VCG_OK);
+      CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
+      CHECK_EQ(vcg_finish_section(b, &streamed, &nv, &ne, err, sizeof err), VCG_OK);
+      CHECK(nv == g.nvertices && ne == g.nedges);
+      CHECK(streamed.len == sec->len &&
+            memcmp(streamed.data, sec->data, sec->len) == 0);
+      vcg_builder_free(b);
+      trace_buf_free(&vf);
+      trace_buf_free(&end);
+      trace_buf_free(&streamed);
       vcg_graph_free(&g);
    }
    return r;
@@ -1294,20 +1307,20 @@ static const uint8_t hand_section[56] = {
    1, 1, 0, 8, 0, 0, 1, 0,
    2, 1, 8, 8, 1, 1, 3, 0xAC, 0x02,                 /* weight 300 */
    4, 0, 0, 8, 1, 2, 1, 2,
-   /* src from the edge before; dst from the edge before (same src) or
-    * as an svar from src; ctx + 1 as an svar from the one before; uses;
-    * uses - versions */
-   0, 2, 2, 3, 2,                                    /* dst 0 + 1, ctx 1 */
-   0, 1, 0, 1, 0,                                    /* dst 1 + 1 */
-   2, 1, 1, 2, 1,                                    /* dst 2 - 1, ctx NONE */
+   /* in (dst, src, ctx) order: dst from the edge before; src from the
+    * edge before (same dst) or as an svar from dst; ctx + 1 as an svar
+    * from the one before; uses; uses - versions */
+   1, 1, 2, 3, 2,                                    /* 0 -> 1: src 1 - 1, ctx 1 */
+   0, 2, 1, 2, 1,                                    /* 2 -> 1: src 0 + 2, ctx NONE */
+   1, 3, 2, 1, 0,                                    /* 0 -> 2: src 2 - 2, ctx 1 */
 };
 #define HAND_EDGE(i, f) (16 + 8 + 9 + 8 + 5 * (i) + (f))
 
 /* Decode hand_section with byte `at` set to `value` (at < 0: as it is),
  * cut to `len` bytes and `extra` bytes of `fill` appended; expect st and
  * a message with `want`. */
-static void expect_packed(int at, uint8_t value, size_t len, size_t extra, uint8_t fill,
-                          trace_status st, const char *want)
+static void expect_packed2(int at, uint8_t value, int at2, uint8_t value2, size_t len,
+                           size_t extra, uint8_t fill, trace_status st, const char *want)
 {
    trace_buf sec = TRACE_BUF_INIT;
    CHECK_EQ(trace_buf_append(&sec, hand_section, len), 0);
@@ -1315,6 +1328,8 @@ static void expect_packed(int at, uint8_t value, size_t len, size_t extra, uint8
       CHECK_EQ(trace_buf_put8(&sec, fill), 0);
    if (at >= 0)
       sec.data[at] = value;
+   if (at2 >= 0)
+      sec.data[at2] = value2;
    trace_file *t = NULL;
    char err[TRACE_ERRLEN] = "";
    CHECK_EQ(decode_with(&sec, &t, err), st);
@@ -1324,6 +1339,12 @@ static void expect_packed(int at, uint8_t value, size_t len, size_t extra, uint8
    }
    trace_free(t);
    trace_buf_free(&sec);
+}
+
+static void expect_packed(int at, uint8_t value, size_t len, size_t extra, uint8_t fill,
+                          trace_status st, const char *want)
+{
+   expect_packed2(at, value, -1, 0, len, extra, fill, st, want);
 }
 
 static void test_packed_section(void)
@@ -1377,14 +1398,17 @@ static void test_packed_section(void)
    expect_packed(16 + 1, 2, n, 0, 0, TRACE_EVALUE, "VCG vertex 1: out of order");
    expect_packed(v2, CATS_VCG_REGISTER | CATS_VCG_INPUT, n, 0, 0, TRACE_EVALUE,
                  "register intermediate");
-   expect_packed(HAND_EDGE(2, 0), 3, n, 0, 0, TRACE_EREF, "VCG edge 2: src out of range");
-   expect_packed(HAND_EDGE(1, 1), 2, n, 0, 0, TRACE_EREF, "VCG edge 1: dst out of range");
-   expect_packed(HAND_EDGE(2, 1), 5, n, 0, 0, TRACE_EREF, "VCG edge 2: dst out of range");
+   expect_packed(HAND_EDGE(2, 0), 3, n, 0, 0, TRACE_EREF, "VCG edge 2: dst out of range");
+   expect_packed(HAND_EDGE(1, 1), 3, n, 0, 0, TRACE_EREF, "VCG edge 1: src out of range");
+   expect_packed(HAND_EDGE(2, 1), 5, n, 0, 0, TRACE_EREF, "VCG edge 2: src out of range");
    expect_packed(HAND_EDGE(0, 2), 20, n, 0, 0, TRACE_EREF, "VCG edge 0: ctx 9");
    expect_packed(HAND_EDGE(2, 2), 3, n, 0, 0, TRACE_ERECORD, "VCG edge 2: ctx out of range");
    expect_packed(HAND_EDGE(1, 3), 0, n, 0, 0, TRACE_EVALUE, "VCG edge 1: uses 0");
    expect_packed(HAND_EDGE(0, 4), 3, n, 0, 0, TRACE_EVALUE, "VCG edge 0: uses 3, versions 0");
-   expect_packed(HAND_EDGE(1, 1), 0, n, 0, 0, TRACE_EVALUE, "VCG edge 1: not after edge 0");
+   /* Edge 2 as (dst 1, src 2, ctx 0): after edge 1's (1, 2, NONE) in
+    * the order of unsigned ids, so not after it. */
+   expect_packed2(HAND_EDGE(2, 0), 0, HAND_EDGE(2, 1), 0, n, 0, 0, TRACE_EVALUE,
+                  "VCG edge 2: not after edge 1");
    /* A register intermediate after a memory vertex without an
     * allocation (another thread's stack word, at its address): both
     * have alloc NONE, and the intermediate's offset 0 is its own, not a
@@ -1403,30 +1427,6 @@ static void test_packed_section(void)
          t->vcg.vertices[1].offset == 0);
    trace_free(t);
    trace_buf_free(&ps);
-   /* Edges packed over their own array: those whose packed form outgrows
-    * the 20 bytes they free (each number 5 bytes: the writer checks
-    * neither the order nor the vertices) are packed apart, and the
-    * section is the one written from the graph. */
-   vcg_vertex two[2] = { { .alloc = NONE, .versions = 1 }, { .alloc = NONE, .versions = 1 } };
-   enum { SMALL = 40, BIG = 400 };
-   vcg_edge *many = calloc(SMALL + BIG, sizeof *many);
-   CHECK(many != NULL);
-   for (int i = 0; many && i < SMALL + BIG; i++) {
-      int big = i >= SMALL;
-      many[i] = (vcg_edge){ .src = big ? (uint32_t)(i & 1) : 0,
-                            .dst = big ? 0xFFFFFFF0u : 1,
-                            .ctx = big && (i & 1) ? 0xFFFFFFF0u : 0,
-                            .uses = big ? 0xFFFFFFFFu : 1, .versions = 1 };
-   }
-   vcg_graph mg = { 8, 2, SMALL + BIG, two, many };
-   trace_buf written = TRACE_BUF_INIT, taken = TRACE_BUF_INIT;
-   CHECK_EQ(vcg_section_write(&mg, &written), 0);
-   CHECK(written.len > 16 + 2 * 8 + SMALL * 5 + (size_t)BIG * 20);
-   CHECK_EQ(vcg_section_take(&mg, &taken), 0);
-   CHECK(taken.len == written.len && memcmp(taken.data, written.data, written.len) == 0);
-   CHECK(mg.edges == NULL && mg.nedges == 0);
-   trace_buf_free(&written);
-   trace_buf_free(&taken);
    /* A number past 64 bits. */
    trace_buf big = TRACE_BUF_INIT;
    CHECK_EQ(trace_buf_append(&big, hand_section, 16), 0);
@@ -1439,49 +1439,6 @@ static void test_packed_section(void)
    CHECK(strstr(err, "VCG vertex 0: flags out of range") != NULL);
    trace_free(t);
    trace_buf_free(&big);
-}
-
-static int cmp_edge(const void *a, const void *b)
-{
-   const vcg_edge *x = a, *y = b;
-   if (x->src != y->src)
-      return x->src < y->src ? -1 : 1;
-   if (x->dst != y->dst)
-      return x->dst < y->dst ? -1 : 1;
-   return (x->ctx > y->ctx) - (x->ctx < y->ctx);
-}
-
-/* Above VCG_EDGE_SORT_PARALLEL_ABOVE the edges are sorted on two threads: the
- * order must be qsort's on (src, dst, ctx), each edge carried whole. Skewed
- * sources (half the edges from a few hubs) unbalance the first digit's
- * buckets; equal (src, dst) pairs differ by ctx. */
-static void test_parallel_edge_sort(void)
-{
-   size_t n = VCG_EDGE_SORT_PARALLEL_ABOVE + 777;
-   uint32_t nv = 300000;
-   vcg_edge *e = malloc(n * sizeof *e), *want = malloc(n * sizeof *e);
-   CHECK(e != NULL && want != NULL);
-   if (!e || !want) {
-      free(e);
-      free(want);
-      return;
-   }
-   uint64_t x = 88172645463325252ull;
-   for (size_t i = 0; i < n; i++) {
-      x ^= x << 13;
-      x ^= x >> 7;
-      x ^= x << 17;
-      uint32_t src = (x & 1) ? (uint32_t)(x >> 8) % 5 : (uint32_t)(x >> 8) % nv;
-      e[i] = (vcg_edge){ .src = src, .dst = (uint32_t)(x >> 40) % nv,
-                         .ctx = (uint32_t)i, .uses = (uint32_t)(x >> 20),
-                         .versions = (uint32_t)i };
-   }
-   memcpy(want, e, n * sizeof *e);
-   qsort(want, n, sizeof *want, cmp_edge);
-   vcg_edge_sort(e, n, nv);
-   CHECK(memcmp(e, want, n * sizeof *e) == 0);
-   free(e);
-   free(want);
 }
 
 /* The id map: ids in dense runs and far apart (a register
@@ -1526,7 +1483,7 @@ int main(int argc, char **argv)
    RUN(test_end_runs);
    RUN(test_versions);
    RUN(test_merge);
-   RUN(test_record_forms);
+   RUN(test_source_lists);
    RUN(test_memory);
    RUN(test_compacted_edges_merge);
    RUN(test_steps);
@@ -1542,7 +1499,6 @@ int main(int argc, char **argv)
    RUN(test_write_trace);
    RUN(test_write_big_trace);
    RUN(test_packed_section);
-   RUN(test_parallel_edge_sort);
    RUN(test_id_map);
    return chk_failed ? 1 : 0;
 }
