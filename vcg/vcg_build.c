@@ -945,9 +945,7 @@ vcg_status vcg_finish_section(vcg_builder *b, struct trace_buf *out, uint32_t *n
       bad = vcg_pack_vertex(&k, &x) != 0;
    }
    for (uint32_t v = 0; !bad && v < b->nv; v++) {
-      bad = in_edges(b, &f, v) != 0 || (uint64_t)k.ne + f.ne > UINT32_MAX;
-      for (uint32_t j = 0; !bad && j < f.ne; j++)
-         bad = vcg_pack_edge(&k, &f.e[j]) != 0;
+      bad = in_edges(b, &f, v) != 0 || vcg_pack_group(&k, f.e, f.ne) != 0;
    }
    if (bad) {
       st = fail(b, VCG_ENOMEM, err, errlen,

@@ -30,13 +30,14 @@ static uint8_t *put_vertex(uint8_t *p, const vcg_vertex *v, const vcg_vertex *q)
 }
 
 /* Edge e after q (NULL for the first) at p; returns the byte after it.
- * Edges are sorted by (dst, src, ctx): dst from the edge before; src from
- * the edge before when the dst is the same, else from dst (a stencil's
- * few distances); ctx from the edge before. */
+ * Edges are sorted by (dst, src, ctx): dst from the edge before (twice
+ * the step, its low bit 0: not a repeat); src from the edge before when
+ * the dst is the same, else from dst (a stencil's few distances); ctx
+ * from the edge before. */
 static uint8_t *put_edge(uint8_t *p, const vcg_edge *e, const vcg_edge *q)
 {
    uint32_t qdst = q ? q->dst : 0, qctx = q ? q->ctx + 1u : 0;
-   p = var_put_u(p, e->dst - qdst);
+   p = var_put_u(p, 2 * (uint64_t)(e->dst - qdst));
    if (q && q->dst == e->dst)
       p = var_put_u(p, e->src - q->src);
    else
@@ -44,6 +45,21 @@ static uint8_t *put_edge(uint8_t *p, const vcg_edge *e, const vcg_edge *q)
    p = var_put_s(p, (int64_t)(uint32_t)(e->ctx + 1u) - (int64_t)qctx);
    p = var_put_u(p, e->uses);
    return var_put_u(p, e->uses - e->versions);
+}
+
+/* Whether e[0..n) is the group before moved to e's dst. */
+static int repeats(const vcg_pack *k, const vcg_edge *e, uint32_t n)
+{
+   if (!k->has_prev || n != k->nprev || n == 0)
+      return 0;
+   int64_t shift = (int64_t)e[0].dst - (int64_t)k->prev[0].dst;
+   for (uint32_t j = 0; j < n; j++) {
+      const vcg_edge *q = &k->prev[j];
+      if ((int64_t)e[j].src - (int64_t)q->src != shift || e[j].ctx != q->ctx ||
+          e[j].uses != q->uses || e[j].versions != q->versions)
+         return 0;
+   }
+   return 1;
 }
 
 /* Room for one record at the end of k's output (or a scratch record when
@@ -94,7 +110,7 @@ int vcg_pack_vertex(vcg_pack *k, const vcg_vertex *v)
    return 0;
 }
 
-int vcg_pack_edge(vcg_pack *k, const vcg_edge *e)
+static int pack_edge(vcg_pack *k, const vcg_edge *e)
 {
    uint8_t scratch[VCG_SECTION_MAX_RECORD], *p = room(k, scratch);
    if (!p)
@@ -102,6 +118,33 @@ int vcg_pack_edge(vcg_pack *k, const vcg_edge *e)
    advance(k, p, put_edge(p, e, k->ne ? &k->laste : NULL));
    k->laste = *e;
    k->ne++;
+   return 0;
+}
+
+int vcg_pack_group(vcg_pack *k, const vcg_edge *e, uint32_t n)
+{
+   if (n == 0)
+      return 0;
+   if ((uint64_t)k->ne + n > UINT32_MAX)
+      return -1;
+   if (repeats(k, e, n)) {
+      /* The dst's step from the edge before, its low bit 1. */
+      uint8_t scratch[VCG_SECTION_MAX_RECORD], *p = room(k, scratch);
+      if (!p)
+         return -1;
+      advance(k, p, var_put_u(p, 2 * (uint64_t)(e[0].dst - k->laste.dst) + 1));
+      k->laste = e[n - 1];
+      k->ne += n;
+   } else {
+      for (uint32_t j = 0; j < n; j++)
+         if (pack_edge(k, &e[j]) != 0)
+            return -1;
+   }
+   k->has_prev = n <= CATS_VCG_REPEAT_MAX;
+   if (k->has_prev) {
+      memcpy(k->prev, e, (size_t)n * sizeof *e);
+      k->nprev = n;
+   }
    return 0;
 }
 
@@ -143,8 +186,17 @@ static uint64_t pack_graph(const vcg_graph *g, trace_buf *out)
    int bad = !order || vcg_pack_begin(&k, out, g->word_size) != 0;
    for (uint32_t i = 0; !bad && i < g->nvertices; i++)
       bad = vcg_pack_vertex(&k, &g->vertices[i]) != 0;
-   for (uint32_t i = 0; !bad && i < g->nedges; i++)
-      bad = vcg_pack_edge(&k, &g->edges[order[i]]) != 0;
+   /* Each dst's edges gathered into a group. */
+   vcg_edge *group = malloc(((size_t)g->nedges + 1) * sizeof *group);
+   bad = bad || !group;
+   for (uint32_t i = 0, n = 0; !bad && i < g->nedges; i++) {
+      group[n++] = g->edges[order[i]];
+      if (i + 1 == g->nedges || g->edges[order[i + 1]].dst != group[0].dst) {
+         bad = vcg_pack_group(&k, group, n) != 0;
+         n = 0;
+      }
+   }
+   free(group);
    free(order);
    if (bad)
       return UINT64_MAX;

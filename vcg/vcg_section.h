@@ -12,11 +12,16 @@
 #ifndef VCG_SECTION_H
 #define VCG_SECTION_H
 
+#include "cats/format/cats_format.h"
 #include "cats/trace/trace_buf.h"
 #include "vcg_build.h"
 
 /* A section being written: the header, then vertices in graph order, then
- * edges in (dst, src, ctx) order. With out NULL, bytes are only counted. */
+ * each vertex's in-edges (a group) in dst order. With out NULL, bytes are
+ * only counted. A group that is the group before it moved by the
+ * distance between their sinks (every element of a loop over an array:
+ * its sources at the same distances, the same context, uses and
+ * versions) is written as one byte (docs/FORMAT.md). */
 typedef struct vcg_pack {
    trace_buf *out;
    size_t start;        /* the header's offset in out */
@@ -24,13 +29,20 @@ typedef struct vcg_pack {
    uint32_t nv, ne;     /* vertices and edges so far */
    vcg_vertex lastv;
    vcg_edge laste;
+   /* The group before, if it has at most CATS_VCG_REPEAT_MAX edges. */
+   vcg_edge prev[CATS_VCG_REPEAT_MAX];
+   uint32_t nprev;
+   int has_prev;
 } vcg_pack;
 
 /* Each returns 0, or -1 if out of memory (out then holds a part of the
  * section, which the caller drops). */
 int vcg_pack_begin(vcg_pack *k, trace_buf *out, uint32_t word_size);
 int vcg_pack_vertex(vcg_pack *k, const vcg_vertex *v);
-int vcg_pack_edge(vcg_pack *k, const vcg_edge *e);
+/* The in-edges e[0..n) of one vertex, after those of every vertex
+ * before it, sorted by (src, ctx), each with its dst. -1 also when the
+ * edges would pass 2^32 - 1. */
+int vcg_pack_group(vcg_pack *k, const vcg_edge *e, uint32_t n);
 /* Puts the counts in the header. */
 void vcg_pack_end(vcg_pack *k);
 

@@ -102,10 +102,11 @@ enum cats_frame {
 /* Value communication graph (docs/VCG.md): section 7 record sizes and
  * vertex flags, the record tags of VF frames and their vertex kinds. */
 #define CATS_VCG_HEADER_SIZE 16
-/* The fewest bytes of a record: a vertex's eight numbers, an edge's
- * five, one byte each. */
+/* The fewest bytes of a record: a vertex's eight numbers, one byte each;
+ * a repeated group of edges takes one byte for at most
+ * CATS_VCG_REPEAT_MAX edges (docs/FORMAT.md). */
 #define CATS_VCG_VERTEX_MIN  8
-#define CATS_VCG_EDGE_MIN    5
+#define CATS_VCG_REPEAT_MAX  1024
 #define CATS_VCG_INPUT    1u   /* read before it was ever written */
 #define CATS_VCG_OUTPUT   2u   /* last version live at exit */
 #define CATS_VCG_REGISTER 4u   /* register intermediate, not memory */

@@ -12,6 +12,7 @@
 #include "trace_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "le.h"
 #include "var.h"
@@ -140,49 +141,124 @@ static trace_status packed_vertex(var_in *in, uint32_t i, trace_vcg_vertex *v,
    return TRACE_OK;
 }
 
-/* Edge i after q (NULL for the first) from in; nv bounds the
- * vertex indices the differences make. */
-static trace_status packed_edge(var_in *in, uint32_t i, uint32_t nv, trace_vcg_edge *e,
-                                const trace_vcg_edge *q, char *err, size_t errlen)
+/* The edges as the file has them, one at a time: a repeated group (one
+ * byte) is the group before it, of at most CATS_VCG_REPEAT_MAX edges,
+ * moved to a new dst. */
+typedef struct vcg_edges_in {
+   var_in in;
+   uint32_t nv;
+   uint32_t i;                  /* edges read */
+   trace_vcg_edge last;         /* edge i - 1 */
+   /* The group before and this one, each while it has at most
+    * CATS_VCG_REPEAT_MAX edges (a count above it: longer). */
+   trace_vcg_edge prev[CATS_VCG_REPEAT_MAX], cur[CATS_VCG_REPEAT_MAX];
+   uint32_t nprev, ncur;
+   uint32_t pending, at;        /* edges of a repeat still to come */
+   uint32_t rdst;               /* and their dst */
+   int64_t shift;               /* and how far their sources move */
+} vcg_edges_in;
+
+/* A new dst's group begins: this one becomes the group before. */
+static void start_group(vcg_edges_in *r)
 {
-   uint64_t ddst = 0, dsrc = 0, back = 0;
+   r->nprev = r->ncur;
+   if (r->ncur <= CATS_VCG_REPEAT_MAX)
+      memcpy(r->prev, r->cur, (size_t)r->ncur * sizeof *r->cur);
+   r->ncur = 0;
+}
+
+static void add_to_group(vcg_edges_in *r, const trace_vcg_edge *e)
+{
+   if (r->ncur < CATS_VCG_REPEAT_MAX)
+      r->cur[r->ncur] = *e;
+   if (r->ncur <= CATS_VCG_REPEAT_MAX)
+      r->ncur++;
+}
+
+/* The next edge of a repeated group. */
+static trace_status repeated_edge(vcg_edges_in *r, trace_vcg_edge *e, char *err,
+                                  size_t errlen)
+{
+   const trace_vcg_edge *p = &r->prev[r->at++];
+   int64_t src = (int64_t)p->src + r->shift;
+   if (src < 0 || src >= (int64_t)r->nv)
+      return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: src out of range (%u)",
+                        r->i, r->nv);
+   *e = *p;
+   e->src = (uint32_t)src;
+   e->dst = r->rdst;
+   r->pending--;
+   return TRACE_OK;
+}
+
+/* The next edge (r->i) into *e; the caller then sets r->last. */
+static trace_status packed_edge(vcg_edges_in *r, trace_vcg_edge *e, char *err,
+                                size_t errlen)
+{
+   uint32_t i = r->i, nv = r->nv;
+   const trace_vcg_edge *q = i ? &r->last : NULL;
+   if (r->pending)
+      return repeated_edge(r, e, err, errlen);
+   uint64_t x = 0, dsrc = 0, back = 0;
    int64_t ssrc = 0, dctx = 0;
-   int r;
-   if ((r = var_get_u(in, &ddst)) != 0)
-      return bad_var(r, "VCG edge", i, "dst", err, errlen);
-   uint64_t qdst = q ? q->dst : 0;
+   int r2;
+   var_in *in = &r->in;
+   if ((r2 = var_get_u(in, &x)) != 0)
+      return bad_var(r2, "VCG edge", i, "dst", err, errlen);
+   uint64_t qdst = q ? q->dst : 0, ddst = x >> 1;
    if (ddst >= nv - qdst)
       return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: dst out of range (%u)", i, nv);
    uint64_t dst = qdst + ddst, src;
+   if (!q || ddst != 0)
+      start_group(r);
+   if (x & 1) {
+      if (!q || ddst == 0 || r->nprev == 0 || r->nprev > CATS_VCG_REPEAT_MAX)
+         return trace_fail(err, errlen, TRACE_EVALUE,
+                           "VCG edge %u: repeats no group of 1 to %d edges before "
+                           "another dst", i, CATS_VCG_REPEAT_MAX);
+      r->pending = r->nprev;
+      r->at = 0;
+      r->rdst = (uint32_t)dst;
+      r->shift = (int64_t)dst - (int64_t)r->prev[0].dst;
+      return repeated_edge(r, e, err, errlen);
+   }
    if (q && ddst == 0) {
-      if ((r = var_get_u(in, &dsrc)) != 0)
-         return bad_var(r, "VCG edge", i, "src", err, errlen);
+      if ((r2 = var_get_u(in, &dsrc)) != 0)
+         return bad_var(r2, "VCG edge", i, "src", err, errlen);
       if (dsrc >= nv - (uint64_t)q->src)
          return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: src out of range (%u)", i, nv);
       src = q->src + dsrc;
    } else {
-      if ((r = var_get_s(in, &ssrc)) != 0)
-         return bad_var(r, "VCG edge", i, "src", err, errlen);
+      if ((r2 = var_get_s(in, &ssrc)) != 0)
+         return bad_var(r2, "VCG edge", i, "src", err, errlen);
       if (ssrc < -(int64_t)dst || ssrc >= (int64_t)nv - (int64_t)dst)
          return trace_fail(err, errlen, TRACE_EREF, "VCG edge %u: src out of range (%u)", i, nv);
       src = (uint64_t)((int64_t)dst + ssrc);
    }
-   if ((r = var_get_s(in, &dctx)) != 0)
-      return bad_var(r, "VCG edge", i, "ctx", err, errlen);
+   if ((r2 = var_get_s(in, &dctx)) != 0)
+      return bad_var(r2, "VCG edge", i, "ctx", err, errlen);
    int64_t qctx1 = q ? (int64_t)(uint32_t)(q->ctx + 1u) : 0;
    if (dctx < -qctx1 || dctx > (int64_t)UINT32_MAX - qctx1)
       return bad_var(-2, "VCG edge", i, "ctx", err, errlen);
    uint32_t ctx1 = (uint32_t)(qctx1 + dctx);
-   if ((r = var_get_u32(in, &e->uses)) != 0)
-      return bad_var(r, "VCG edge", i, "uses", err, errlen);
-   if ((r = var_get_u(in, &back)) != 0)
-      return bad_var(r, "VCG edge", i, "versions", err, errlen);
+   if ((r2 = var_get_u32(in, &e->uses)) != 0)
+      return bad_var(r2, "VCG edge", i, "uses", err, errlen);
+   if ((r2 = var_get_u(in, &back)) != 0)
+      return bad_var(r2, "VCG edge", i, "versions", err, errlen);
    e->src = (uint32_t)src;
    e->dst = (uint32_t)dst;
    e->ctx = id_of(ctx1);
    /* versions = uses - back; 0 (back = uses) and below fail the check. */
    e->versions = back >= e->uses ? 0 : e->uses - (uint32_t)back;
    return TRACE_OK;
+}
+
+/* Edge r->i read and checked: the next one follows it. */
+static void edge_done(vcg_edges_in *r, const trace_vcg_edge *e)
+{
+   add_to_group(r, e);
+   r->last = *e;
+   r->i++;
 }
 
 trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_graph,
@@ -194,10 +270,11 @@ trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_gr
                         "VCG: %zu bytes, too short for its header", s->size);
    uint32_t word = le_u32(s->data), nv = le_u32(s->data + 4);
    uint32_t ne = le_u32(s->data + 8), reserved = le_u32(s->data + 12);
-   /* Packed records take at least a byte a number: counts that the
-    * section cannot hold are refused before anything is allocated. */
+   /* Packed records take at least a byte a number, and a byte stands for
+    * at most CATS_VCG_REPEAT_MAX edges: counts that the section cannot
+    * hold are refused before anything is allocated. */
    uint64_t need = CATS_VCG_HEADER_SIZE + (uint64_t)nv * CATS_VCG_VERTEX_MIN +
-                   (uint64_t)ne * CATS_VCG_EDGE_MIN;
+                   ((uint64_t)ne + CATS_VCG_REPEAT_MAX - 1) / CATS_VCG_REPEAT_MAX;
    if (need > s->size)
       return trace_fail(err, errlen, TRACE_ERECORD,
                         "VCG: %u vertices and %u edges need at least %llu bytes, "
@@ -208,13 +285,12 @@ trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_gr
    if (word == 0 || (word & (word - 1)) != 0)
       return trace_fail(err, errlen, TRACE_EVALUE,
                         "VCG: word size %u is not a power of two", word);
-   /* Checking needs only the vertex or edge before. */
+   /* Checking needs only the vertex or edge before (and the group of
+    * edges before); the edges are allocated once they have been read. */
    trace_vcg_vertex vwindow[2];
-   trace_vcg_edge window[2];
    if (keep_graph) {
       g->vertices = calloc(nv ? nv : 1, sizeof *g->vertices);
-      g->edges = calloc(ne ? ne : 1, sizeof *g->edges);
-      if (!g->vertices || !g->edges)
+      if (!g->vertices)
          return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (VCG)");
    }
    g->word_size = word;
@@ -237,39 +313,51 @@ trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_gr
     * each src's are counted, then decoded again into (src, dst, ctx)
     * order: a counting sort, stable, so each src's edges keep their
     * (dst, ctx) order. */
-   const uint8_t *edges_at = in.p;
+   vcg_edges_in *r = malloc(sizeof *r);
    uint32_t *start = keep_graph ? calloc((size_t)nv + 1, sizeof *start) : NULL;
-   if (keep_graph && !start)
-      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (VCG)");
-   for (uint32_t i = 0; i < ne; i++) {
-      trace_vcg_edge *e = &window[i & 1];
-      const trace_vcg_edge *q = i == 0 ? NULL : &window[(i - 1) & 1];
-      trace_status st = packed_edge(&in, i, nv, e, q, err, errlen);
-      if (st == TRACE_OK)
-         st = check_edge(t, i, e, q, err, errlen);
-      if (st != TRACE_OK) {
-         free(start);
-         return st;
-      }
-      if (start && e->src + 1u < nv)
-         start[e->src + 1]++;
-   }
-   if (in.p != in.end) {
+   if (!r || (keep_graph && !start)) {
+      free(r);
       free(start);
-      return trace_fail(err, errlen, TRACE_ERECORD, "VCG: %zu bytes after the last edge",
-                        (size_t)(in.end - in.p));
+      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (VCG)");
    }
-   if (!keep_graph)
-      return TRACE_OK;
+   const vcg_edges_in first = { .in = in, .nv = nv };
+   *r = first;
+   trace_status st = TRACE_OK;
+   for (uint32_t i = 0; st == TRACE_OK && i < ne; i++) {
+      trace_vcg_edge e;
+      st = packed_edge(r, &e, err, errlen);
+      if (st == TRACE_OK)
+         st = check_edge(t, i, &e, i ? &r->last : NULL, err, errlen);
+      if (st == TRACE_OK) {
+         edge_done(r, &e);
+         if (start && e.src + 1u < nv)
+            start[e.src + 1]++;
+      }
+   }
+   if (st == TRACE_OK && r->pending)
+      st = trace_fail(err, errlen, TRACE_ERECORD,
+                      "VCG: a repeated group of edges passes the %u edges", ne);
+   if (st == TRACE_OK && r->in.p != r->in.end)
+      st = trace_fail(err, errlen, TRACE_ERECORD, "VCG: %zu bytes after the last edge",
+                      (size_t)(r->in.end - r->in.p));
+   if (st == TRACE_OK && keep_graph &&
+       !(g->edges = malloc(((size_t)ne + 1) * sizeof *g->edges)))
+      st = trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (VCG)");
+   if (st != TRACE_OK || !keep_graph) {
+      free(r);
+      free(start);
+      return st;
+   }
    for (uint32_t v = 1; v < nv; v++)
       start[v] += start[v - 1];
-   in.p = edges_at;
+   *r = first;
    for (uint32_t i = 0; i < ne; i++) {
-      trace_vcg_edge *e = &window[i & 1];
-      const trace_vcg_edge *q = i == 0 ? NULL : &window[(i - 1) & 1];
-      packed_edge(&in, i, nv, e, q, err, errlen);   /* checked above */
-      g->edges[start[e->src]++] = *e;
+      trace_vcg_edge e;
+      packed_edge(r, &e, err, errlen);   /* checked above */
+      edge_done(r, &e);
+      g->edges[start[e.src]++] = e;
    }
+   free(r);
    free(start);
    return TRACE_OK;
 }

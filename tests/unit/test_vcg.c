@@ -1307,12 +1307,13 @@ static const uint8_t hand_section[56] = {
    1, 1, 0, 8, 0, 0, 1, 0,
    2, 1, 8, 8, 1, 1, 3, 0xAC, 0x02,                 /* weight 300 */
    4, 0, 0, 8, 1, 2, 1, 2,
-   /* in (dst, src, ctx) order: dst from the edge before; src from the
-    * edge before (same dst) or as an svar from dst; ctx + 1 as an svar
-    * from the one before; uses; uses - versions */
-   1, 1, 2, 3, 2,                                    /* 0 -> 1: src 1 - 1, ctx 1 */
+   /* in (dst, src, ctx) order: twice dst's step from the edge before
+    * (not a repeat); src from the edge before (same dst) or as an svar
+    * from dst; ctx + 1 as an svar from the one before; uses;
+    * uses - versions */
+   2, 1, 2, 3, 2,                                    /* 0 -> 1: src 1 - 1, ctx 1 */
    0, 2, 1, 2, 1,                                    /* 2 -> 1: src 0 + 2, ctx NONE */
-   1, 3, 2, 1, 0,                                    /* 0 -> 2: src 2 - 2, ctx 1 */
+   2, 3, 2, 1, 0,                                    /* 0 -> 2: src 2 - 2, ctx 1 */
 };
 #define HAND_EDGE(i, f) (16 + 8 + 9 + 8 + 5 * (i) + (f))
 
@@ -1398,7 +1399,13 @@ static void test_packed_section(void)
    expect_packed(16 + 1, 2, n, 0, 0, TRACE_EVALUE, "VCG vertex 1: out of order");
    expect_packed(v2, CATS_VCG_REGISTER | CATS_VCG_INPUT, n, 0, 0, TRACE_EVALUE,
                  "register intermediate");
-   expect_packed(HAND_EDGE(2, 0), 3, n, 0, 0, TRACE_EREF, "VCG edge 2: dst out of range");
+   expect_packed(HAND_EDGE(2, 0), 4, n, 0, 0, TRACE_EREF, "VCG edge 2: dst out of range");
+   /* Repeats: none before the first edge, nor of the same dst; a group
+    * that passes the count of edges. */
+   expect_packed(HAND_EDGE(0, 0), 3, n, 0, 0, TRACE_EVALUE, "VCG edge 0: repeats no group");
+   expect_packed(HAND_EDGE(1, 0), 1, n, 0, 0, TRACE_EVALUE, "VCG edge 1: repeats no group");
+   expect_packed(HAND_EDGE(2, 0), 3, n, 0, 0, TRACE_ERECORD,
+                 "a repeated group of edges passes the 3 edges");
    expect_packed(HAND_EDGE(1, 1), 3, n, 0, 0, TRACE_EREF, "VCG edge 1: src out of range");
    expect_packed(HAND_EDGE(2, 1), 5, n, 0, 0, TRACE_EREF, "VCG edge 2: src out of range");
    expect_packed(HAND_EDGE(0, 2), 20, n, 0, 0, TRACE_EREF, "VCG edge 0: ctx 9");
@@ -1427,6 +1434,69 @@ static void test_packed_section(void)
          t->vcg.vertices[1].offset == 0);
    trace_free(t);
    trace_buf_free(&ps);
+   /* A loop's groups: vertices 2..5 each read their neighbours i - 1 and
+    * i + 1 in one context; vertex 1 reads 0 and 2 in another. The
+    * groups of 3, 4 and 5 are each the one before moved by one: a byte
+    * each, and read back as edges. */
+   vcg_vertex row[7];
+   for (int i = 0; i < 7; i++)
+      row[i] = (vcg_vertex){ .alloc = 0, .offset = 8 * (uint64_t)i, .size = 8,
+                             .ctx = NONE, .loc = NONE, .versions = 2 };
+   vcg_edge loop[10];
+   uint32_t nl = 0;
+   for (uint32_t src = 0; src < 7; src++)   /* (src, dst, ctx) order */
+      for (uint32_t dst = 1; dst <= 5; dst++)
+         if (src + 1 == dst || src == dst + 1)
+            loop[nl++] = (vcg_edge){ .src = src, .dst = dst, .ctx = dst == 1 ? 1 : 0,
+                                     .uses = 2, .versions = 2 };
+   CHECK_EQ(nl, 10);
+   vcg_graph lg = { 8, 7, nl, row, loop };
+   trace_buf ls = TRACE_BUF_INIT;
+   CHECK_EQ(vcg_section_write(&lg, &ls), 0);
+   /* Vertices: 8 bytes and 7 x 8; edges: dst 1's two and dst 2's two
+    * (5 bytes each), then three repeats. */
+   CHECK_EQ(ls.len, 16 + 7 * 8 + 4 * 5 + 3);
+   CHECK_EQ(vcg_section_size(&lg), ls.len);
+   CHECK_EQ(decode_with(&ls, &t, err), TRACE_OK);
+   CHECK(t && t->vcg.nedges == nl);
+   for (uint32_t k = 0; t && k < nl && k < t->vcg.nedges; k++) {
+      const trace_vcg_edge *e = &t->vcg.edges[k];
+      CHECK(e->src == loop[k].src && e->dst == loop[k].dst && e->ctx == loop[k].ctx &&
+            e->uses == 2 && e->versions == 2);
+   }
+   trace_free(t);
+   /* The last repeat two vertices on (dst 6, not 5): dst 4's group
+    * moved by 2, whose second source (5 + 2) is past the last vertex. */
+   ls.data[ls.len - 1] = 2 * 2 + 1;
+   CHECK_EQ(decode_with(&ls, &t, err), TRACE_EREF);
+   CHECK(strstr(err, "VCG edge 9: src out of range (7)") != NULL);
+   trace_free(t);
+   /* A group of more than CATS_VCG_REPEAT_MAX edges is not repeated. */
+   uint32_t wide = CATS_VCG_REPEAT_MAX + 1;
+   vcg_vertex *wv = calloc(2 * wide + 2, sizeof *wv);
+   vcg_edge *we = calloc(2 * (size_t)wide, sizeof *we);
+   CHECK(wv && we);
+   for (uint32_t i = 0; wv && i < 2 * wide + 2; i++)
+      wv[i] = (vcg_vertex){ .alloc = 0, .offset = 8 * (uint64_t)i, .size = 8,
+                            .ctx = NONE, .loc = NONE, .versions = 1 };
+   for (uint32_t k = 0; we && k < wide; k++) {   /* 0 + 2k -> 0, 1 + 2k -> 1 */
+      we[2 * k] = (vcg_edge){ .src = 2 + 2 * k, .dst = 0, .ctx = 0, .uses = 1, .versions = 1 };
+      we[2 * k + 1] = (vcg_edge){ .src = 3 + 2 * k, .dst = 1, .ctx = 0, .uses = 1,
+                                  .versions = 1 };
+   }
+   vcg_graph wg = { 8, 2 * wide + 2, 2 * wide, wv, we };
+   trace_buf ws = TRACE_BUF_INIT;
+   if (wv && we) {
+      CHECK_EQ(vcg_section_write(&wg, &ws), 0);
+      CHECK(ws.len > 16 + (2 * wide + 2) * 8 + 2 * wide * 5 - 1);
+      CHECK_EQ(decode_with(&ws, &t, err), TRACE_OK);
+      CHECK(t && t->vcg.nedges == 2 * wide);
+      trace_free(t);
+   }
+   free(wv);
+   free(we);
+   trace_buf_free(&ws);
+   trace_buf_free(&ls);
    /* A number past 64 bits. */
    trace_buf big = TRACE_BUF_INIT;
    CHECK_EQ(trace_buf_append(&big, hand_section, 16), 0);
