@@ -39,9 +39,10 @@ typedef struct vcg_build_vertex {
    uint32_t version;    /* first version of the open record (0: no record
                            yet); after VF_END the final version count */
    uint32_t open;       /* its open record, or VCG_BUILD_NIL */
-   uint16_t size;       /* bytes: a word at most */
-   uint8_t kind;        /* enum cats_vf_kind */
+   uint16_t size : 13;  /* bytes: a word at most (VCG_BUILD_MAX_WORD) */
+   uint16_t kind : 3;   /* enum cats_vf_kind */
    uint8_t flags;       /* CATS_VCG_OUTPUT, _CONTROL, VCG_BUILD_LISTED */
+   uint8_t ring;        /* records in its ring - 1, while it has one */
 } vcg_build_vertex;
 
 static uint64_t vcg_build_offset(const vcg_build_vertex *v)
@@ -61,6 +62,16 @@ typedef struct vcg_build_rec {
    uint32_t uses;
 } vcg_build_rec;
 
+/* An edge of a record that left its ring: its uses, by (dst, src, ctx).
+ * src is the source's tool id, or VCG_BUILD_NIL for a constant record's
+ * uses (which count in the vertex's weight). */
+typedef struct vcg_build_old {
+   uint32_t dst;        /* builder index */
+   uint32_t src;
+   uint32_t ctx;
+   uint32_t uses;
+} vcg_build_old;
+
 _Static_assert(sizeof(vcg_build_vertex) == 36, "builder vertex size");
 _Static_assert(sizeof(vcg_build_rec) == 16, "builder record size");
 _Static_assert(sizeof(vcg_edge) == 20, "edge size");
@@ -73,13 +84,15 @@ struct vcg_builder {
    vcg_idmap vidx;        /* tool id -> index in v */
    vcg_build_rec *rec;    /* the rings' records, and free slots */
    uint32_t nrec, caprec, free_rec;
-   /* Records that left their rings (SOURCES_ALONE, a ring past
-    * CATS_VF_RING_MAX), `next` their vertex: merged by (vertex, list,
-    * ctx) whenever they have doubled, so a vertex keeps one per distinct
-    * record however long the run. */
-   vcg_build_rec *old;
+   /* The edges of records that left their rings (SOURCES_ALONE, a ring
+    * past CATS_VF_RING_MAX), merged by (dst, src, ctx) whenever they have
+    * doubled: a vertex whose sources never repeat keeps one per distinct
+    * edge, as many as its sources, however long the run (its lists,
+    * which may not repeat, are not kept for it). */
+   vcg_build_old *old;
    uint32_t nold, capold, old_merged;
    vcg_pattern_pool lists;
+   size_t lists_floor;  /* words of lists below which none are collected */
    uint32_t *ids;       /* the sources of the SOURCES record read last */
    uint32_t cap_ids;
    uint64_t records;    /* VF records ingested */
@@ -201,17 +214,17 @@ static uint32_t new_rec(vcg_builder *b, uint32_t list, uint32_t ctx)
 
 static int cmp_old(const void *pa, const void *pb)
 {
-   const vcg_build_rec *a = pa, *b = pb;
-   if (a->next != b->next)
-      return a->next < b->next ? -1 : 1;
-   if (a->list != b->list)
-      return a->list < b->list ? -1 : 1;
+   const vcg_build_old *a = pa, *b = pb;
+   if (a->dst != b->dst)
+      return a->dst < b->dst ? -1 : 1;
+   if (a->src != b->src)
+      return a->src < b->src ? -1 : 1;
    return (a->ctx > b->ctx) - (a->ctx < b->ctx);
 }
 
-/* The records that left their rings sorted by (vertex, list, ctx), each
- * once (their uses are disjoint version ranges of the vertex: they add
- * up). */
+/* The edges of records that left their rings sorted by (dst, src, ctx),
+ * each once (their uses are disjoint version ranges of the vertex: they
+ * add up). */
 static void merge_old(vcg_builder *b)
 {
    if (b->nold > 1)
@@ -226,17 +239,22 @@ static void merge_old(vcg_builder *b)
    b->nold = b->old_merged = n;
 }
 
-/* Record r of vertex dst leaves its ring (its slot is freed): 0, or -1 if
- * out of memory. */
+/* Record r of vertex dst leaves its ring (its slot is freed) and keeps
+ * its uses as edges: 0, or -1 if out of memory. */
 static int retire(vcg_builder *b, uint32_t dst, uint32_t r)
 {
-   if (b->nold >= 2 * b->old_merged + 1024)
+   const uint32_t *list = vcg_pattern_at(&b->lists, b->rec[r].list);
+   uint32_t n = list[0], id = b->v[dst].id;
+   if (b->nold >= 2 * (uint64_t)b->old_merged + 1024)
       merge_old(b);
-   if (grow((void **)&b->old, &b->capold, b->nold + 1, sizeof *b->old,
+   if (grow((void **)&b->old, &b->capold, b->nold + (n ? n : 1), sizeof *b->old,
             VCG_BUILD_MAX_RECS) != 0)
       return -1;
-   b->old[b->nold] = b->rec[r];
-   b->old[b->nold++].next = dst;
+   const vcg_build_rec *x = &b->rec[r];
+   if (n == 0)
+      b->old[b->nold++] = (vcg_build_old){ dst, VCG_BUILD_NIL, x->ctx, x->uses };
+   for (uint32_t k = 0; k < n; k++)
+      b->old[b->nold++] = (vcg_build_old){ dst, id + list[1 + k], x->ctx, x->uses };
    b->rec[r].next = b->free_rec;
    b->free_rec = r;
    return 0;
@@ -259,6 +277,39 @@ static int retire_ring(vcg_builder *b, uint32_t dst, uint32_t keep)
    if (keep != VCG_BUILD_NIL)
       b->rec[keep].next = keep;
    d->open = keep;
+   d->ring = 0;
+   return 0;
+}
+
+/* The lists that no ring's record names go (those of records that left
+ * their rings, whose edges keep their uses): a vertex whose sources
+ * never repeat makes a new list at every record, which would otherwise
+ * stay for the rest of the run. 0, or -1 if out of memory. */
+static int collect_lists(vcg_builder *b)
+{
+   vcg_pattern_pool fresh = VCG_PATTERN_POOL_INIT;
+   for (uint32_t i = 0; i < b->nv; i++) {
+      const vcg_build_vertex *d = &b->v[i];
+      if (d->open == VCG_BUILD_NIL)
+         continue;
+      uint32_t r = d->open;
+      do {
+         const uint32_t *list = vcg_pattern_at(&b->lists, b->rec[r].list);
+         uint32_t n = list[0], name;
+         if (grow((void **)&b->ids, &b->cap_ids, n ? n : 1, sizeof *b->ids,
+                  UINT32_MAX) != 0 ||
+             (memcpy(b->ids, list + 1, (size_t)n * sizeof *b->ids),
+              vcg_pattern_intern(&fresh, b->ids, n, &name)) != VCG_PATTERN_OK) {
+            vcg_pattern_free(&fresh);
+            return -1;
+         }
+         b->rec[r].list = name;
+         r = b->rec[r].next;
+      } while (r != d->open);
+   }
+   vcg_pattern_free(&b->lists);
+   b->lists = fresh;
+   b->lists_floor = 2 * fresh.len;
    return 0;
 }
 
@@ -270,17 +321,6 @@ static void close_record(vcg_builder *b, vcg_build_vertex *d, uint64_t end)
    b->rec[d->open].uses += (uint32_t)(end - d->version);
 }
 
-/* Records in d's ring, counted up to `limit`. */
-static uint32_t ring_length(const vcg_builder *b, const vcg_build_vertex *d,
-                            uint32_t limit)
-{
-   uint32_t n = 0, r = d->open;
-   do {
-      n++;
-      r = b->rec[r].next;
-   } while (r != d->open && n < limit);
-   return n;
-}
 
 /* A SOURCES record, decoded; its sources are b->ids[0..n), each as its
  * difference from dst. */
@@ -320,7 +360,7 @@ static vcg_status on_vertex(vcg_builder *b, const uint8_t *p, char *err,
    *v = (vcg_build_vertex){ .id = id, .kind = kind, .alloc = le_u32(p + 6),
                      .offset_lo = (uint32_t)offset,
                      .offset_hi = (uint32_t)(offset >> 32),
-                     .size = (uint16_t)size,
+                     .size = (uint16_t)size & 0x1FFF, .ring = 0,
                      .ctx = le_u32(p + 22), .loc = le_u32(p + 26),
                      .version = 0, .open = VCG_BUILD_NIL };
    b->nv++;
@@ -415,6 +455,23 @@ static vcg_status on_sources(vcg_builder *b, const vcg_build_sources *s, int alo
          return fail(b, VCG_EINPUT, err, errlen,
                      "VF record %llu: SOURCES of vertex %u names unknown "
                      "source vertex %u", rno, dst_id, dst_id + b->ids[k]);
+   /* Lists are collected when they have doubled since the last time
+    * (at least 4 Mi words): the ids read are moved aside meanwhile. */
+   if (b->lists.len > b->lists_floor + (4u << 20)) {
+      uint32_t *ids = malloc(((size_t)s->n + 1) * sizeof *ids);
+      if (!ids)
+         return fail(b, VCG_ENOMEM, err, errlen, "out of memory for source lists");
+      memcpy(ids, b->ids, (size_t)s->n * sizeof *ids);
+      int bad = collect_lists(b) != 0 ||
+                grow((void **)&b->ids, &b->cap_ids, s->n + 1, sizeof *b->ids,
+                     UINT32_MAX) != 0;
+      if (!bad)
+         memcpy(b->ids, ids, (size_t)s->n * sizeof *ids);
+      free(ids);
+      if (bad)
+         return fail(b, VCG_ENOMEM, err, errlen,
+                     "out of memory collecting source lists (%zu words)", b->lists.len);
+   }
    uint32_t list;
    switch (vcg_pattern_intern(&b->lists, b->ids, s->n, &list)) {
    case VCG_PATTERN_OK:
@@ -428,8 +485,7 @@ static vcg_status on_sources(vcg_builder *b, const vcg_build_sources *s, int alo
                   "out of memory for source lists (%zu words)", b->lists.len);
    }
    close_record(b, d, version);
-   int full = d->open != VCG_BUILD_NIL && !alone &&
-              ring_length(b, d, CATS_VF_RING_MAX) >= CATS_VF_RING_MAX;
+   int full = d->open != VCG_BUILD_NIL && !alone && d->ring + 1u >= CATS_VF_RING_MAX;
    uint32_t r = new_rec(b, list, s->ctx);
    if (r == VCG_BUILD_NIL ||
        ((alone || full) &&
@@ -439,6 +495,7 @@ static vcg_status on_sources(vcg_builder *b, const vcg_build_sources *s, int alo
    if (d->open != VCG_BUILD_NIL) {
       b->rec[r].next = b->rec[d->open].next;
       b->rec[d->open].next = r;
+      d->ring++;
    }
    d->open = r;
    d->version = version;
@@ -499,7 +556,7 @@ static vcg_status on_step(vcg_builder *b, const vcg_build_step *s, char *err,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: STEP of vertex %u by %u records along "
                   "its ring of %u", rno, s->dst, s->dist,
-                  ring_length(b, d, CATS_VF_RING_MAX + 1));
+                  d->ring + 1u);
    close_record(b, d, s->version);
    uint32_t steps = s->m - 1, start = r;
    for (k = 0; k < steps; k++) {
@@ -770,14 +827,14 @@ static void fin_free(vcg_build_fin *f)
    memset(f, 0, sizeof *f);
 }
 
-/* The first record that left its ring of vertex `dst` (b->old is merged,
- * so sorted by vertex), or nold. */
+/* The first edge of a record that left its ring of vertex `dst` (b->old
+ * is merged, so sorted by dst), or nold. */
 static uint32_t old_first(const vcg_builder *b, uint32_t dst)
 {
    uint32_t lo = 0, hi = b->nold;
    while (lo < hi) {
       uint32_t mid = lo + (hi - lo) / 2;
-      if (b->old[mid].next < dst)
+      if (b->old[mid].dst < dst)
          lo = mid + 1;
       else
          hi = mid;
@@ -789,8 +846,8 @@ static uint32_t old_first(const vcg_builder *b, uint32_t dst)
 typedef int vcg_build_rec_fn(vcg_builder *b, vcg_build_fin *f, uint32_t i,
                              const vcg_build_rec *r, void *arg);
 
-/* Calls fn for each record of builder vertex i: its ring's, then those
- * that left it. Returns the first nonzero fn result, or 0. */
+/* Calls fn for each record of builder vertex i's ring. Returns the first
+ * nonzero fn result, or 0. */
 static int each_rec(vcg_builder *b, vcg_build_fin *f, uint32_t i, vcg_build_rec_fn *fn,
                     void *arg)
 {
@@ -804,9 +861,6 @@ static int each_rec(vcg_builder *b, vcg_build_fin *f, uint32_t i, vcg_build_rec_
          r = b->rec[r].next;
       } while (r != d->open);
    }
-   for (uint32_t k = old_first(b, i); k < b->nold && b->old[k].next == i; k++)
-      if ((rc = fn(b, f, i, &b->old[k], arg)) != 0)
-         return rc;
    return 0;
 }
 
@@ -856,6 +910,8 @@ static vcg_vertex out_vertex(vcg_builder *b, vcg_build_fin *f, uint32_t v)
                     (d->kind == CATS_VF_REGISTER ? CATS_VCG_REGISTER : 0);
    uint64_t weight = 0;
    each_rec(b, f, i, add_weight, &weight);
+   for (uint32_t k = old_first(b, i); k < b->nold && b->old[k].dst == i; k++)
+      weight += b->old[k].uses;
    return (vcg_vertex){ .alloc = d->alloc, .flags = flags,
                         .offset = vcg_build_offset(d), .size = d->size,
                         .ctx = d->ctx, .loc = d->loc,
@@ -870,10 +926,30 @@ static vcg_vertex out_vertex(vcg_builder *b, vcg_build_fin *f, uint32_t v)
 static int in_edges(vcg_builder *b, vcg_build_fin *f, uint32_t v)
 {
    f->ne = 0;
-   if (each_rec(b, f, f->order[v], add_edges, NULL) != 0)
+   uint32_t i = f->order[v];
+   if (each_rec(b, f, i, add_edges, NULL) != 0)
       return -1;
-   if (f->ne > 1)
+   for (uint32_t k = old_first(b, i); k < b->nold && b->old[k].dst == i; k++) {
+      const vcg_build_old *o = &b->old[k];
+      if (o->src == VCG_BUILD_NIL)
+         continue;
+      if (grow((void **)&f->e, &f->cape, f->ne + 1, sizeof *f->e, UINT32_MAX) != 0)
+         return -1;
+      f->e[f->ne++] = (vcg_edge){ .src = f->map[find_vertex(b, o->src)], .ctx = o->ctx,
+                                  .uses = o->uses };
+   }
+   if (f->ne > 32) {
       qsort(f->e, f->ne, sizeof *f->e, cmp_edge_src);
+   } else {
+      /* Most vertices have a few in-edges: sorted inline. */
+      for (uint32_t k = 1; k < f->ne; k++) {
+         vcg_edge x = f->e[k];
+         uint32_t j = k;
+         for (; j > 0 && cmp_edge_src(&f->e[j - 1], &x) > 0; j--)
+            f->e[j] = f->e[j - 1];
+         f->e[j] = x;
+      }
+   }
    uint32_t n = 0;
    for (uint32_t k = 0; k < f->ne; k++) {
       vcg_edge *last = n ? &f->e[n - 1] : NULL;
@@ -924,7 +1000,8 @@ static void fin_done(vcg_builder *b, vcg_build_fin *f)
    free(b->rec);
    free(b->old);
    b->v = NULL;
-   b->rec = b->old = NULL;
+   b->rec = NULL;
+   b->old = NULL;
    b->nv = b->capv = b->nrec = b->caprec = b->nold = b->capold = 0;
    vcg_idmap_free(&b->vidx);
    vcg_pattern_free(&b->lists);

@@ -467,6 +467,65 @@ static void test_compacted_edges_merge(void)
    trace_buf_free(&end);
 }
 
+/* A vertex whose sources never repeat as a list (six at random among
+ * 200, five million records, as a stream might send them): its lists are
+ * collected and its records' uses kept as its 200 edges, so the builder
+ * stays far below the 5 M x 36 bytes its lists alone would take. */
+static void test_random_lists_stay_bounded(void)
+{
+   vcg_builder *b = vcg_builder_new();
+   trace_buf s = TRACE_BUF_INIT, end = TRACE_BUF_INIT;
+   char err[VCG_ERRLEN] = "";
+   size_t used;
+   for (uint32_t i = 1; i < 210; i++)
+      vfs_vertex(&s, i, CATS_VF_MEMORY, NONE, 8 * (uint64_t)i, 8, 0, 0);
+   CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
+   uint32_t lcg = 777, version = 1;
+   size_t peak = 0;
+   for (int round = 0; round < 100; round++) {
+      s.len = 0;
+      for (int i = 0; i < 50000; i++, version++) {
+         uint32_t src[6], n = 0;
+         while (n < 6) {
+            lcg = lcg * 1103515245u + 12345u;
+            uint32_t x = 10 + (lcg >> 16) % 200, dup = 0;
+            for (uint32_t k = 0; k < n; k++)
+               dup |= src[k] == x;
+            if (!dup)
+               src[n++] = x;
+         }
+         vfs_record(&s, i % 256 ? CATS_VF_SOURCES : CATS_VF_SOURCES_ALONE, 5, version,
+                    0, 6, src);
+      }
+      CHECK_EQ(vcg_feed(b, s.data, s.len, 1, &used, err, sizeof err), VCG_OK);
+      if (vcg_builder_bytes(b) > peak)
+         peak = vcg_builder_bytes(b);
+   }
+   printf("  builder peak %zu bytes over 5 M records\n", peak);
+   CHECK(peak < 48u << 20);
+   end_simple(&end, 1, (const uint32_t[]){ 5 }, (const uint32_t[]){ version - 1 },
+              (const uint8_t[]){ 0 });
+   CHECK_EQ(vcg_end(b, end.data, end.len, err, sizeof err), VCG_OK);
+   vcg_graph g;
+   CHECK_EQ(vcg_finish(b, &g, err, sizeof err), VCG_OK);
+   /* Every version of vertex 5 read six sources: its 200 in-edges' uses
+    * add up to 6 x 5 M, and its weight is the same. */
+   uint64_t uses = 0;
+   uint32_t in = 0;
+   for (uint32_t k = 0; k < g.nedges; k++)
+      if (g.edges[k].dst == 4) {
+         uses += g.edges[k].uses;
+         in++;
+      }
+   CHECK_EQ(in, 200);
+   CHECK_EQ(uses, 6ull * 5000000);
+   CHECK_EQ(g.vertices[4].weight, 6ull * 5000000);
+   vcg_graph_free(&g);
+   vcg_builder_free(b);
+   trace_buf_free(&s);
+   trace_buf_free(&end);
+}
+
 /* Vertex 4's records r0 {1}, r1 {2}, r2 {3} at versions 1-3, then STEP
  * runs: versions 4-10 follow the ring from r2 (r0 r1 r2 r0 r1 r2 r0),
  * version 11 repeats r0 (nothing sent), version 12 goes two along (r2),
@@ -1556,6 +1615,7 @@ int main(int argc, char **argv)
    RUN(test_source_lists);
    RUN(test_memory);
    RUN(test_compacted_edges_merge);
+   RUN(test_random_lists_stay_bounded);
    RUN(test_steps);
    RUN(test_rings_survive_compaction);
    RUN(test_far_edges);
