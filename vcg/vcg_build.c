@@ -84,13 +84,17 @@ struct vcg_builder {
    vcg_idmap vidx;        /* tool id -> index in v */
    vcg_build_rec *rec;    /* the rings' records, and free slots */
    uint32_t nrec, caprec, free_rec;
+   uint32_t nfree;        /* free slots */
+   uint32_t made;         /* records made since the rings were laid out */
    /* The edges of records that left their rings (SOURCES_ALONE, a ring
-    * past CATS_VF_RING_MAX), merged by (dst, src, ctx) whenever they have
-    * doubled: a vertex whose sources never repeat keeps one per distinct
-    * edge, as many as its sources, however long the run (its lists,
-    * which may not repeat, are not kept for it). */
+    * past CATS_VF_RING_MAX), one per (dst, src, ctx) in a hash table
+    * (capold slots, a power of two, at most 3/4 full; dst NIL: empty): a
+    * vertex whose sources never repeat keeps one per distinct edge, as
+    * many as its sources, however long the run (its lists, which may not
+    * repeat, are not kept for it). When the graph is finished they are
+    * packed to the front and sorted (nold of them). */
    vcg_build_old *old;
-   uint32_t nold, capold, old_merged;
+   uint32_t nold, capold;
    vcg_pattern_pool lists;
    size_t lists_floor;  /* words of lists below which none are collected */
    uint32_t *ids;       /* the sources of the SOURCES record read last */
@@ -200,8 +204,10 @@ static uint32_t find_vertex(const vcg_builder *b, uint32_t id)
 static uint32_t new_rec(vcg_builder *b, uint32_t list, uint32_t ctx)
 {
    uint32_t r = b->free_rec;
+   b->made++;
    if (r != VCG_BUILD_NIL) {
       b->free_rec = b->rec[r].next;
+      b->nfree--;
    } else {
       if (grow((void **)&b->rec, &b->caprec, b->nrec + 1, sizeof *b->rec,
                VCG_BUILD_MAX_RECS) != 0)
@@ -212,31 +218,90 @@ static uint32_t new_rec(vcg_builder *b, uint32_t list, uint32_t ctx)
    return r;
 }
 
-static int cmp_old(const void *pa, const void *pb)
+
+/* The edges of records that left their rings grouped by dst (a counting
+ * sort out of their table; each dst's edges are sorted with its others
+ * when the graph is finished), and where each dst's begin: *start gets
+ * nv + 1 entries. 0, or -1 if out of memory (nothing changed). */
+static int group_old(vcg_builder *b, uint32_t **start)
 {
-   const vcg_build_old *a = pa, *b = pb;
-   if (a->dst != b->dst)
-      return a->dst < b->dst ? -1 : 1;
-   if (a->src != b->src)
-      return a->src < b->src ? -1 : 1;
-   return (a->ctx > b->ctx) - (a->ctx < b->ctx);
+   uint32_t *at = calloc((size_t)b->nv + 2, sizeof *at);
+   vcg_build_old *t = malloc(((size_t)b->nold + 1) * sizeof *t);
+   if (!at || !t) {
+      free(at);
+      free(t);
+      return -1;
+   }
+   for (uint32_t i = 0; i < b->capold; i++)
+      if (b->old[i].dst != VCG_BUILD_NIL)
+         at[b->old[i].dst + 1]++;
+   for (uint32_t v = 0; v < b->nv; v++)
+      at[v + 1] += at[v];
+   for (uint32_t i = 0; i < b->capold; i++)
+      if (b->old[i].dst != VCG_BUILD_NIL)
+         t[at[b->old[i].dst]++] = b->old[i];
+   /* at[v] is now where v's edges end: shift it to where they begin. */
+   memmove(at + 1, at, (size_t)b->nv * sizeof *at);
+   at[0] = 0;
+   free(b->old);
+   b->old = t;
+   b->capold = b->nold;
+   *start = at;
+   return 0;
 }
 
-/* The edges of records that left their rings sorted by (dst, src, ctx),
- * each once (their uses are disjoint version ranges of the vertex: they
- * add up). */
-static void merge_old(vcg_builder *b)
+static uint64_t old_hash(uint32_t dst, uint32_t src, uint32_t ctx)
 {
-   if (b->nold > 1)
-      qsort(b->old, b->nold, sizeof *b->old, cmp_old);
-   uint32_t n = 0;
-   for (uint32_t i = 0; i < b->nold; i++) {
-      if (n && cmp_old(&b->old[n - 1], &b->old[i]) == 0)
-         b->old[n - 1].uses += b->old[i].uses;
-      else
-         b->old[n++] = b->old[i];
+   return vcg_mix64(((uint64_t)dst << 32 | src) ^ vcg_mix64(ctx));
+}
+
+/* Room for `more` edges in the table; 0, or -1 if out of memory. */
+static int old_reserve(vcg_builder *b, uint32_t more)
+{
+   uint64_t need = (uint64_t)b->nold + more, cap = b->capold ? b->capold : 1024;
+   if (b->capold && need * 4 <= (uint64_t)b->capold * 3)
+      return 0;
+   while (need * 4 > cap * 3)
+      cap *= 2;
+   if (cap > (1ull << 31) || cap > SIZE_MAX / sizeof *b->old)
+      return -1;
+   vcg_build_old *t = malloc((size_t)cap * sizeof *t);
+   if (!t)
+      return -1;
+   for (uint64_t i = 0; i < cap; i++)
+      t[i].dst = VCG_BUILD_NIL;
+   for (uint32_t i = 0; i < b->capold; i++) {
+      const vcg_build_old *o = &b->old[i];
+      if (o->dst == VCG_BUILD_NIL)
+         continue;
+      uint64_t pos = old_hash(o->dst, o->src, o->ctx) & (cap - 1);
+      while (t[pos].dst != VCG_BUILD_NIL)
+         pos = (pos + 1) & (cap - 1);
+      t[pos] = *o;
    }
-   b->nold = b->old_merged = n;
+   free(b->old);
+   b->old = t;
+   b->capold = (uint32_t)cap;
+   return 0;
+}
+
+/* uses more on the edge (dst, src, ctx), made if new (room reserved). */
+static void old_add(vcg_builder *b, uint32_t dst, uint32_t src, uint32_t ctx,
+                    uint32_t uses)
+{
+   uint64_t mask = b->capold - 1, pos = old_hash(dst, src, ctx) & mask;
+   for (;; pos = (pos + 1) & mask) {
+      vcg_build_old *o = &b->old[pos];
+      if (o->dst == VCG_BUILD_NIL) {
+         *o = (vcg_build_old){ dst, src, ctx, uses };
+         b->nold++;
+         return;
+      }
+      if (o->dst == dst && o->src == src && o->ctx == ctx) {
+         o->uses += uses;   /* disjoint version ranges of dst */
+         return;
+      }
+   }
 }
 
 /* Record r of vertex dst leaves its ring (its slot is freed) and keeps
@@ -245,18 +310,49 @@ static int retire(vcg_builder *b, uint32_t dst, uint32_t r)
 {
    const uint32_t *list = vcg_pattern_at(&b->lists, b->rec[r].list);
    uint32_t n = list[0], id = b->v[dst].id;
-   if (b->nold >= 2 * (uint64_t)b->old_merged + 1024)
-      merge_old(b);
-   if (grow((void **)&b->old, &b->capold, b->nold + (n ? n : 1), sizeof *b->old,
-            VCG_BUILD_MAX_RECS) != 0)
+   if (old_reserve(b, n ? n : 1) != 0)
       return -1;
    const vcg_build_rec *x = &b->rec[r];
    if (n == 0)
-      b->old[b->nold++] = (vcg_build_old){ dst, VCG_BUILD_NIL, x->ctx, x->uses };
+      old_add(b, dst, VCG_BUILD_NIL, x->ctx, x->uses);
    for (uint32_t k = 0; k < n; k++)
-      b->old[b->nold++] = (vcg_build_old){ dst, id + list[1 + k], x->ctx, x->uses };
+      old_add(b, dst, id + list[1 + k], x->ctx, x->uses);
    b->rec[r].next = b->free_rec;
    b->free_rec = r;
+   b->nfree++;
+   return 0;
+}
+
+/* Each ring's records laid out one after the other, from its open one:
+ * a STEP walks a ring at every time step, and records made at different
+ * times (and in slots freed by others) would cost a cache miss each.
+ * 0, or -1 if out of memory (nothing changed). */
+static int lay_out_rings(vcg_builder *b)
+{
+   uint32_t live = b->nrec - b->nfree, n = 0;
+   vcg_build_rec *t = malloc(((size_t)live + 1) * sizeof *t);
+   if (!t)
+      return -1;
+   for (uint32_t i = 0; i < b->nv; i++) {
+      vcg_build_vertex *d = &b->v[i];
+      if (d->open == VCG_BUILD_NIL)
+         continue;
+      uint32_t r = d->open, first = n;
+      do {
+         t[n] = b->rec[r];
+         t[n].next = n + 1;
+         n++;
+         r = b->rec[r].next;
+      } while (r != d->open);
+      t[n - 1].next = first;
+      d->open = first;
+   }
+   free(b->rec);
+   b->rec = t;
+   b->nrec = b->caprec = n;
+   b->free_rec = VCG_BUILD_NIL;
+   b->nfree = 0;
+   b->made = 0;
    return 0;
 }
 
@@ -299,7 +395,9 @@ static int collect_lists(vcg_builder *b)
          if (grow((void **)&b->ids, &b->cap_ids, n ? n : 1, sizeof *b->ids,
                   UINT32_MAX) != 0 ||
              (memcpy(b->ids, list + 1, (size_t)n * sizeof *b->ids),
-              vcg_pattern_intern(&fresh, b->ids, n, &name)) != VCG_PATTERN_OK) {
+              d->kind == CATS_VF_REGISTER ? vcg_pattern_add(&fresh, b->ids, n, &name)
+                                          : vcg_pattern_intern(&fresh, b->ids, n, &name))
+                != VCG_PATTERN_OK) {
             vcg_pattern_free(&fresh);
             return -1;
          }
@@ -473,7 +571,8 @@ static vcg_status on_sources(vcg_builder *b, const vcg_build_sources *s, int alo
                      "out of memory collecting source lists (%zu words)", b->lists.len);
    }
    uint32_t list;
-   switch (vcg_pattern_intern(&b->lists, b->ids, s->n, &list)) {
+   switch (d->kind == CATS_VF_REGISTER ? vcg_pattern_add(&b->lists, b->ids, s->n, &list)
+                                       : vcg_pattern_intern(&b->lists, b->ids, s->n, &list)) {
    case VCG_PATTERN_OK:
       break;
    case VCG_PATTERN_TWICE:
@@ -544,6 +643,14 @@ static vcg_status on_step(vcg_builder *b, const vcg_build_step *s, char *err,
       return fail(b, VCG_EINPUT, err, errlen,
                   "VF record %llu: STEP of vertex %u over %u versions from "
                   "version %u", rno, s->dst, s->m, s->version);
+   /* Once the records made since the rings were laid out are a quarter
+    * of them (the first time steps are over), they are laid out again. */
+   if (b->made > 4096 && (uint64_t)b->made * 4 > (uint64_t)b->nrec - b->nfree) {
+      if (lay_out_rings(b) != 0)
+         return fail(b, VCG_ENOMEM, err, errlen, "out of memory for records (%u)",
+                     b->nrec);
+      d = &b->v[dst];
+   }
    /* Walked, not measured first: a run shorter than the ring passes
     * each record once. */
    uint32_t r = d->open, k;
@@ -815,6 +922,8 @@ static uint32_t *vertex_order(const vcg_builder *b)
 typedef struct vcg_build_fin {
    uint32_t *order;     /* graph index -> builder index */
    uint32_t *map;       /* builder index -> graph index */
+   uint32_t *old_at;    /* builder index -> its first edge in b->old
+                           (group_old), nv + 1 entries */
    vcg_edge *e;         /* the edges of one vertex */
    uint32_t ne, cape;
 } vcg_build_fin;
@@ -823,24 +932,11 @@ static void fin_free(vcg_build_fin *f)
 {
    free(f->order);
    free(f->map);
+   free(f->old_at);
    free(f->e);
    memset(f, 0, sizeof *f);
 }
 
-/* The first edge of a record that left its ring of vertex `dst` (b->old
- * is merged, so sorted by dst), or nold. */
-static uint32_t old_first(const vcg_builder *b, uint32_t dst)
-{
-   uint32_t lo = 0, hi = b->nold;
-   while (lo < hi) {
-      uint32_t mid = lo + (hi - lo) / 2;
-      if (b->old[mid].dst < dst)
-         lo = mid + 1;
-      else
-         hi = mid;
-   }
-   return lo;
-}
 
 /* What each_rec calls for a record r of builder vertex i. */
 typedef int vcg_build_rec_fn(vcg_builder *b, vcg_build_fin *f, uint32_t i,
@@ -910,7 +1006,7 @@ static vcg_vertex out_vertex(vcg_builder *b, vcg_build_fin *f, uint32_t v)
                     (d->kind == CATS_VF_REGISTER ? CATS_VCG_REGISTER : 0);
    uint64_t weight = 0;
    each_rec(b, f, i, add_weight, &weight);
-   for (uint32_t k = old_first(b, i); k < b->nold && b->old[k].dst == i; k++)
+   for (uint32_t k = f->old_at[i]; k < f->old_at[i + 1]; k++)
       weight += b->old[k].uses;
    return (vcg_vertex){ .alloc = d->alloc, .flags = flags,
                         .offset = vcg_build_offset(d), .size = d->size,
@@ -929,7 +1025,7 @@ static int in_edges(vcg_builder *b, vcg_build_fin *f, uint32_t v)
    uint32_t i = f->order[v];
    if (each_rec(b, f, i, add_edges, NULL) != 0)
       return -1;
-   for (uint32_t k = old_first(b, i); k < b->nold && b->old[k].dst == i; k++) {
+   for (uint32_t k = f->old_at[i]; k < f->old_at[i + 1]; k++) {
       const vcg_build_old *o = &b->old[k];
       if (o->src == VCG_BUILD_NIL)
          continue;
@@ -979,10 +1075,9 @@ static vcg_status fin_start(vcg_builder *b, vcg_build_fin *f, char *err, size_t 
                   b->state == VCG_BUILD_STREAM ? "the graph is not complete "
                                           "without VF_END"
                                         : "no graph to finish");
-   merge_old(b);
    f->order = vertex_order(b);
    f->map = malloc(((size_t)b->nv + 1) * sizeof *f->map);
-   if (!f->order || !f->map) {
+   if (!f->order || !f->map || group_old(b, &f->old_at) != 0) {
       fin_free(f);
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory finishing the graph (%u vertices)", b->nv);

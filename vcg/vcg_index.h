@@ -4,8 +4,8 @@
  * The graph builder keeps its source lists in a pool and finds them by
  * content through this index (vcg_pattern.h): a power-of-two table of u32 array
  * indices with linear probing. The table holds no keys, only indices, so
- * it costs 4 bytes per slot (5.3 to 10.7 bytes per entry between 3/4
- * and 3/8 full); the caller hashes its keys and compares them against its own
+ * it costs 4 bytes per slot (8 to 16 bytes per entry between 1/2
+ * and 1/4 full); the caller hashes its keys and compares them against its own
  * array. */
 #ifndef VCG_INDEX_H
 #define VCG_INDEX_H
@@ -27,7 +27,7 @@ typedef struct vcg_index {
 typedef uint64_t (*vcg_index_hash_fn)(const void *ctx, uint32_t i);
 
 /* Make room for one more entry, rehashing through hash(ctx, i) when the
- * table would be more than 3/4 full. 0, or -1 if out of memory (the index
+ * table would be more than half full. 0, or -1 if out of memory (the index
  * is unchanged). */
 int vcg_index_reserve(vcg_index *x, vcg_index_hash_fn hash, const void *ctx);
 

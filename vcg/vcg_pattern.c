@@ -40,8 +40,9 @@ static void sort_list(uint32_t *d, uint32_t n)
    }
 }
 
-vcg_pattern_status vcg_pattern_intern(vcg_pattern_pool *p, uint32_t *d, uint32_t n,
-                                      uint32_t *name)
+/* d[0..n) sorted: VCG_PATTERN_TWICE (and the repeat in *name) if it
+ * names a difference twice. */
+static vcg_pattern_status sort_checked(uint32_t *d, uint32_t n, uint32_t *name)
 {
    sort_list(d, n);
    for (uint32_t k = 1; k < n; k++)
@@ -49,18 +50,13 @@ vcg_pattern_status vcg_pattern_intern(vcg_pattern_pool *p, uint32_t *d, uint32_t
          *name = d[k];
          return VCG_PATTERN_TWICE;
       }
-   if (vcg_index_reserve(&p->index, hash_at, p) != 0)
-      return VCG_PATTERN_ENOMEM;
-   uint32_t pos = vcg_index_first(&p->index, list_hash(d, n));
-   for (;; pos = vcg_index_next(&p->index, pos)) {
-      uint32_t at = p->index.slot[pos];
-      if (at == VCG_INDEX_EMPTY)
-         break;
-      if (p->w[at] == n && (n == 0 || memcmp(p->w + at + 1, d, (size_t)n * sizeof *d) == 0)) {
-         *name = at;
-         return VCG_PATTERN_OK;
-      }
-   }
+   return VCG_PATTERN_OK;
+}
+
+/* d[0..n) appended as a new list at index slot pos (none: UINT32_MAX). */
+static vcg_pattern_status append(vcg_pattern_pool *p, const uint32_t *d, uint32_t n,
+                                 uint32_t pos, uint32_t *name)
+{
    /* Names are offsets below VCG_INDEX_EMPTY. */
    size_t need = p->len + 1 + (size_t)n;
    if (need >= VCG_INDEX_EMPTY)
@@ -80,9 +76,48 @@ vcg_pattern_status vcg_pattern_intern(vcg_pattern_pool *p, uint32_t *d, uint32_t
    if (n)
       memcpy(p->w + at + 1, d, (size_t)n * sizeof *d);
    p->len = need;
-   vcg_index_put(&p->index, pos, at);
+   if (pos != UINT32_MAX)
+      vcg_index_put(&p->index, pos, at);
+   p->last = at;
+   p->last_indexed = pos != UINT32_MAX;
    *name = at;
    return VCG_PATTERN_OK;
+}
+
+vcg_pattern_status vcg_pattern_add(vcg_pattern_pool *p, uint32_t *d, uint32_t n,
+                                   uint32_t *name)
+{
+   vcg_pattern_status st = sort_checked(d, n, name);
+   return st != VCG_PATTERN_OK ? st : append(p, d, n, UINT32_MAX, name);
+}
+
+vcg_pattern_status vcg_pattern_intern(vcg_pattern_pool *p, uint32_t *d, uint32_t n,
+                                      uint32_t *name)
+{
+   vcg_pattern_status st = sort_checked(d, n, name);
+   if (st != VCG_PATTERN_OK)
+      return st;
+   /* The list interned last: a loop's next element (no hash, no probe). */
+   if (p->len && p->w[p->last] == n &&
+       (n == 0 || memcmp(p->w + p->last + 1, d, (size_t)n * sizeof *d) == 0) &&
+       p->last_indexed) {
+      *name = p->last;
+      return VCG_PATTERN_OK;
+   }
+   if (vcg_index_reserve(&p->index, hash_at, p) != 0)
+      return VCG_PATTERN_ENOMEM;
+   uint32_t pos = vcg_index_first(&p->index, list_hash(d, n));
+   for (;; pos = vcg_index_next(&p->index, pos)) {
+      uint32_t at = p->index.slot[pos];
+      if (at == VCG_INDEX_EMPTY)
+         break;
+      if (p->w[at] == n && (n == 0 || memcmp(p->w + at + 1, d, (size_t)n * sizeof *d) == 0)) {
+         *name = p->last = at;
+         p->last_indexed = 1;
+         return VCG_PATTERN_OK;
+      }
+   }
+   return append(p, d, n, pos, name);
 }
 
 size_t vcg_pattern_bytes(const vcg_pattern_pool *p)

@@ -22,9 +22,11 @@ typedef struct vcg_pattern_pool {
    uint32_t *w;         /* lists: n, then n differences */
    size_t len, cap;     /* words used and allocated */
    vcg_index index;     /* list names (their offsets in w) by content */
+   uint32_t last;       /* the list added or found last */
+   int last_indexed;    /* and whether the index holds it */
 } vcg_pattern_pool;
 
-#define VCG_PATTERN_POOL_INIT { NULL, 0, 0, VCG_INDEX_INIT }
+#define VCG_PATTERN_POOL_INIT { NULL, 0, 0, VCG_INDEX_INIT, 0, 0 }
 
 typedef enum vcg_pattern_status {
    VCG_PATTERN_OK = 0,
@@ -35,6 +37,12 @@ typedef enum vcg_pattern_status {
 /* The name of the list d[0..n) (sorted in place), kept if new. */
 vcg_pattern_status vcg_pattern_intern(vcg_pattern_pool *p, uint32_t *d, uint32_t n,
                                       uint32_t *name);
+
+/* The list d[0..n) (sorted in place) kept as a new list of its own, not
+ * looked up or found by others: a register intermediate's sources, which
+ * no other vertex has at the same distances. */
+vcg_pattern_status vcg_pattern_add(vcg_pattern_pool *p, uint32_t *d, uint32_t n,
+                                   uint32_t *name);
 
 /* The list `name`: its length in [0], its differences after. */
 static inline const uint32_t *vcg_pattern_at(const vcg_pattern_pool *p, uint32_t name)
