@@ -8,7 +8,9 @@
  * vertex, one 16-byte record per distinct (source list, context) of each
  * vertex, and each source list once (vcg_pattern.h: a list is named
  * relative to its vertex, so every element of a loop over an array
- * shares one). A record counts the versions made from it, so a loop that
+ * shares one); a record that leaves its ring (SOURCES_ALONE) keeps its
+ * uses as edges, about 21 bytes each, so that a vertex whose lists never
+ * repeat costs its distinct edges, not a list per record. A record counts the versions made from it, so a loop that
  * repeats one computation a million times costs nothing more, and a
  * repeated record is a STEP along the ring: its sources are not looked up.
  * Edges exist only when the graph is finished: each vertex's in-edges

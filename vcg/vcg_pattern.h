@@ -9,7 +9,8 @@
  * "Memory"). A list is sorted before it is kept, so the same sources in
  * another order are one list, and a source named twice lies beside
  * itself. An irregular record (an indirect access) has a list of its own:
- * 4 bytes a source and about 8 a list. */
+ * 4 bytes a source and about 12 a list (its length and an index slot at
+ * most half full). */
 #ifndef VCG_PATTERN_H
 #define VCG_PATTERN_H
 
