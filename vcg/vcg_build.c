@@ -162,7 +162,7 @@ void vcg_builder_counts(const vcg_builder *b, uint64_t *records,
 {
    *records = b->records;
    *vertices = b->nv;
-   *kept = (uint64_t)b->nrec + b->nold;
+   *kept = (uint64_t)b->nrec - b->nfree + b->nold;
 }
 
 /* Grow an array by a quarter (not double) to keep the slack of large
@@ -390,14 +390,9 @@ static int collect_lists(vcg_builder *b)
          continue;
       uint32_t r = d->open;
       do {
-         const uint32_t *list = vcg_pattern_at(&b->lists, b->rec[r].list);
-         uint32_t n = list[0], name;
-         if (grow((void **)&b->ids, &b->cap_ids, n ? n : 1, sizeof *b->ids,
-                  UINT32_MAX) != 0 ||
-             (memcpy(b->ids, list + 1, (size_t)n * sizeof *b->ids),
-              d->kind == CATS_VF_REGISTER ? vcg_pattern_add(&fresh, b->ids, n, &name)
-                                          : vcg_pattern_intern(&fresh, b->ids, n, &name))
-                != VCG_PATTERN_OK) {
+         uint32_t name;
+         if (vcg_pattern_copy(&fresh, &b->lists, b->rec[r].list,
+                              d->kind != CATS_VF_REGISTER, &name) != VCG_PATTERN_OK) {
             vcg_pattern_free(&fresh);
             return -1;
          }
@@ -554,22 +549,10 @@ static vcg_status on_sources(vcg_builder *b, const vcg_build_sources *s, int alo
                      "VF record %llu: SOURCES of vertex %u names unknown "
                      "source vertex %u", rno, dst_id, dst_id + b->ids[k]);
    /* Lists are collected when they have doubled since the last time
-    * (at least 4 Mi words): the ids read are moved aside meanwhile. */
-   if (b->lists.len > b->lists_floor + (4u << 20)) {
-      uint32_t *ids = malloc(((size_t)s->n + 1) * sizeof *ids);
-      if (!ids)
-         return fail(b, VCG_ENOMEM, err, errlen, "out of memory for source lists");
-      memcpy(ids, b->ids, (size_t)s->n * sizeof *ids);
-      int bad = collect_lists(b) != 0 ||
-                grow((void **)&b->ids, &b->cap_ids, s->n + 1, sizeof *b->ids,
-                     UINT32_MAX) != 0;
-      if (!bad)
-         memcpy(b->ids, ids, (size_t)s->n * sizeof *ids);
-      free(ids);
-      if (bad)
-         return fail(b, VCG_ENOMEM, err, errlen,
-                     "out of memory collecting source lists (%zu words)", b->lists.len);
-   }
+    * (at least 4 Mi words). */
+   if (b->lists.len > b->lists_floor + (4u << 20) && collect_lists(b) != 0)
+      return fail(b, VCG_ENOMEM, err, errlen,
+                  "out of memory collecting source lists (%zu words)", b->lists.len);
    uint32_t list;
    switch (d->kind == CATS_VF_REGISTER ? vcg_pattern_add(&b->lists, b->ids, s->n, &list)
                                        : vcg_pattern_intern(&b->lists, b->ids, s->n, &list)) {

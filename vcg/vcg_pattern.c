@@ -91,12 +91,10 @@ vcg_pattern_status vcg_pattern_add(vcg_pattern_pool *p, uint32_t *d, uint32_t n,
    return st != VCG_PATTERN_OK ? st : append(p, d, n, UINT32_MAX, name);
 }
 
-vcg_pattern_status vcg_pattern_intern(vcg_pattern_pool *p, uint32_t *d, uint32_t n,
-                                      uint32_t *name)
+/* The name of the sorted list d[0..n), kept if new. */
+static vcg_pattern_status find_or_append(vcg_pattern_pool *p, const uint32_t *d, uint32_t n,
+                                         uint32_t *name)
 {
-   vcg_pattern_status st = sort_checked(d, n, name);
-   if (st != VCG_PATTERN_OK)
-      return st;
    /* The list interned last: a loop's next element (no hash, no probe). */
    if (p->len && p->w[p->last] == n &&
        (n == 0 || memcmp(p->w + p->last + 1, d, (size_t)n * sizeof *d) == 0) &&
@@ -118,6 +116,21 @@ vcg_pattern_status vcg_pattern_intern(vcg_pattern_pool *p, uint32_t *d, uint32_t
       }
    }
    return append(p, d, n, pos, name);
+}
+
+vcg_pattern_status vcg_pattern_intern(vcg_pattern_pool *p, uint32_t *d, uint32_t n,
+                                      uint32_t *name)
+{
+   vcg_pattern_status st = sort_checked(d, n, name);
+   return st != VCG_PATTERN_OK ? st : find_or_append(p, d, n, name);
+}
+
+vcg_pattern_status vcg_pattern_copy(vcg_pattern_pool *to, const vcg_pattern_pool *from,
+                                    uint32_t list, int indexed, uint32_t *name)
+{
+   const uint32_t *w = from->w + list;
+   return indexed ? find_or_append(to, w + 1, w[0], name)
+                  : append(to, w + 1, w[0], UINT32_MAX, name);
 }
 
 size_t vcg_pattern_bytes(const vcg_pattern_pool *p)

@@ -45,6 +45,11 @@ vcg_pattern_status vcg_pattern_intern(vcg_pattern_pool *p, uint32_t *d, uint32_t
 vcg_pattern_status vcg_pattern_add(vcg_pattern_pool *p, uint32_t *d, uint32_t n,
                                    uint32_t *name);
 
+/* List `list` of `from` (sorted, each difference once) kept in `to`, as
+ * vcg_pattern_intern would (indexed) or vcg_pattern_add would. */
+vcg_pattern_status vcg_pattern_copy(vcg_pattern_pool *to, const vcg_pattern_pool *from,
+                                    uint32_t list, int indexed, uint32_t *name);
+
 /* The list `name`: its length in [0], its differences after. */
 static inline const uint32_t *vcg_pattern_at(const vcg_pattern_pool *p, uint32_t name)
 {
