@@ -339,6 +339,34 @@ def test_repeated_time_steps_send_no_more_records():
         check_eq(steps, [64, 64], "STEP records that 2 and 5 repetitions add %s" % tag)
 
 
+def test_a_scalar_logged_each_iteration_is_one_value():
+    # vf_log.c: alpha = dot(r, p) / old once per iteration, stored to
+    # alphas[it] and read by every x[i] and r[i]. From the second
+    # iteration on alpha has the same sources (the dot product's chain
+    # and its last elements) at the same store, so it is one value, the
+    # one first stored at alphas[1]; the first iteration's (its old is
+    # the first dot product) is alphas[0]. Each element then reads two
+    # values of the log however long the loop runs, not one more per
+    # iteration (TeaLeaf's cg_alphas and cg_betas gave every cell of
+    # three vectors an edge per CG iteration: 90% of its graph).
+    for flags in OPT_LEVELS[1:]:
+        tag = " ".join(flags)
+        for iters in (4, 16):
+            trace, _ = traced("vf_log.c", flags, args=(str(iters),))
+            g = Vcg(trace.path)
+            for vec in ("x", "r"):
+                for i in (0, 1, 500, 999):
+                    dst = "%s+%d" % (vec, 8 * i)
+                    logged = sorted((src.rsplit("+", 1)[1], w[0]) for (src, d), w in g.edges.items()
+                                    if d == dst and src.startswith("main (vf_log.c:"))
+                    check_eq(logged, [("0", 1), ("8", iters - 1)],
+                             "log values read by %s, %d iterations %s" % (dst, iters, tag))
+                    own = sorted(src for (src, d) in g.edges
+                                 if d == dst and src.split("+")[0] in ("x", "p", "r"))
+                    check_eq(own, sorted(["p+%d" % (8 * i), dst]),
+                             "array values read by %s, %d iterations %s" % (dst, iters, tag))
+
+
 def test_cycle_longer_than_a_ring():
     # vf_long_cycle.c: s[j] += x[k] * (j + 1), k = 0..299, 3 times. Each
     # s[j] cycles through 300 records, more than the 256 a ring holds:

@@ -500,6 +500,10 @@ typedef struct _VfSite {          /* a union's code site */
    UInt  last_reg;                 /* register intermediate it made last,
                                       index + 1 (cats_vf_sets.c) */
    UInt  n_links;                  /* register intermediates it made */
+   UInt  rep_sig, rep_id;          /* a store's: the signature of the
+                                      last version it made, and the
+                                      vertex that first held that value
+                                      (cats_vf.c, again_value) */
 } VfSite;
 void  CATS_(vf_sets_init)(void);
 /* Members of P: a set's sources, a copied value itself, or none. */

@@ -378,20 +378,45 @@ static inline VfSecMap* map_word(Addr a, UInt* w, UInt sh)
    return CATS_(vf_map)(a);
 }
 
+/* What the stored register holds once a store site made vertex v of a
+   value whose sources hash to h: v, unless the site's last store made a
+   value of the same sources in the same context to another word. Then
+   the value is the one the site stored first, which the register goes
+   on holding: a scalar computed once per iteration from the same
+   reduction and logged to the next element of an array
+   (hist[it] = alpha) is read from the register as one value, not as a
+   new element at each iteration, which would give every element that
+   reads it one edge more per iteration (docs/VCG.md). */
+static inline UInt again_value(VfSite* site, ULong h, UInt v)
+{
+   if (site == NULL)
+      return v;
+   UInt sig = CATS_(vf_sig)(h);
+   if (sig == site->rep_sig)
+      return site->rep_id;
+   site->rep_sig = sig;
+   site->rep_id = v;
+   return v;
+}
+
 /* Returns what the stored register holds from now on: the new value,
-   when the store created one. */
-static UInt store_lane(const Site* s, Block* b, Bool carrier,
+   when the store created one (again_value, for the site 'memo' of an
+   atoms store). */
+static UInt store_lane(const Site* s, VfSite* memo, Block* b, Bool carrier,
                        VfSecMap* map, UInt w, Addr a, UInt len, UInt p)
 {
-   UInt v = p, sh = CATS_(vf_wshift);
-   if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT))))
-      v = store_version(s, b, map, w, a, len, CATS_(vf_prov_hash)(p),
-                        LIST_OF_P, p, NULL, 0, NULL, sh);
+   UInt v = p, r = p, sh = CATS_(vf_wshift);
+   if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT)))) {
+      ULong h = CATS_(vf_prov_hash)(p);
+      v = store_version(s, b, map, w, a, len, h, LIST_OF_P, p, NULL, 0, NULL,
+                        sh);
+      r = again_value(memo, h, v);
+   }
    /* A stored constant stays a constant in the register: the same
       constant stored again (an unrolled loop filling an array) is
       another value, not a copy of the first. */
    store_words(map, w, a, len, v, sh);
-   return p == 0 ? 0 : v;
+   return p == 0 ? 0 : r;
 }
 
 static UInt store_lane_at(const Site* s, Block* b, Bool carrier, Addr a,
@@ -399,7 +424,7 @@ static UInt store_lane_at(const Site* s, Block* b, Bool carrier, Addr a,
 {
    UInt w;
    VfSecMap* m = map_word(a, &w, CATS_(vf_wshift));
-   return store_lane(s, b, carrier, m, w, a, len, p);
+   return store_lane(s, NULL, b, carrier, m, w, a, len, p);
 }
 
 /* A lane given as four provenances. Single values stored to a vertex
@@ -413,9 +438,9 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
    UInt in[4] = { (UInt)ab, (UInt)(ab >> 32), (UInt)cd, (UInt)(cd >> 32) };
    UInt m[4], n = 0;
    if ((in[1] | cd) == 0)
-      return store_lane(s, b, carrier, map, w, a, len, in[0]);
+      return store_lane(s, site, b, carrier, map, w, a, len, in[0]);
    if (carrier)
-      return store_lane(s, b, carrier, map, w, a, len,
+      return store_lane(s, site, b, carrier, map, w, a, len,
                         CATS_(vf_atoms_value)(site, in));
    if ((in[0] | in[1] | in[2] | in[3]) & VF_SET_BIT) {
       /* The stored register holds the new vertex from now on, so the
@@ -430,21 +455,23 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
          UInt all[4 * VF_SET_CAP], p;
          n = CATS_(vf_union_sources)(site, in, all, &p);
          if (n == 0)
-            return store_lane(s, b, carrier, map, w, a, len, p);
-         v = store_version(s, b, map, w, a, len,
-                           CATS_(vf_sources_hash)(all, n), LIST_GIVEN, 0,
-                           all, n, NULL, sh);
+            return store_lane(s, site, b, carrier, map, w, a, len, p);
+         h = CATS_(vf_sources_hash)(all, n);
+         v = store_version(s, b, map, w, a, len, h, LIST_GIVEN, 0, all, n,
+                           NULL, sh);
       }
       store_words(map, w, a, len, v, sh);
-      return v;
+      return again_value(site, h, v);
    }
    m[0] = in[0] & VF_ID_MASK;
    m[1] = in[1] & VF_ID_MASK;
    UInt v;
+   ULong h;
    if (cd == 0 && m[0] != 0 && m[1] != 0 && m[0] != m[1]) {
       /* c = a + b: a site stores it at every iteration */
-      v = store_version(s, b, map, w, a, len, CATS_(vf_sources_hash)(m, 2),
-                        LIST_GIVEN, 0, m, 2, NULL, sh);
+      h = CATS_(vf_sources_hash)(m, 2);
+      v = store_version(s, b, map, w, a, len, h, LIST_GIVEN, 0, m, 2, NULL,
+                        sh);
    } else {
       /* Up to four single values: one value, or several whose
          signature hashes the four slots as they are, repeats and empty
@@ -454,13 +481,14 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
       UInt f = x[0] ? x[0] : x[1] ? x[1] : x[2] ? x[2] : x[3];
       if (((x[1] == 0) | (x[1] == f)) & ((x[2] == 0) | (x[2] == f))
           & ((x[3] == 0) | (x[3] == f)))
-         return store_lane(s, b, carrier, map, w, a, len,
+         return store_lane(s, site, b, carrier, map, w, a, len,
                            f ? VF_ONE_BIT | f : 0);
-      v = store_version(s, b, map, w, a, len, CATS_(vf_sources_hash)(x, 4),
-                        LIST_OF_SINGLES, 0, NULL, 0, in, sh);
+      h = CATS_(vf_sources_hash)(x, 4);
+      v = store_version(s, b, map, w, a, len, h, LIST_OF_SINGLES, 0, NULL, 0,
+                        in, sh);
    }
    store_words(map, w, a, len, v, sh);
-   return v;
+   return again_value(site, h, v);
 }
 
 /* The store hook for one lane (a store of up to 8 bytes, max 8) or two
