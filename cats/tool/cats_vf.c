@@ -312,6 +312,27 @@ static ULong load_slow(Site* s, Addr a, UInt* slot0, UInt* slot1)
    values in[0..4). */
 enum { LIST_OF_P, LIST_GIVEN, LIST_OF_UNION, LIST_OF_SINGLES };
 
+/* A version's sources, as 'how' gives them: m[0..n) itself for
+   LIST_GIVEN, else listed into mm (room for 4 * VF_SET_CAP); returns
+   their count, with *out pointing at them. */
+static inline __attribute__((always_inline))
+UInt list_sources(Int how, UInt p, const UInt* m, UInt n, const UInt* in,
+                  UInt* mm, const UInt** out)
+{
+   *out = mm;
+   if (how == LIST_OF_UNION)
+      return CATS_(vf_union_list)(in, mm);
+   if (how == LIST_OF_SINGLES) {
+      UInt x[4] = { in[0] & VF_ID_MASK, in[1] & VF_ID_MASK,
+                    in[2] & VF_ID_MASK, in[3] & VF_ID_MASK };
+      return CATS_(vf_distinct4)(x, mm);
+   }
+   if (how == LIST_OF_P)
+      return CATS_(vf_members)(p, mm);
+   *out = m;
+   return n;
+}
+
 /* The word's new version, whose sources' signature comes from the hash
    h. The sources themselves are listed only when the helper is sent
    them ('how'; a constant at each call, so the others' code goes).
@@ -331,18 +352,7 @@ UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w, Addr a,
    if (CATS_(vf_bump)(&vs[0], &vs[1], sig)
        && (tag = CATS_(vf_record_tag)(v, vs[0], &vs[1], sig)) != 0) {
       UInt mm[4 * VF_SET_CAP];
-      if (how == LIST_OF_UNION) {
-         n = CATS_(vf_union_list)(in, mm);
-         m = mm;
-      } else if (how == LIST_OF_SINGLES) {
-         UInt x[4] = { in[0] & VF_ID_MASK, in[1] & VF_ID_MASK,
-                       in[2] & VF_ID_MASK, in[3] & VF_ID_MASK };
-         n = CATS_(vf_distinct4)(x, mm);
-         m = mm;
-      } else if (how == LIST_OF_P) {
-         n = CATS_(vf_members)(p, mm);
-         m = mm;
-      }
+      n = list_sources(how, p, m, n, in, mm, &m);
       CATS_(vf_send_version)(v, vs[0], tag, m, n, CATS_VF_MEMORY,
                              b ? b->alloc : CATS_NONE,
                              b ? (ULong)(a - b->origin) : (ULong)a,
@@ -379,23 +389,37 @@ static inline VfSecMap* map_word(Addr a, UInt* w, UInt sh)
 }
 
 /* What the stored register holds once a store site made vertex v of a
-   value whose sources hash to h: v, unless the site's last store made a
-   value of the same sources in the same context to another word. Then
-   the value is the one the site stored first, which the register goes
-   on holding: a scalar computed once per iteration from the same
-   reduction and logged to the next element of an array
-   (hist[it] = alpha) is read from the register as one value, not as a
-   new element at each iteration, which would give every element that
-   reads it one edge more per iteration (docs/VCG.md). */
-static inline UInt again_value(VfSite* site, ULong h, UInt v)
+   value whose sources hash to h (listed as store_version lists them):
+   v, unless the site's last store made a value of the same sources in
+   the same context, a reduction's result among them, to another word.
+   Then the value is the scalar the site stored first, computed again,
+   which the register goes on holding: a step size computed once per
+   iteration from the same reduction and logged to the next element of
+   an array (alphas[it] = alpha) is read from the register as one
+   value, not as a new element at each iteration, which gave every
+   element that reads it one edge more per iteration (docs/VCG.md).
+   Without a reduction among the sources the value is an element's: the
+   cells of a region set to one state's copies compute the same sources,
+   and each is read from its own word. */
+static UInt again_value(VfSite* site, ULong h, UInt v, Int how, UInt p,
+                        const UInt* m, UInt n, const UInt* in)
 {
    if (site == NULL)
       return v;
    UInt sig = CATS_(vf_sig)(h);
-   if (sig == site->rep_sig)
-      return site->rep_id;
-   site->rep_sig = sig;
-   site->rep_id = v;
+   if (sig != site->rep_sig) {
+      site->rep_sig = sig;
+      site->rep_id = v;
+      return v;
+   }
+   if (site->rep_id == v)
+      return v;
+   UInt mm[4 * VF_SET_CAP], i;
+   const UInt* l;
+   n = list_sources(how, p, m, n, in, mm, &l);
+   for (i = 0; i < n; i++)
+      if (l[i] & VF_REG_BIT)
+         return site->rep_id;
    return v;
 }
 
@@ -410,13 +434,13 @@ static UInt store_lane(const Site* s, VfSite* memo, Block* b, Bool carrier,
       ULong h = CATS_(vf_prov_hash)(p);
       v = store_version(s, b, map, w, a, len, h, LIST_OF_P, p, NULL, 0, NULL,
                         sh);
-      r = again_value(memo, h, v);
+      /* A stored constant stays a constant in the register: the same
+         constant stored again (an unrolled loop filling an array) is
+         another value, not a copy of the first. */
+      r = p == 0 ? 0 : again_value(memo, h, v, LIST_OF_P, p, NULL, 0, NULL);
    }
-   /* A stored constant stays a constant in the register: the same
-      constant stored again (an unrolled loop filling an array) is
-      another value, not a copy of the first. */
    store_words(map, w, a, len, v, sh);
-   return p == 0 ? 0 : r;
+   return r;
 }
 
 static UInt store_lane_at(const Site* s, Block* b, Bool carrier, Addr a,
@@ -451,6 +475,8 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
       if (CATS_(vf_union_store_hash)(site, in, &h)) {
          v = store_version(s, b, map, w, a, len, h, LIST_OF_UNION, 0, NULL,
                            0, in, sh);
+         store_words(map, w, a, len, v, sh);
+         return again_value(site, h, v, LIST_OF_UNION, 0, NULL, 0, in);
       } else {
          UInt all[4 * VF_SET_CAP], p;
          n = CATS_(vf_union_sources)(site, in, all, &p);
@@ -459,9 +485,9 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
          h = CATS_(vf_sources_hash)(all, n);
          v = store_version(s, b, map, w, a, len, h, LIST_GIVEN, 0, all, n,
                            NULL, sh);
+         store_words(map, w, a, len, v, sh);
+         return again_value(site, h, v, LIST_GIVEN, 0, all, n, NULL);
       }
-      store_words(map, w, a, len, v, sh);
-      return again_value(site, h, v);
    }
    m[0] = in[0] & VF_ID_MASK;
    m[1] = in[1] & VF_ID_MASK;
@@ -472,6 +498,8 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
       h = CATS_(vf_sources_hash)(m, 2);
       v = store_version(s, b, map, w, a, len, h, LIST_GIVEN, 0, m, 2, NULL,
                         sh);
+      store_words(map, w, a, len, v, sh);
+      return again_value(site, h, v, LIST_GIVEN, 0, m, 2, NULL);
    } else {
       /* Up to four single values: one value, or several whose
          signature hashes the four slots as they are, repeats and empty
@@ -488,7 +516,7 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
                         in, sh);
    }
    store_words(map, w, a, len, v, sh);
-   return again_value(site, h, v);
+   return again_value(site, h, v, LIST_OF_SINGLES, 0, NULL, 0, in);
 }
 
 /* The store hook for one lane (a store of up to 8 bytes, max 8) or two
