@@ -544,6 +544,9 @@ UInt  CATS_(vf_union_sources)(VfSite* site, UInt* in, UInt* out, UInt* p);
    other cases. vf_union_list then gives the sources themselves. */
 Bool  CATS_(vf_union_store_hash)(VfSite* site, const UInt* in, ULong* h);
 UInt  CATS_(vf_union_list)(const UInt* in, UInt* out);
+/* Whether vertex id is a link of a reduction's chain (a register
+   intermediate that is not a hub). */
+Bool  CATS_(vf_is_link)(UInt id);
 void  CATS_(vf_sets_stats)(void);
 void  CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver, UChar flags,
                                                    void* opaque),

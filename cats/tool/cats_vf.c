@@ -391,7 +391,8 @@ static inline VfSecMap* map_word(Addr a, UInt* w, UInt sh)
 /* What the stored register holds once a store site made vertex v of a
    value whose sources hash to h (listed as store_version lists them):
    v, unless the site's last store made a value of the same sources in
-   the same context, a reduction's result among them, to another word.
+   the same context, a link of a reduction's chain among them, to
+   another word.
    Then the value is the scalar the site stored first, computed again,
    which the register goes on holding: a step size computed once per
    iteration from the same reduction and logged to the next element of
@@ -400,7 +401,8 @@ static inline VfSecMap* map_word(Addr a, UInt* w, UInt sh)
    element that reads it one edge more per iteration (docs/VCG.md).
    Without a reduction among the sources the value is an element's: the
    cells of a region set to one state's copies compute the same sources,
-   and each is read from its own word. */
+   and so do a uniform mesh's coordinates from its spacing (a hub), and
+   each is read from its own word. */
 static UInt again_value(VfSite* site, ULong h, UInt v, Int how, UInt p,
                         const UInt* m, UInt n, const UInt* in)
 {
@@ -418,7 +420,7 @@ static UInt again_value(VfSite* site, ULong h, UInt v, Int how, UInt p,
    const UInt* l;
    n = list_sources(how, p, m, n, in, mm, &l);
    for (i = 0; i < n; i++)
-      if (l[i] & VF_REG_BIT)
+      if (CATS_(vf_is_link)(l[i]))
          return site->rep_id;
    return v;
 }

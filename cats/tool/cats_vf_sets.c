@@ -375,6 +375,11 @@ static Bool site_full(const VfSite* site)
           || n_reg_vs / REG_CEILING >= all;
 }
 
+Bool CATS_(vf_is_link)(UInt id)
+{
+   return (id & VF_REG_BIT) && !(reg_vertex(id & ~VF_REG_BIT)->flags & REG_HUB);
+}
+
 /* Whether set p holds a register intermediate without any of the
    flags 'but'. */
 static Bool holds_reg_but(UInt p, UInt but)
