@@ -392,8 +392,7 @@ static inline VfSecMap* map_word(Addr a, UInt* w, UInt sh)
    value whose sources hash to h (listed as store_version lists them):
    v, unless the site's last store made a value of the same sources in
    the same context, a link of a reduction's chain among them, to
-   another word.
-   Then the value is the scalar the site stored first, computed again,
+   another word. Then the value is the scalar the site stored first, computed again,
    which the register goes on holding: a step size computed once per
    iteration from the same reduction and logged to the next element of
    an array (alphas[it] = alpha) is read from the register as one
@@ -402,18 +401,12 @@ static inline VfSecMap* map_word(Addr a, UInt* w, UInt sh)
    Without a reduction among the sources the value is an element's: the
    cells of a region set to one state's copies compute the same sources,
    and so do a uniform mesh's coordinates from its spacing (a hub), and
-   each is read from its own word. */
-static UInt again_value(VfSite* site, ULong h, UInt v, Int how, UInt p,
-                        const UInt* m, UInt n, const UInt* in)
+   each is read from its own word. The sources are listed only then
+   (again_slow): the signature tells the common case, a new value. */
+static __attribute__((noinline))
+UInt again_slow(VfSite* site, UInt v, Int how, UInt p, const UInt* m, UInt n,
+                const UInt* in)
 {
-   if (site == NULL)
-      return v;
-   UInt sig = CATS_(vf_sig)(h);
-   if (sig != site->rep_sig) {
-      site->rep_sig = sig;
-      site->rep_id = v;
-      return v;
-   }
    if (site->rep_id == v)
       return v;
    UInt mm[4 * VF_SET_CAP], i;
@@ -423,6 +416,21 @@ static UInt again_value(VfSite* site, ULong h, UInt v, Int how, UInt p,
       if (CATS_(vf_is_link)(l[i]))
          return site->rep_id;
    return v;
+}
+
+static inline __attribute__((always_inline))
+UInt again_value(VfSite* site, ULong h, UInt v, Int how, UInt p, const UInt* m,
+                 UInt n, const UInt* in)
+{
+   if (site == NULL)
+      return v;
+   UInt sig = CATS_(vf_sig)(h);
+   if (LIKELY(sig != site->rep_sig)) {
+      site->rep_sig = sig;
+      site->rep_id = v;
+      return v;
+   }
+   return again_slow(site, v, how, p, m, n, in);
 }
 
 /* Returns what the stored register holds from now on: the new value,
