@@ -392,12 +392,13 @@ static inline VfSecMap* map_word(Addr a, UInt* w, UInt sh)
    value whose sources hash to h (listed as store_version lists them):
    v, unless the site's last store made a value of the same sources in
    the same context, a link of a reduction's chain among them, to
-   another word. Then the value is the scalar the site stored first, computed again,
-   which the register goes on holding: a step size computed once per
-   iteration from the same reduction and logged to the next element of
-   an array (alphas[it] = alpha) is read from the register as one
-   value, not as a new element at each iteration, which gave every
-   element that reads it one edge more per iteration (docs/VCG.md).
+   another word. Then the value is the scalar the site stored first,
+   computed again, which the register goes on holding: a step size
+   computed once per iteration from the same reduction and logged to
+   the next element of an array (alphas[it] = alpha) is read from the
+   register as one value, not as a new element at each iteration, which
+   gave every element that reads it one edge more per iteration
+   (docs/VCG.md).
    Without a reduction among the sources the value is an element's: the
    cells of a region set to one state's copies compute the same sources,
    and so do a uniform mesh's coordinates from its spacing (a hub), and
