@@ -218,7 +218,6 @@ static uint32_t new_rec(vcg_builder *b, uint32_t list, uint32_t ctx)
    return r;
 }
 
-
 /* The edges of records that left their rings grouped by dst (a counting
  * sort out of their table; each dst's edges are sorted with its others
  * when the graph is finished), and where each dst's begin: *start gets
@@ -413,7 +412,6 @@ static void close_record(vcg_builder *b, vcg_build_vertex *d, uint64_t end)
       return;
    b->rec[d->open].uses += (uint32_t)(end - d->version);
 }
-
 
 /* A SOURCES record, decoded; its sources are b->ids[0..n), each as its
  * difference from dst. */
@@ -1008,12 +1006,13 @@ static int in_edges(vcg_builder *b, vcg_build_fin *f, uint32_t v)
    uint32_t i = f->order[v];
    if (each_rec(b, f, i, add_edges, NULL) != 0)
       return -1;
+   if (grow((void **)&f->e, &f->cape, f->ne + (f->old_at[i + 1] - f->old_at[i]),
+            sizeof *f->e, UINT32_MAX) != 0)
+      return -1;
    for (uint32_t k = f->old_at[i]; k < f->old_at[i + 1]; k++) {
       const vcg_build_old *o = &b->old[k];
       if (o->src == VCG_BUILD_NIL)
          continue;
-      if (grow((void **)&f->e, &f->cape, f->ne + 1, sizeof *f->e, UINT32_MAX) != 0)
-         return -1;
       f->e[f->ne++] = (vcg_edge){ .src = f->map[find_vertex(b, o->src)], .ctx = o->ctx,
                                   .uses = o->uses };
    }

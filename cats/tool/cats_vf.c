@@ -336,12 +336,13 @@ UInt list_sources(Int how, UInt p, const UInt* m, UInt n, const UInt* in,
 /* The word's new version, whose sources' signature comes from the hash
    h. The sources themselves are listed only when the helper is sent
    them ('how'; a constant at each call, so the others' code goes).
-   Returns the vertex. Inline, as store_atoms is: called, they took nine
-   arguments, some on the stack, twice per stored lane. */
+   Returns the vertex, and in *sigp the signature (again_value's).
+   Inline, as store_atoms is: called, they took nine arguments, some on
+   the stack, twice per stored lane. */
 static inline __attribute__((always_inline))
 UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w, Addr a,
                    UInt len, ULong h, Int how, UInt p, const UInt* m, UInt n,
-                   const UInt* in, UInt sh)
+                   const UInt* in, UInt sh, UInt* sigp)
 {
    if (UNLIKELY(map->seq == 0))
       CATS_(vf_map_vertices)(map);
@@ -349,6 +350,7 @@ UInt store_version(const Site* s, Block* b, VfSecMap* map, UInt w, Addr a,
    UInt* vs = &map->vs[2 * w];
    UInt sig = CATS_(vf_sig)(h);
    UInt tag;
+   *sigp = sig;
    if (CATS_(vf_bump)(&vs[0], &vs[1], sig)
        && (tag = CATS_(vf_record_tag)(v, vs[0], &vs[1], sig)) != 0) {
       UInt mm[4 * VF_SET_CAP];
@@ -389,7 +391,8 @@ static inline VfSecMap* map_word(Addr a, UInt* w, UInt sh)
 }
 
 /* What the stored register holds once a store site made vertex v of a
-   value whose sources hash to h (listed as store_version lists them):
+   value whose sources' signature is sig (listed as store_version lists
+   them):
    v, unless the site's last store made a value of the same sources in
    the same context, a link of a reduction's chain among them, to
    another word. Then the value is the scalar the site stored first,
@@ -420,12 +423,11 @@ UInt again_slow(VfSite* site, UInt v, Int how, UInt p, const UInt* m, UInt n,
 }
 
 static inline __attribute__((always_inline))
-UInt again_value(VfSite* site, ULong h, UInt v, Int how, UInt p, const UInt* m,
-                 UInt n, const UInt* in)
+UInt again_value(VfSite* site, UInt sig, UInt v, Int how, UInt p,
+                 const UInt* m, UInt n, const UInt* in)
 {
    if (site == NULL)
       return v;
-   UInt sig = CATS_(vf_sig)(h);
    if (LIKELY(sig != site->rep_sig)) {
       site->rep_sig = sig;
       site->rep_id = v;
@@ -440,15 +442,14 @@ UInt again_value(VfSite* site, ULong h, UInt v, Int how, UInt p, const UInt* m,
 static UInt store_lane(const Site* s, VfSite* memo, Block* b, Bool carrier,
                        VfSecMap* map, UInt w, Addr a, UInt len, UInt p)
 {
-   UInt v = p, r = p, sh = CATS_(vf_wshift);
+   UInt v = p, r = p, sh = CATS_(vf_wshift), sig;
    if (!carrier && (p == 0 || (p & (VF_SET_BIT | VF_ONE_BIT)))) {
-      ULong h = CATS_(vf_prov_hash)(p);
-      v = store_version(s, b, map, w, a, len, h, LIST_OF_P, p, NULL, 0, NULL,
-                        sh);
+      v = store_version(s, b, map, w, a, len, CATS_(vf_prov_hash)(p),
+                        LIST_OF_P, p, NULL, 0, NULL, sh, &sig);
       /* A stored constant stays a constant in the register: the same
          constant stored again (an unrolled loop filling an array) is
          another value, not a copy of the first. */
-      r = p == 0 ? 0 : again_value(memo, h, v, LIST_OF_P, p, NULL, 0, NULL);
+      r = p == 0 ? 0 : again_value(memo, sig, v, LIST_OF_P, p, NULL, 0, NULL);
    }
    store_words(map, w, a, len, v, sh);
    return r;
@@ -482,35 +483,33 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
          union is needed only as the version's sources, and those only
          when the helper has not had them. */
       ULong h;
-      UInt v;
+      UInt v, sig;
       if (CATS_(vf_union_store_hash)(site, in, &h)) {
          v = store_version(s, b, map, w, a, len, h, LIST_OF_UNION, 0, NULL,
-                           0, in, sh);
+                           0, in, sh, &sig);
          store_words(map, w, a, len, v, sh);
-         return again_value(site, h, v, LIST_OF_UNION, 0, NULL, 0, in);
+         return again_value(site, sig, v, LIST_OF_UNION, 0, NULL, 0, in);
       } else {
          UInt all[4 * VF_SET_CAP], p;
          n = CATS_(vf_union_sources)(site, in, all, &p);
          if (n == 0)
             return store_lane(s, site, b, carrier, map, w, a, len, p);
-         h = CATS_(vf_sources_hash)(all, n);
-         v = store_version(s, b, map, w, a, len, h, LIST_GIVEN, 0, all, n,
-                           NULL, sh);
+         v = store_version(s, b, map, w, a, len,
+                           CATS_(vf_sources_hash)(all, n), LIST_GIVEN, 0,
+                           all, n, NULL, sh, &sig);
          store_words(map, w, a, len, v, sh);
-         return again_value(site, h, v, LIST_GIVEN, 0, all, n, NULL);
+         return again_value(site, sig, v, LIST_GIVEN, 0, all, n, NULL);
       }
    }
    m[0] = in[0] & VF_ID_MASK;
    m[1] = in[1] & VF_ID_MASK;
-   UInt v;
-   ULong h;
+   UInt v, sig;
    if (cd == 0 && m[0] != 0 && m[1] != 0 && m[0] != m[1]) {
       /* c = a + b: a site stores it at every iteration */
-      h = CATS_(vf_sources_hash)(m, 2);
-      v = store_version(s, b, map, w, a, len, h, LIST_GIVEN, 0, m, 2, NULL,
-                        sh);
+      v = store_version(s, b, map, w, a, len, CATS_(vf_sources_hash)(m, 2),
+                        LIST_GIVEN, 0, m, 2, NULL, sh, &sig);
       store_words(map, w, a, len, v, sh);
-      return again_value(site, h, v, LIST_GIVEN, 0, m, 2, NULL);
+      return again_value(site, sig, v, LIST_GIVEN, 0, m, 2, NULL);
    } else {
       /* Up to four single values: one value, or several whose
          signature hashes the four slots as they are, repeats and empty
@@ -522,12 +521,11 @@ UInt store_atoms(const Site* s, VfSite* site, Block* b, Bool carrier,
           & ((x[3] == 0) | (x[3] == f)))
          return store_lane(s, site, b, carrier, map, w, a, len,
                            f ? VF_ONE_BIT | f : 0);
-      h = CATS_(vf_sources_hash)(x, 4);
-      v = store_version(s, b, map, w, a, len, h, LIST_OF_SINGLES, 0, NULL, 0,
-                        in, sh);
+      v = store_version(s, b, map, w, a, len, CATS_(vf_sources_hash)(x, 4),
+                        LIST_OF_SINGLES, 0, NULL, 0, in, sh, &sig);
    }
    store_words(map, w, a, len, v, sh);
-   return again_value(site, h, v, LIST_OF_SINGLES, 0, NULL, 0, in);
+   return again_value(site, sig, v, LIST_OF_SINGLES, 0, NULL, 0, in);
 }
 
 /* The store hook for one lane (a store of up to 8 bytes, max 8) or two
