@@ -74,18 +74,32 @@ static int singleton_ends(const trace_vcg *vcg, const part_graph *g, const uint8
    return 0;
 }
 
-static int plan_add(part_comm_plan *p, size_t *cap, uint32_t src, uint32_t gs,
+/* Grow *buf of *cap elements of size sz to hold one more than n. */
+static int grow(void **buf, size_t *cap, size_t n, size_t sz)
+{
+   if (n + 1 < *cap)
+      return 0;
+   size_t ncap = *cap ? 2 * *cap : 1024;
+   void *b = realloc(*buf, ncap * sz);
+   if (!b)
+      return -1;
+   *buf = b;
+   *cap = ncap;
+   return 0;
+}
+
+/* The edges come by source: a new source opens a run. */
+static int plan_add(part_comm_plan *p, size_t *cap, size_t *scap, uint32_t src, uint32_t gs,
                     uint32_t gd, uint32_t versions)
 {
-   if (p->nedges == *cap) {
-      size_t ncap = *cap ? 2 * *cap : 1024;
-      part_comm_edge *e = realloc(p->edges, ncap * sizeof *e);
-      if (!e)
+   if (p->nsources == 0 || p->sources[p->nsources - 1].src != src) {
+      if (grow((void **)&p->sources, scap, p->nsources, sizeof *p->sources) != 0)
          return -1;
-      p->edges = e;
-      *cap = ncap;
+      p->sources[p->nsources++] = (part_comm_source){ src, gs, p->nedges };
    }
-   p->edges[p->nedges++] = (part_comm_edge){ src, gs, gd, versions };
+   if (grow((void **)&p->edges, cap, p->nedges, sizeof *p->edges) != 0)
+      return -1;
+   p->edges[p->nedges++] = (part_comm_edge){ gd, versions };
    return 0;
 }
 
@@ -104,7 +118,7 @@ int part_comm_plan_build(part_comm_plan *p, const trace_vcg *vcg, const part_gra
    uint8_t *written = setup_outside ? written_in(vcg, scope) : NULL;
    uint32_t *feeds = NULL, *reads = NULL;
    p->coll_counts = malloc(g->ng ? g->ng : 1);
-   size_t cap = 0;
+   size_t cap = 0, scap = 0;
    int rc = -1;
    if ((setup_outside && !written) || !p->coll_counts ||
        singleton_ends(vcg, g, skind, scope, &feeds, &reads) != 0)
@@ -137,9 +151,12 @@ int part_comm_plan_build(part_comm_plan *p, const trace_vcg *vcg, const part_gra
          continue;   /* a reduction's tail, read beside its result */
       if (versions > vcg->vertices[src].versions)
          versions = vcg->vertices[src].versions;
-      if (plan_add(p, &cap, src, gs, gd, (uint32_t)versions) != 0)
+      if (plan_add(p, &cap, &scap, src, gs, gd, (uint32_t)versions) != 0)
          goto out;
    }
+   if (grow((void **)&p->sources, &scap, p->nsources, sizeof *p->sources) != 0)
+      goto out;
+   p->sources[p->nsources].first = p->nedges;   /* the end of the last run */
    /* A singleton is in scope when one of its members was created there. */
    memset(p->coll_counts, scope ? 0 : 1, g->ng ? g->ng : 1);
    if (scope) {
@@ -163,15 +180,20 @@ out:
 void part_comm_plan_free(part_comm_plan *p)
 {
    free(p->edges);
+   free(p->sources);
    free(p->coll_counts);
    p->edges = NULL;
+   p->sources = NULL;
+   p->nsources = 0;
    p->coll_counts = NULL;
    p->nedges = 0;
 }
 
-/* Point-to-point: one pass over the plan's edges, which come sorted by
- * source; per source the most versions each remote rank consumed. */
-static int p2p(const part_comm_plan *p, const uint32_t *part, uint32_t n,
+/* Point-to-point for decompositions part[0 .. m) at once: one pass over
+ * the plan's edges, which come by source (a source's edges stay in
+ * cache while each decomposition reads them); per source the most
+ * versions each remote rank consumed. */
+static int p2p(const part_comm_plan *p, const uint32_t *const *part, uint32_t m, uint32_t n,
                part_comm_result *r)
 {
    uint64_t *best = calloc(n, sizeof *best);
@@ -180,26 +202,28 @@ static int p2p(const part_comm_plan *p, const uint32_t *part, uint32_t n,
       free(best), free(touched);
       return -1;
    }
-   for (size_t e = 0; e < p->nedges;) {
-      uint32_t src = p->edges[e].src, ps = part[p->edges[e].gs];
-      uint32_t nt = 0;
-      for (; e < p->nedges && p->edges[e].src == src; e++) {
-         uint32_t pd = part[p->edges[e].gd];
-         if (pd == ps)
-            continue;
-         if (!best[pd])
-            touched[nt++] = pd;
-         if (p->edges[e].versions > best[pd])
-            best[pd] = p->edges[e].versions;
-      }
-      uint64_t size = p->vcg->vertices[src].size;
-      for (uint32_t i = 0; i < nt; i++) {
-         uint32_t pd = touched[i];
-         size_t ij = (size_t)ps * n + pd;
-         r->matrix[ij] += best[pd] * size;
-         if (best[pd] > r->rounds[ij])
-            r->rounds[ij] = best[pd];
-         best[pd] = 0;
+   for (size_t s = 0; s < p->nsources; s++) {
+      uint64_t size = p->vcg->vertices[p->sources[s].src].size;
+      for (uint32_t c = 0; c < m; c++) {
+         const uint32_t *pc = part[c];
+         uint32_t ps = pc[p->sources[s].gs], nt = 0;
+         for (uint64_t e = p->sources[s].first; e < p->sources[s + 1].first; e++) {
+            uint32_t pd = pc[p->edges[e].gd];
+            if (pd == ps)
+               continue;
+            if (!best[pd])
+               touched[nt++] = pd;
+            if (p->edges[e].versions > best[pd])
+               best[pd] = p->edges[e].versions;
+         }
+         for (uint32_t i = 0; i < nt; i++) {
+            uint32_t pd = touched[i];
+            size_t ij = (size_t)ps * n + pd;
+            r[c].matrix[ij] += best[pd] * size;
+            if (best[pd] > r[c].rounds[ij])
+               r[c].rounds[ij] = best[pd];
+            best[pd] = 0;
+         }
       }
    }
    free(best);
@@ -286,21 +310,36 @@ static void imbalance(const part_graph *g, const uint8_t *skind,
    }
 }
 
+int part_comm_compute_many(const part_comm_plan *p, const uint32_t *const *part, uint32_t m,
+                           uint32_t n, const part_comm_cost *cost, part_comm_result *r)
+{
+   int rc = 0;
+   for (uint32_t c = 0; c < m; c++) {
+      memset(&r[c], 0, sizeof r[c]);
+      r[c].nranks = n;
+      r[c].matrix = calloc((size_t)n * n, sizeof *r[c].matrix);
+      r[c].rounds = calloc((size_t)n * n, sizeof *r[c].rounds);
+      if (!r[c].matrix || !r[c].rounds)
+         rc = -1;
+   }
+   if (rc == 0)
+      rc = p2p(p, part, m, n, r);
+   for (uint32_t c = 0; c < m; c++) {
+      if (rc != 0) {
+         part_comm_result_free(&r[c]);
+         continue;
+      }
+      collectives(p, n, &r[c]);
+      part_comm_totals(&r[c], cost);
+      imbalance(p->g, p->skind, part[c], &r[c]);
+   }
+   return rc;
+}
+
 int part_comm_compute(const part_comm_plan *p, const uint32_t *part, uint32_t n,
                       const part_comm_cost *cost, part_comm_result *r)
 {
-   memset(r, 0, sizeof *r);
-   r->nranks = n;
-   r->matrix = calloc((size_t)n * n, sizeof *r->matrix);
-   r->rounds = calloc((size_t)n * n, sizeof *r->rounds);
-   if (!r->matrix || !r->rounds || p2p(p, part, n, r) != 0) {
-      part_comm_result_free(r);
-      return -1;
-   }
-   collectives(p, n, r);
-   part_comm_totals(r, cost);
-   imbalance(p->g, p->skind, part, r);
-   return 0;
+   return part_comm_compute_many(p, &part, 1, n, cost, r);
 }
 
 void part_comm_result_free(part_comm_result *r)

@@ -72,15 +72,24 @@ const char *part_comm_coll_name(int type);
  * points to vcg, g and skind, which must outlive it. 0, or -1 out of
  * memory. */
 typedef struct part_comm_edge {
-   uint32_t src;           /* VCG vertex: one source's edges are adjacent */
-   uint32_t gs, gd;        /* the groups of its ends */
-   uint32_t versions;      /* of the sink made from it */
+   uint32_t gd;            /* the sink's group */
+   uint32_t versions;      /* of the sink made from the source */
 } part_comm_edge;
+
+/* A source vertex and its edges, edges[first .. the next source's). */
+typedef struct part_comm_source {
+   uint32_t src;           /* VCG vertex */
+   uint32_t gs;            /* its group */
+   uint64_t first;
+} part_comm_source;
 
 typedef struct part_comm_plan {
    const trace_vcg *vcg;
    const part_graph *g;
    const uint8_t *skind;
+   part_comm_source *sources;   /* [nsources + 1], by vertex; the last
+                                   one's first is nedges */
+   size_t nsources;
    part_comm_edge *edges;
    size_t nedges;
    uint8_t *coll_counts;   /* [ng] 1: a singleton whose calls count */
@@ -95,6 +104,10 @@ void part_comm_plan_free(part_comm_plan *p);
  * plan's groups over n ranks. 0, or -1 out of memory. */
 int part_comm_compute(const part_comm_plan *p, const uint32_t *part, uint32_t n,
                       const part_comm_cost *cost, part_comm_result *r);
+/* part_comm_compute for m decompositions part[0 .. m) of the same rank
+ * count at once into r[0 .. m): the plan's edges are read once. */
+int part_comm_compute_many(const part_comm_plan *p, const uint32_t *const *part, uint32_t m,
+                           uint32_t n, const part_comm_cost *cost, part_comm_result *r);
 void part_comm_result_free(part_comm_result *r);
 
 /* Recompute the totals, neighbours and time estimate from the matrices

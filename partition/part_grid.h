@@ -110,11 +110,55 @@ void part_grid_format(const part_grid *g, char *buf, size_t len);
 /* Ranks of the grid: the product of its factors (0 for no grid). */
 uint32_t part_grid_ranks(const part_grid *g);
 
-/* part[k] for every group of g by the grid (n = its ranks); skind[k]
- * is the part_singleton_kind of each group (a singleton, on every rank,
- * pulls no value to its rank). 0, or -1 when out of memory. */
-int part_grid_assign(const trace_file *t, const part_graph *g, const uint8_t *skind,
-                     const part_grid_info *gi, const part_grid *grid, uint32_t n,
-                     uint32_t *part);
+/* What a group is to grids of some number of factors. */
+enum {
+   PART_GRID_NONE = 0,      /* no memory vertex: goes with its neighbours */
+   PART_GRID_BLOCK = 1,     /* an array's block: its rep decides its rank */
+   PART_GRID_OTHER = 2,     /* memory no loop walks in scope */
+   PART_GRID_FALLBACK = 3   /* an unshaped array's word: its rep decides
+                               its rank when its neighbours do not */
+};
+
+#define PART_GRID_PASSES 4   /* of owner computes: chains of register values */
+
+typedef struct part_grid_change {
+   uint32_t unit, was, lead;
+} part_grid_change;
+
+/* The groups as grids of one number of factors see them
+ * (part_grid_assign.c). */
+typedef struct part_grid_follow {
+   int ready;
+   uint8_t *kind;              /* [ng] */
+   uint32_t *rep;              /* [ng] the vertex that decides */
+   uint32_t *unit;             /* [ng] memory that moves as one */
+   uint32_t *others;           /* the groups not of kind BLOCK */
+   uint32_t nothers;
+   uint32_t *lead;             /* [ng] the group a unit follows */
+   part_grid_change *change;   /* the leads' changes in later passes */
+   size_t nchanges, first[PART_GRID_PASSES - 1], nchange[PART_GRID_PASSES - 1];
+} part_grid_follow;
+
+/* What assigning groups to grids needs, found once per graph and number
+ * of grid factors; it points to t, g, gi and skind (each group's
+ * part_singleton_kind: a singleton, on every rank, pulls no value to its
+ * rank), which must outlive it. */
+typedef struct part_grid_groups {
+   const trace_file *t;
+   const part_graph *g;
+   const part_grid_info *gi;
+   const uint8_t *skind;
+   part_grid_follow follow[PART_GRID_MAXD];
+   uint32_t *to;               /* [ng] scratch */
+} part_grid_groups;
+
+/* 0, or -1 when out of memory. */
+int part_grid_groups_init(part_grid_groups *gg, const trace_file *t, const part_graph *g,
+                          const part_grid_info *gi, const uint8_t *skind);
+void part_grid_groups_free(part_grid_groups *gg);
+
+/* part[k] for every group of the graph by the grid (n = its ranks). 0,
+ * or -1 when out of memory. */
+int part_grid_assign(part_grid_groups *gg, const part_grid *grid, uint32_t n, uint32_t *part);
 
 #endif /* CATS_PARTITION_PART_GRID_H */

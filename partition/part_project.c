@@ -252,12 +252,12 @@ static int project_metis(const trace_file *t, const part_graph *g,
 
 /* One rank count by a process grid. */
 static int project_grid(const trace_file *t, const part_graph *g,
-                        const part_comm_plan *plan, const part_grid_info *gi,
+                        const part_comm_plan *plan, part_grid_groups *gg,
                         const part_grid *grid, const part_project_options *o,
                         uint32_t n, uint32_t *part, part_comm_result *r,
                         char *err, size_t errlen)
 {
-   if (part_grid_assign(t, g, plan->skind, gi, grid, n, part) != 0 ||
+   if (part_grid_assign(gg, grid, n, part) != 0 ||
        part_comm_compute(plan, part, n, &o->cost, r) != 0) {
       snprintf(err, errlen, "out of memory projecting %u ranks", n);
       return -1;
@@ -274,19 +274,62 @@ static uint64_t total_bytes(const part_comm_result *r)
    return r->p2p_bytes + r->coll_total;
 }
 
+/* The grid candidates for n ranks, all projected in one pass over the
+ * plan (parts[c] holds candidate c's decomposition; missing arrays are
+ * allocated); the cheapest, the first of equals, into *best, and every
+ * candidate's bytes into tried and bytes. */
+static int project_candidates(const trace_file *t, const part_graph *g,
+                              const part_comm_plan *plan, part_grid_groups *gg,
+                              const part_project_options *o, uint32_t n, uint32_t **parts,
+                              part_grid *tried, uint64_t *bytes, uint32_t *ntried,
+                              part_comm_result *best, char *err, size_t errlen)
+{
+   part_grid cand[PART_GRID_MAX_CANDIDATES];
+   part_comm_result r[PART_GRID_MAX_CANDIDATES];
+   uint32_t nc = part_grid_candidates(n, gg->gi->maxdims, cand, PART_GRID_MAX_CANDIDATES);
+   *ntried = 0;
+   for (uint32_t c = 0; c < nc; c++)
+      if ((!parts[c] && !(parts[c] = malloc((g->ng ? g->ng : 1) * sizeof *parts[c]))) ||
+          part_grid_assign(gg, &cand[c], n, parts[c]) != 0 ||
+          (c + 1 == nc && part_comm_compute_many(plan, (const uint32_t *const *)parts, nc, n,
+                                                 &o->cost, r) != 0)) {
+         snprintf(err, errlen, "out of memory projecting %u ranks", n);
+         return -1;
+      }
+   uint32_t chosen = 0;
+   for (uint32_t c = 0; c < nc; c++) {
+      r[c].method = PART_PROJECT_GRID;
+      r[c].grid = cand[c];
+      tried[c] = cand[c];
+      bytes[c] = total_bytes(&r[c]);
+      if (bytes[c] < bytes[chosen])
+         chosen = c;
+   }
+   *ntried = nc;
+   for (uint32_t c = 0; c < nc; c++)
+      if (c != chosen)
+         part_comm_result_free(&r[c]);
+   if (nc == 0)
+      return 0;
+   *best = r[chosen];
+   if (o->keep_parts && keep_vertex_parts(t, g, parts[chosen], best, err, errlen) != 0)
+      return -1;
+   return 0;
+}
+
 /* One rank count: the grid named for it; else every candidate grid,
  * keeping the cheapest, and METIS's parts, and of these the one the
  * decomposition option asks for (docs/PROJECTION.md). */
 static int project_one(const trace_file *t, const part_graph *g,
                        const part_comm_plan *plan, const part_metis_graph *m,
-                       const part_grid_info *gi, const part_project_options *o,
-                       uint32_t n, uint32_t *part, part_comm_result *best, char *err,
+                       part_grid_groups *gg, const part_project_options *o,
+                       uint32_t n, uint32_t **parts, part_comm_result *best, char *err,
                        size_t errlen)
 {
    memset(best, 0, sizeof *best);
    for (uint32_t i = 0; i < o->nnamed; i++)
       if (part_grid_ranks(&o->named[i]) == n) {
-         if (project_grid(t, g, plan, gi, &o->named[i], o, n, part, best, err,
+         if (project_grid(t, g, plan, gg, &o->named[i], o, n, parts[0], best, err,
                           errlen) != 0)
             return -1;
          best->ncand = 1;
@@ -294,34 +337,20 @@ static int project_one(const trace_file *t, const part_graph *g,
          best->cand_bytes[0] = total_bytes(best);
          return 0;
       }
-   part_grid cand[PART_GRID_MAX_CANDIDATES];
-   uint32_t nc = o->decomp == PART_DECOMP_METIS
-                    ? 0 : part_grid_candidates(n, gi->maxdims, cand, PART_GRID_MAX_CANDIDATES);
    part_comm_result grid = { 0 };
    part_grid tried[PART_GRID_MAX_CANDIDATES + 1];
    uint64_t bytes[PART_GRID_MAX_CANDIDATES + 1];
    uint32_t ntried = 0;
-   for (uint32_t c = 0; c < nc; c++) {
-      part_comm_result r;
-      if (project_grid(t, g, plan, gi, &cand[c], o, n, part, &r, err, errlen) != 0) {
-         part_comm_result_free(&grid);
-         return -1;
-      }
-      tried[ntried] = cand[c];
-      bytes[ntried++] = total_bytes(&r);
-      if (c > 0 && total_bytes(&r) >= total_bytes(&grid)) {
-         part_comm_result_free(&r);
-         continue;
-      }
-      part_comm_result_free(&grid);
-      grid = r;
-   }
-   int use_grid = nc > 0 && (o->decomp == PART_DECOMP_GRID || part_grid_regular(gi));
+   if (o->decomp != PART_DECOMP_METIS &&
+       project_candidates(t, g, plan, gg, o, n, parts, tried, bytes, &ntried, &grid, err,
+                          errlen) != 0)
+      return -1;
+   int use_grid = ntried > 0 && (o->decomp == PART_DECOMP_GRID || part_grid_regular(gg->gi));
    if (use_grid) {
       *best = grid;
    } else {
       part_comm_result_free(&grid);
-      if (project_metis(t, g, plan, m, o, n, part, best, err, errlen) != 0)
+      if (project_metis(t, g, plan, m, o, n, parts[0], best, err, errlen) != 0)
          return -1;
       tried[ntried] = (part_grid){ { 0, 0, 0 } };
       bytes[ntried++] = total_bytes(best);
@@ -386,13 +415,15 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    }
    int rc = -1;
    uint8_t *skind = malloc(g.ng ? g.ng : 1);
-   uint32_t *part = malloc((g.ng ? g.ng : 1) * sizeof *part);
+   uint32_t *parts[PART_GRID_MAX_CANDIDATES] = { NULL };   /* [ng] each */
+   parts[0] = malloc((g.ng ? g.ng : 1) * sizeof *parts[0]);
    uint32_t *tail = malloc((g.ng ? g.ng : 1) * sizeof *tail);
    part_metis_graph *m = NULL;
    part_layout_pairs pairs = { 0 };
    part_grid_info gi = { 0 };
+   part_grid_groups gg = { 0 };
    part_comm_plan plan = { 0 };
-   if (!skind || !part || !tail ||
+   if (!skind || !parts[0] || !tail ||
        part_singleton_detect(&g, &t->vcg, o->threshold, p->region.iterations, skind,
                              tail, &p->singletons) != 0 ||
        settle_calls(&g, t, skind) != 0) {
@@ -438,8 +469,12 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
       snprintf(err, errlen, "out of memory building the graph");
       goto out;
    }
+   if (part_grid_groups_init(&gg, t, &g, &gi, skind) != 0) {
+      snprintf(err, errlen, "out of memory building the graph");
+      goto out;
+   }
    for (uint32_t i = 0; i < o->nranks; i++) {
-      if (project_one(t, &g, &plan, m, &gi, o, o->ranks[i], part,
+      if (project_one(t, &g, &plan, m, &gg, o, o->ranks[i], parts,
                       &p->results[i], err, errlen) != 0)
          goto out;
       p->nresults = i + 1;
@@ -447,11 +482,13 @@ int part_project(const trace_file *t, const part_project_options *o, part_projec
    rc = 0;
 out:
    part_comm_plan_free(&plan);
+   part_grid_groups_free(&gg);
    part_grid_info_free(&gi);
    part_metis_graph_free(m);
    part_layout_free(&pairs);
    free(skind);
-   free(part);
+   for (uint32_t c = 0; c < PART_GRID_MAX_CANDIDATES; c++)
+      free(parts[c]);
    free(tail);
    part_graph_free(&g);
    if (rc != 0)

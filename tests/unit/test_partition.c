@@ -515,11 +515,14 @@ static void grid_owner_computes_past_singletons(void)
    skind[g.group[9]] = PART_SINGLETON_ALLREDUCE;
    uint32_t part[16];
    part_grid grid = { { 2, 0, 0 } };
-   CHECK(part_grid_assign(&tf, &g, skind, &gi, &grid, 2, part) == 0);
+   part_grid_groups gg;
+   CHECK(part_grid_groups_init(&gg, &tf, &g, &gi, skind) == 0);
+   CHECK(part_grid_assign(&gg, &grid, 2, part) == 0);
    CHECK_EQ(part[g.group[0]], 0);
    CHECK_EQ(part[g.group[3]], 0);
    CHECK_EQ(part[g.group[4]], 1);
    CHECK_EQ(part[g.group[8]], 1);
+   part_grid_groups_free(&gg);
    part_graph_free(&g);
 }
 
