@@ -526,6 +526,86 @@ static void grid_owner_computes_past_singletons(void)
    part_graph_free(&g);
 }
 
+/* A 2 x 2 grid over one container holding two arrays: A of 4 x 4 words
+ * (0-15) and B of 2 x 2 (16-19), word 5 never made a value. A's
+ * quadrants and B's words land on ranks 0-3 (rank = row block x 2 +
+ * column block). A register value R1 reads A's word 15 (rank 3); R2,
+ * at another code location, reads only R1: it follows R1 one pass later
+ * (rank 3, not its group's round-robin rank). Every grid candidate of 4
+ * ranks, projected at once, matches its own projection alone. */
+static void grid_segments_and_chains(void)
+{
+   static tgraph t;
+   tg_init(&t, 21);
+   /* Vertices 0-18: words 0-4 and 6-19; 19 and 20: R1, R2. */
+   for (uint32_t i = 0; i < 19; i++)
+      t.v[i].alloc = 0, t.v[i].offset = 8 * (i < 5 ? i : i + 1);
+   for (uint32_t i = 19; i < 21; i++)
+      t.v[i] = (trace_vcg_vertex){ CATS_VCG_REGISTER, CATS_NONE, 0, 8, CATS_NONE, i, 1, 1 };
+   tg_edge(&t, 14, 19, 5, 1);   /* word 15 -> R1 */
+   tg_edge(&t, 19, 20, 1, 1);   /* R1 -> R2 */
+   for (uint32_t i = 0; i < 18; i++)
+      if (i != 14)
+         tg_edge(&t, i, i + 1, 1, 1);   /* a path through the words */
+   tg_done(&t);
+   trace_file tf;
+   memset(&tf, 0, sizeof tf);
+   tf.vcg = t.vcg;
+   part_grid_shape shape = { 1, 1, 1, { 20, 0, 0 } };
+   uint32_t seg_first[2] = { 0, 2 };
+   part_grid_seg seg[2] = { { 0, 0, { 2, 1, 1, { 4, 4, 0 } }, 0 },
+                            { 16, 16, { 2, 1, 1, { 2, 2, 0 } }, 0 } };
+   part_grid_info gi = { .nallocs = 1, .shape = &shape, .maxdims = 2,
+                         .seg_first = seg_first, .seg = seg };
+   part_graph g;
+   CHECK(part_graph_build(&t.vcg, NULL, &g) == 0);
+   CHECK_EQ(g.ng, 21);
+   uint8_t skind[32] = { 0 };
+   part_grid_groups gg;
+   CHECK(part_grid_groups_init(&gg, &tf, &g, &gi, skind) == 0);
+   static const uint32_t want[21] = { 0, 0, 1, 1, 0, /* word 5 */ 1, 1,
+                                      2, 2, 3, 3, 2, 2, 3, 3,
+                                      0, 1, 2, 3, 3, 3 };
+   part_grid grid = { { 2, 2, 0 } };
+   uint32_t part[32];
+   CHECK(part_grid_assign(&gg, &grid, 4, part) == 0);
+   for (uint32_t v = 0; v < 21; v++)
+      CHECK_EQ(part[g.group[v]], want[v]);
+   /* All candidates at once give what each gives alone. */
+   part_grid cand[PART_GRID_MAX_CANDIDATES];
+   uint32_t nc = part_grid_candidates(4, 2, cand, PART_GRID_MAX_CANDIDATES);
+   CHECK(nc >= 3);
+   static uint32_t parts[PART_GRID_MAX_CANDIDATES][32];
+   const uint32_t *pp[PART_GRID_MAX_CANDIDATES];
+   for (uint32_t c = 0; c < nc; c++) {
+      CHECK(part_grid_assign(&gg, &cand[c], 4, parts[c]) == 0);
+      pp[c] = parts[c];
+   }
+   part_comm_plan plan;
+   part_comm_cost cost = { 1e-6, 1e-9 };
+   part_comm_result many[PART_GRID_MAX_CANDIDATES], one;
+   CHECK(part_comm_plan_build(&plan, &t.vcg, &g, skind, NULL, NULL, 0) == 0);
+   CHECK(part_comm_compute_many(&plan, pp, nc, 4, &cost, many) == 0);
+   for (uint32_t c = 0; c < nc; c++) {
+      CHECK(part_comm_compute(&plan, parts[c], 4, &cost, &one) == 0);
+      CHECK(memcmp(one.matrix, many[c].matrix, 16 * sizeof *one.matrix) == 0);
+      CHECK_EQ(one.p2p_bytes, many[c].p2p_bytes);
+      part_comm_result_free(&one);
+      part_comm_result_free(&many[c]);
+   }
+   /* The 2 x 2 grid: the path (with no step from word 15 to 16) crosses
+    * ranks at words 1-2 (0 -> 1), 3-4 (1 -> 0), 4-6 (0 -> 1), 7-8 (1 ->
+    * 2), 9-10 (2 -> 3), 11-12 (3 -> 2), 13-14 (2 -> 3), 16-17 (0 -> 1),
+    * 17-18 (1 -> 2), 18-19 (2 -> 3): 10 words of 8 bytes; R1 and R2 are
+    * on word 15's rank. */
+   CHECK(part_comm_compute(&plan, part, 4, &cost, &one) == 0);
+   CHECK_EQ(one.p2p_bytes, 10 * 8);
+   part_comm_result_free(&one);
+   part_comm_plan_free(&plan);
+   part_grid_groups_free(&gg);
+   part_graph_free(&g);
+}
+
 /* A minimum whose inner candidates are made at its own code location
  * (m = MIN(m, MIN(a, b)), CloverLeaf's time step): each candidate is a
  * member of the reduction's group with no predecessor in it, a chain
@@ -654,5 +734,6 @@ int main(void)
    RUN(section_round_trip);
    RUN(options);
    RUN(calls_bounded_by_loop_entries);
+   RUN(grid_segments_and_chains);
    return chk_failed ? 1 : 0;
 }
