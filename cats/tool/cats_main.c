@@ -542,8 +542,11 @@ static void finish_run(Bool ending)
    finished = True;
    CATS_(cflow_finish)();
    CATS_(mem_finish)();
-   if (CATS_(clo_value_flow))
+   if (CATS_(clo_value_flow)) {
       CATS_(vf_finish)();
+      if (ending)   /* an execve may fail, and the run go on */
+         CATS_(vf_release)();
+   }
    Bool ok = CATS_(write_trace)(ending);
    if (VG_(clo_verbosity) == 0)
       return;

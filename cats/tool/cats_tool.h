@@ -548,6 +548,7 @@ UInt  CATS_(vf_union_list)(const UInt* in, UInt* out);
    intermediate that is not a hub). */
 Bool  CATS_(vf_is_link)(UInt id);
 void  CATS_(vf_sets_stats)(void);
+void  CATS_(vf_sets_release)(void);
 void  CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver, UChar flags,
                                                    void* opaque),
                                           void* opaque);
@@ -571,6 +572,11 @@ void* CATS_(vf_store_atoms_hook)(UInt size);
 extern UInt CATS_(vf_lane_hi)[2];
 void  CATS_(vf_init)(void);
 void  CATS_(vf_finish)(void);
+/* At the end of the run, once VF_END is sent: gives back the memory of
+   the registers' intermediates and the vertices' histories, which the
+   tool would otherwise hold while the helper finishes the graph, the
+   largest part of a run's peak. Nothing of value flow runs after it. */
+void  CATS_(vf_release)(void);
 /* Flushes every site's dependency count and writes section 11 (DEPS);
    how many records it wrote (cats_vf_deps.c). */
 void  CATS_(vf_write_deps)(CatsBuf* b);

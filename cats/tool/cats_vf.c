@@ -698,6 +698,12 @@ static void end_register(UInt id, UInt versions, UChar flags, void* opaque)
    end_add(opaque, id, versions, flags);
 }
 
+void CATS_(vf_release)(void)
+{
+   CATS_(vf_hist_release)();
+   CATS_(vf_sets_release)();
+}
+
 void CATS_(vf_stats)(void)
 {
    VG_(umsg)("cats: value flow: %'llu vertex, %'llu source and %'llu step "

@@ -327,6 +327,7 @@ UInt CATS_(vf_record_tag_slow)(UInt id, UInt ver, UInt* sig, UInt s);
 /* Sends the pending steps of every vertex (before VF_END). */
 void CATS_(vf_hist_finish)(void);
 UInt CATS_(vf_hist_count)(void);
+void CATS_(vf_hist_release)(void);
 
 /* For version 'ver' of vertex 'id', signature s, whose signature word
    is *sig and which vf_bump found changed: the record to send with its

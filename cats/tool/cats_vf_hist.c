@@ -217,3 +217,17 @@ UInt CATS_(vf_hist_count)(void)
 {
    return n_hists;
 }
+
+void CATS_(vf_hist_release)(void)
+{
+   UInt c;
+   for (c = 0; c < n_chunks; c++)
+      VG_(free)(CATS_(vf_hist_chunks)[c]);
+   if (CATS_(vf_hist_chunks) != NULL)
+      VG_(free)(CATS_(vf_hist_chunks));
+   if (chunk_used != NULL)
+      VG_(free)(chunk_used);
+   CATS_(vf_hist_chunks) = NULL;
+   chunk_used = NULL;
+   n_chunks = cap_chunks = 0;
+}

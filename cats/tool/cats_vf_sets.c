@@ -951,6 +951,18 @@ void CATS_(vf_sets_stats)(void)
              n_unions, n_nodes, cap, n_collections, n_reg_vs);
 }
 
+void CATS_(vf_sets_release)(void)
+{
+   UInt c;
+   for (c = 0; c < n_reg_chunks; c++)
+      VG_(free)(reg_chunks[c]);
+   if (reg_chunks != NULL)
+      VG_(free)(reg_chunks);
+   reg_chunks = NULL;
+   n_reg_chunks = cap_reg_chunks = 0;
+   CATS_(tagmap_free)(&reg_index);
+}
+
 void CATS_(vf_for_each_register_vertex)(void (*fn)(UInt id, UInt ver,
                                                    UChar flags, void* opaque),
                                         void* opaque)
