@@ -297,7 +297,9 @@ static uint64_t *group_units(const part_graph *g, const trace_file *t, const uin
 {
    const trace_vcg *vcg = &t->vcg;
    uint32_t *unit = context_units(t);
-   uint64_t *pairs = malloc(((size_t)vcg->nedges + 1) * sizeof *pairs);
+   /* Grown as found: with role, a few groups' edges of the graph's. */
+   size_t cap = role ? 1024 : (size_t)vcg->nedges + 1;
+   uint64_t *pairs = malloc(cap * sizeof *pairs);
    if (!unit || !pairs) {
       free(unit), free(pairs);
       return NULL;
@@ -306,8 +308,18 @@ static uint64_t *group_units(const part_graph *g, const trace_file *t, const uin
    for (uint32_t e = 0; e < vcg->nedges; e++) {
       const trace_vcg_edge *ed = &vcg->edges[e];
       uint32_t k = g->group[ed->dst];
-      if (part_edge_in_scope(ed, g->scope) && (!role || role[k]))
-         pairs[n++] = (uint64_t)k << 32 | unit[ed->ctx];
+      if (!part_edge_in_scope(ed, g->scope) || (role && !role[k]))
+         continue;
+      if (n == cap) {
+         uint64_t *more = realloc(pairs, 2 * cap * sizeof *pairs);
+         if (!more) {
+            free(unit), free(pairs);
+            return NULL;
+         }
+         pairs = more;
+         cap *= 2;
+      }
+      pairs[n++] = (uint64_t)k << 32 | unit[ed->ctx];
    }
    free(unit);
    qsort(pairs, n, sizeof *pairs, cmp_pair);

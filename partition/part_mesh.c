@@ -154,8 +154,10 @@ int part_mesh_shapes(const trace_file *t, const uint8_t *scope, part_grid_info *
       if (!is_memory(t, ed->src) || !part_edge_in_scope(ed, scope))
          continue;
       const trace_vcg_vertex *s = &g->vertices[ed->src];
+      if (gi->shape[s->alloc].ndims >= PART_GRID_MAXD)
+         continue;   /* before the sink's anchor, a cache miss */
       uint32_t to = anchor[ed->dst];
-      if (gi->shape[s->alloc].ndims >= PART_GRID_MAXD || to == UINT32_MAX)
+      if (to == UINT32_MAX)
          continue;
       const trace_vcg_vertex *d = &g->vertices[to];
       uint64_t len = part_grid_words(t, s->alloc, word);
