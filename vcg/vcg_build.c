@@ -390,8 +390,7 @@ static int collect_lists(vcg_builder *b)
       uint32_t r = d->open;
       do {
          uint32_t name;
-         if (vcg_pattern_copy(&fresh, &b->lists, b->rec[r].list,
-                              d->kind != CATS_VF_REGISTER, &name) != VCG_PATTERN_OK) {
+         if (vcg_pattern_copy(&fresh, &b->lists, b->rec[r].list, &name) != VCG_PATTERN_OK) {
             vcg_pattern_free(&fresh);
             return -1;
          }
@@ -552,8 +551,7 @@ static vcg_status on_sources(vcg_builder *b, const vcg_build_sources *s, int alo
       return fail(b, VCG_ENOMEM, err, errlen,
                   "out of memory collecting source lists (%zu words)", b->lists.len);
    uint32_t list;
-   switch (d->kind == CATS_VF_REGISTER ? vcg_pattern_add(&b->lists, b->ids, s->n, &list)
-                                       : vcg_pattern_intern(&b->lists, b->ids, s->n, &list)) {
+   switch (vcg_pattern_intern(&b->lists, b->ids, s->n, &list)) {
    case VCG_PATTERN_OK:
       break;
    case VCG_PATTERN_TWICE:

@@ -53,7 +53,7 @@ static vcg_pattern_status sort_checked(uint32_t *d, uint32_t n, uint32_t *name)
    return VCG_PATTERN_OK;
 }
 
-/* d[0..n) appended as a new list at index slot pos (none: UINT32_MAX). */
+/* d[0..n) appended as a new list at index slot pos. */
 static vcg_pattern_status append(vcg_pattern_pool *p, const uint32_t *d, uint32_t n,
                                  uint32_t pos, uint32_t *name)
 {
@@ -76,19 +76,10 @@ static vcg_pattern_status append(vcg_pattern_pool *p, const uint32_t *d, uint32_
    if (n)
       memcpy(p->w + at + 1, d, (size_t)n * sizeof *d);
    p->len = need;
-   if (pos != UINT32_MAX)
-      vcg_index_put(&p->index, pos, at);
+   vcg_index_put(&p->index, pos, at);
    p->last = at;
-   p->last_indexed = pos != UINT32_MAX;
    *name = at;
    return VCG_PATTERN_OK;
-}
-
-vcg_pattern_status vcg_pattern_add(vcg_pattern_pool *p, uint32_t *d, uint32_t n,
-                                   uint32_t *name)
-{
-   vcg_pattern_status st = sort_checked(d, n, name);
-   return st != VCG_PATTERN_OK ? st : append(p, d, n, UINT32_MAX, name);
 }
 
 /* The name of the sorted list d[0..n), kept if new. */
@@ -97,8 +88,7 @@ static vcg_pattern_status find_or_append(vcg_pattern_pool *p, const uint32_t *d,
 {
    /* The list interned last: a loop's next element (no hash, no probe). */
    if (p->len && p->w[p->last] == n &&
-       (n == 0 || memcmp(p->w + p->last + 1, d, (size_t)n * sizeof *d) == 0) &&
-       p->last_indexed) {
+       (n == 0 || memcmp(p->w + p->last + 1, d, (size_t)n * sizeof *d) == 0)) {
       *name = p->last;
       return VCG_PATTERN_OK;
    }
@@ -111,7 +101,6 @@ static vcg_pattern_status find_or_append(vcg_pattern_pool *p, const uint32_t *d,
          break;
       if (p->w[at] == n && (n == 0 || memcmp(p->w + at + 1, d, (size_t)n * sizeof *d) == 0)) {
          *name = p->last = at;
-         p->last_indexed = 1;
          return VCG_PATTERN_OK;
       }
    }
@@ -126,11 +115,10 @@ vcg_pattern_status vcg_pattern_intern(vcg_pattern_pool *p, uint32_t *d, uint32_t
 }
 
 vcg_pattern_status vcg_pattern_copy(vcg_pattern_pool *to, const vcg_pattern_pool *from,
-                                    uint32_t list, int indexed, uint32_t *name)
+                                    uint32_t list, uint32_t *name)
 {
    const uint32_t *w = from->w + list;
-   return indexed ? find_or_append(to, w + 1, w[0], name)
-                  : append(to, w + 1, w[0], UINT32_MAX, name);
+   return find_or_append(to, w + 1, w[0], name);
 }
 
 size_t vcg_pattern_bytes(const vcg_pattern_pool *p)
