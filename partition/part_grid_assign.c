@@ -47,25 +47,36 @@ static uint32_t rank_of(const part_grid_shape *sh, const part_grid *g, uint32_t 
    return r;
 }
 
+/* The segment of container a that holds its word w: the last one that
+ * starts at or before w, else the first; UINT32_MAX for a container of
+ * one array. */
+static uint32_t seg_at(const part_grid_info *gi, uint32_t a, uint64_t w)
+{
+   if (!gi->seg_first || gi->seg_first[a] == gi->seg_first[a + 1])
+      return UINT32_MAX;
+   uint32_t lo = gi->seg_first[a], hi = gi->seg_first[a + 1];
+   while (hi - lo > 1) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (gi->seg[mid].start <= w)
+         lo = mid;
+      else
+         hi = mid;
+   }
+   return lo;
+}
+
 /* The shape of word *w of container a, and *w as a word of its array;
  * *unshaped when no walk of its own gave the shape. */
 static const part_grid_shape *shape_at(const part_grid_info *gi, uint32_t a, uint64_t *w,
                                        int *unshaped)
 {
+   uint32_t s = seg_at(gi, a, *w);
    *unshaped = 0;
-   if (!gi->seg_first || gi->seg_first[a] == gi->seg_first[a + 1])
+   if (s == UINT32_MAX)
       return &gi->shape[a];
-   uint32_t lo = gi->seg_first[a], hi = gi->seg_first[a + 1];
-   while (hi - lo > 1) {
-      uint32_t mid = lo + (hi - lo) / 2;
-      if (gi->seg[mid].start <= *w)
-         lo = mid;
-      else
-         hi = mid;
-   }
-   *w = *w > gi->seg[lo].origin ? *w - gi->seg[lo].origin : 0;
-   *unshaped = gi->seg[lo].unshaped;
-   return &gi->seg[lo].shape;
+   *w = *w > gi->seg[s].origin ? *w - gi->seg[s].origin : 0;
+   *unshaped = gi->seg[s].unshaped;
+   return &gi->seg[s].shape;
 }
 
 static uint32_t word_size(const part_grid_groups *gg)
@@ -288,23 +299,16 @@ static uint32_t walk_rank(const part_grid_groups *gg, const part_grid_follow *f,
       const part_grid_info *gi = gg->gi;
       uint32_t a = x->alloc;
       uint64_t w = cw;
+      uint32_t sg = seg_at(gi, a, cw);
       wk->end = UINT64_MAX;
-      if (!gi->seg_first || gi->seg_first[a] == gi->seg_first[a + 1]) {
+      if (sg == UINT32_MAX) {
          sh = wk->sh = &gi->shape[a];
       } else {   /* shape_at's segment, and where the next one starts */
-         uint32_t lo = gi->seg_first[a], hi = gi->seg_first[a + 1];
-         while (hi - lo > 1) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (gi->seg[mid].start <= cw)
-               lo = mid;
-            else
-               hi = mid;
-         }
-         if (lo + 1 < gi->seg_first[a + 1])
-            wk->end = gi->seg[lo + 1].start;
-         sh = wk->sh = &gi->seg[lo].shape;
-         w = cw > gi->seg[lo].origin ? cw - gi->seg[lo].origin : 0;
-         if (cw < gi->seg[lo].origin)
+         if (sg + 1 < gi->seg_first[a + 1])
+            wk->end = gi->seg[sg + 1].start;
+         sh = wk->sh = &gi->seg[sg].shape;
+         w = cw > gi->seg[sg].origin ? cw - gi->seg[sg].origin : 0;
+         if (cw < gi->seg[sg].origin)
             wk->end = cw;   /* words before the origin are all word 0: no step */
       }
       wk->alloc = a;
