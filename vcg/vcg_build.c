@@ -88,7 +88,7 @@ struct vcg_builder {
    uint32_t made;         /* records made since the rings were laid out */
    /* The edges of records that left their rings (SOURCES_ALONE, a ring
     * past CATS_VF_RING_MAX), one per (dst, src, ctx) in a hash table
-    * (capold slots, a power of two, at most 3/4 full; dst NIL: empty): a
+    * (capold slots, at most 4/5 full, grown by half; dst NIL: empty): a
     * vertex whose sources never repeat keeps one per distinct edge, as
     * many as its sources, however long the run (its lists, which may not
     * repeat, are not kept for it). When the graph is finished they are
@@ -249,19 +249,24 @@ static int group_old(vcg_builder *b, uint32_t **start)
    return 0;
 }
 
-static uint64_t old_hash(uint32_t dst, uint32_t src, uint32_t ctx)
+/* The slot where the probe for (dst, src, ctx) starts in a table of cap
+ * slots: the hash's top half scaled to cap (no power of two needed, so
+ * the table grows by half, not double: the largest graphs hold tens of
+ * millions of these edges). */
+static uint64_t old_home(uint32_t dst, uint32_t src, uint32_t ctx, uint64_t cap)
 {
-   return vcg_mix64(((uint64_t)dst << 32 | src) ^ vcg_mix64(ctx));
+   uint64_t h = vcg_mix64(((uint64_t)dst << 32 | src) ^ vcg_mix64(ctx));
+   return ((h >> 32) * cap) >> 32;
 }
 
 /* Room for `more` edges in the table; 0, or -1 if out of memory. */
 static int old_reserve(vcg_builder *b, uint32_t more)
 {
    uint64_t need = (uint64_t)b->nold + more, cap = b->capold ? b->capold : 1024;
-   if (b->capold && need * 4 <= (uint64_t)b->capold * 3)
+   if (b->capold && need * 5 <= (uint64_t)b->capold * 4)
       return 0;
-   while (need * 4 > cap * 3)
-      cap *= 2;
+   while (need * 5 > cap * 4)
+      cap += cap / 2;
    if (cap > (1ull << 31) || cap > SIZE_MAX / sizeof *b->old)
       return -1;
    vcg_build_old *t = malloc((size_t)cap * sizeof *t);
@@ -273,9 +278,9 @@ static int old_reserve(vcg_builder *b, uint32_t more)
       const vcg_build_old *o = &b->old[i];
       if (o->dst == VCG_BUILD_NIL)
          continue;
-      uint64_t pos = old_hash(o->dst, o->src, o->ctx) & (cap - 1);
+      uint64_t pos = old_home(o->dst, o->src, o->ctx, cap);
       while (t[pos].dst != VCG_BUILD_NIL)
-         pos = (pos + 1) & (cap - 1);
+         pos = pos + 1 == cap ? 0 : pos + 1;
       t[pos] = *o;
    }
    free(b->old);
@@ -288,8 +293,8 @@ static int old_reserve(vcg_builder *b, uint32_t more)
 static void old_add(vcg_builder *b, uint32_t dst, uint32_t src, uint32_t ctx,
                     uint32_t uses)
 {
-   uint64_t mask = b->capold - 1, pos = old_hash(dst, src, ctx) & mask;
-   for (;; pos = (pos + 1) & mask) {
+   uint64_t pos = old_home(dst, src, ctx, b->capold);
+   for (;; pos = pos + 1 == b->capold ? 0 : pos + 1) {
       vcg_build_old *o = &b->old[pos];
       if (o->dst == VCG_BUILD_NIL) {
          *o = (vcg_build_old){ dst, src, ctx, uses };

@@ -36,14 +36,15 @@ void CATS_(tagmap_grow)(CatsTagMap* m, ULong (*hash_of)(UInt num))
 {
    CatsTagSlot* old = m->slots;
    UWord i, n = m->cap;
-   m->cap = 2 * n;
+   m->cap = n + n / 2;
+   tl_assert(m->cap <= 0xFFFFFFFFUL);   /* tagmap_home scales 32 bits */
    m->slots = VG_(calloc)(m->cc, m->cap, sizeof(CatsTagSlot));
    for (i = 0; i < n; i++) {
       if (old[i].num1 == 0)
          continue;
-      UWord j = (UWord)hash_of(old[i].num1 - 1) & (m->cap - 1);
+      UWord j = CATS_(tagmap_home)(m->cap, hash_of(old[i].num1 - 1));
       while (m->slots[j].num1 != 0)
-         j = (j + 1) & (m->cap - 1);
+         j = j + 1 == m->cap ? 0 : j + 1;
       m->slots[j] = old[i];
    }
    VG_(free)(old);
