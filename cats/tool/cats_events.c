@@ -24,6 +24,7 @@
    records grow with the program, not with its run time. */
 
 #include "cats_tool.h"
+#include "cats_vf.h"      /* CATS_(vf_dep_forget) */
 
 static inline void summarise_one(Event* e, Long off);
 #define CATS_EVENT_IRREGULAR(e, off) summarise_one(e, off)
@@ -56,13 +57,6 @@ struct _EventCold {
 ULong CATS_(n_unattributed);
 ULong CATS_(bytes_unattributed);
 
-/* Records live until the end of the run: they come from 1 MiB chunks,
-   without an allocator's header and footer each, and are numbered in
-   creation order; a number is its chunk and place there. */
-#define EVENT_CHUNK     (1u << 20)
-#define EVENTS_PER_CHUNK (EVENT_CHUNK / sizeof(Event))
-static UChar** chunks;
-static UInt    n_chunks, cap_chunks, n_events;
 /* The records are freed as they are written (write_events); the total
    that is still asked for afterwards is kept. */
 static Bool    records_freed;
@@ -72,31 +66,22 @@ static ULong   accesses_written;
    the record. */
 static CatsTagMap index;
 
+/* Every site, to drop the records the store takes away
+   (CATS_(events_forget)). Sites live for ever. */
+static XArray* sites;
+
 void CATS_(events_init)(void)
 {
    CATS_(tagmap_init)(&index, "cats.eventindex");
+   sites = VG_(newXA)(VG_(malloc), "cats.sites", VG_(free), sizeof(Site*));
+   CATS_(spill_init)();
 }
 
-UInt CATS_(n_events)(void) { return n_events; }
+UInt CATS_(n_events)(void) { return CATS_(spill_n_records)(); }
 
 static inline Event* event_at(UInt i)
 {
-   return (Event*)(chunks[i / EVENTS_PER_CHUNK]
-                   + (i % EVENTS_PER_CHUNK) * sizeof(Event));
-}
-
-/* A zeroed record, number n_events - 1. */
-static Event* event_alloc(void)
-{
-   if (n_events == n_chunks * EVENTS_PER_CHUNK) {
-      if (n_chunks == cap_chunks) {
-         cap_chunks = cap_chunks ? 2 * cap_chunks : 64;
-         chunks = VG_(realloc)("cats.eventchunks", chunks,
-                               cap_chunks * sizeof(UChar*));
-      }
-      chunks[n_chunks++] = VG_(calloc)("cats.event", 1, EVENT_CHUNK);
-   }
-   return event_at(n_events++);
+   return CATS_(spill_get)(i);
 }
 
 static inline ULong key_hash(UInt ctx, UInt alloc, UInt loc, UInt size,
@@ -122,12 +107,6 @@ static Bool same_key(UInt num, const void* key)
           && e->size == k->site->size && e->kind == k->site->kind;
 }
 
-static ULong hash_of_event(UInt num)
-{
-   const Event* e = event_at(num);
-   return key_hash(e->ctx, e->alloc, e->loc, e->size, e->kind);
-}
-
 Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags)
 {
    /* One instruction's access: VEX's widest is a 512-byte FXSAVE area
@@ -139,6 +118,7 @@ Site* CATS_(new_site)(Addr ip, UChar kind, UInt size, UChar flags)
    s->size = size;
    s->flags = flags;
    s->ctx = CATS_NONE;
+   VG_(addToXA)(sites, &s);
    return s;
 }
 
@@ -488,7 +468,7 @@ void CATS_(event_update_irregular)(Event* e, Long off)
 static Event* new_event(const Site* s, UInt ctx, UInt alloc, Long off,
                         ULong now)
 {
-   Event* e = event_alloc();
+   Event* e = CATS_(spill_new)();
    e->ctx = ctx;
    e->loc = s->loc;
    e->alloc = alloc;
@@ -513,7 +493,14 @@ __attribute__((noinline))
 Event* CATS_(access_slow)(Site* s, Addr a, ULong now)
 {
    Thread* t = CATS_(cur_thread);
-   Block* b = CATS_(find_block)(t->tid, a);
+   /* The site's container when it still stands and holds the address
+      (the context changed, or the record was spilled): as the fast path
+      would have it. A data section's fallback container holds the
+      symbols in it, which find_block would tell apart, so asking it
+      here would make the record depend on which path was taken. */
+   Block* b = s->blk;
+   if (b == NULL || s->blk_epoch != b->epoch || a - b->lo >= b->hi - b->lo)
+      b = CATS_(find_block)(t->tid, a);
    if (b == NULL) {
       CATS_(n_unattributed)++;
       CATS_(bytes_unattributed) += s->size;
@@ -543,7 +530,7 @@ Event* CATS_(access_slow)(Site* s, Addr a, ULong now)
       s->alt[1] = s->alt[0];
       s->alt[0] = s->ev;
    } else {
-      CATS_(tagmap_reserve)(&index, hash_of_event);
+      CATS_(tagmap_reserve)(&index);
       ULong h = key_hash(ctx, b->alloc, s->loc, s->size, s->kind);
       EventKey key = { ctx, b->alloc, s };
       UWord at = 0;
@@ -591,12 +578,105 @@ void* CATS_(access_hook)(void)
                                     : (void*)CATS_(on_access);
 }
 
+/* Valid until the next call (a record in the spill file is read into
+   a buffer, not back into memory). */
 const ReuseHist* CATS_(event_reuse)(UInt i, UInt* alloc_out)
 {
+   static Event tmp;
    tl_assert(!records_freed);
-   const Event* e = event_at(i);
+   const Event* e = CATS_(spill_peek)(i, &tmp);
    *alloc_out = CATS_(alloc_out_id)(e->alloc);
    return e->reuse;
+}
+
+/*------------------------------------------------------------*/
+/*--- Records in the spill file (cats_spill.c)             ---*/
+/*------------------------------------------------------------*/
+
+static SizeT cold_bytes(const Event* e)
+{
+   return e->c == NULL ? 0 : e->irregular ? EVENT_COLD_SUMMARY
+                                          : sizeof(EventCold);
+}
+
+static SizeT reuse_bytes(ULong mask)
+{
+   return sizeof(ReuseHist) + (SizeT)__builtin_popcountll(mask) * sizeof(ULong);
+}
+
+SizeT CATS_(event_packed_max)(void)
+{
+   return sizeof(Event) + sizeof(EventCold)
+          + sizeof(ReuseHist) + (1 + CATS_REUSE_BUCKETS) * sizeof(ULong);
+}
+
+/* The record whole, as it is in memory: its fixed part (the pointers
+   in it say only whether its parts follow), its slow-path state, its
+   reuse histogram. */
+void CATS_(event_pack)(const Event* e, CatsBuf* b)
+{
+   CATS_(put_bytes)(b, e, sizeof *e);
+   if (e->c != NULL)
+      CATS_(put_bytes)(b, e->c, cold_bytes(e));
+   if (e->reuse != NULL)
+      CATS_(put_bytes)(b, e->reuse, reuse_bytes(e->reuse->mask));
+}
+
+/* A packed record into e: its parts allocated ('own'), or pointing into
+   p (which stays as long as e is used). */
+void CATS_(event_unpack)(Event* e, const UChar* p, SizeT len, Bool own)
+{
+   SizeT at = sizeof *e;
+   tl_assert(len >= at);
+   VG_(memcpy)(e, p, sizeof *e);
+   if (e->c != NULL) {
+      SizeT n = cold_bytes(e);
+      tl_assert(len >= at + n);
+      e->c = own ? VG_(malloc)("cats.event.cold", n) : (EventCold*)(p + at);
+      if (own)
+         VG_(memcpy)(e->c, p + at, n);
+      at += n;
+   }
+   if (e->reuse != NULL) {
+      ULong mask;
+      tl_assert(len >= at + sizeof mask);
+      VG_(memcpy)(&mask, p + at, sizeof mask);
+      SizeT n = reuse_bytes(mask);
+      tl_assert(len >= at + n);
+      e->reuse = own ? VG_(malloc)("cats.reuse.hist", n) : (ReuseHist*)(p + at);
+      if (own)
+         VG_(memcpy)(e->reuse, p + at, n);
+   }
+}
+
+void CATS_(event_drop)(Event* e)
+{
+   if (e->c != NULL)
+      VG_(free)(e->c);
+   if (e->reuse != NULL)
+      VG_(free)(e->reuse);
+   e->c = NULL;
+   e->reuse = NULL;
+}
+
+/* The store is taking away the records whose count it set to 0 (every
+   record has counted its first access): no site may keep them. */
+void CATS_(events_forget)(void)
+{
+   Word i, n = VG_(sizeXA)(sites);
+   UInt k;
+   for (i = 0; i < n; i++) {
+      Site* s = *(Site**)VG_(indexXA)(sites, i);
+      if (s->ev != NULL && s->ev->count == 0) {
+         s->ev = NULL;
+         s->ctx = CATS_NONE;   /* no context's: the fast path needs ev */
+      }
+      for (k = 0; k < sizeof s->alt / sizeof s->alt[0]; k++)
+         if (s->alt[k] != NULL && s->alt[k]->count == 0)
+            s->alt[k] = NULL;
+      if (s->dep_ev != NULL && s->dep_ev->count == 0)
+         CATS_(vf_dep_forget)(s);
+   }
 }
 
 static UChar classify(const Event* e)
@@ -616,24 +696,22 @@ static UChar classify(const Event* e)
 /* Counted from the records, so the hot path keeps no extra counter. */
 ULong CATS_(total_accesses)(void)
 {
-   UInt i, n = CATS_(n_events)();
-   ULong total = CATS_(n_unattributed);
    if (records_freed)
       return accesses_written;
-   for (i = 0; i < n; i++)
-      total += event_at(i)->count;
-   return total;
+   return CATS_(n_unattributed) + CATS_(spill_accesses)();
 }
 
 /* With 'release', the last use of the records (after write_reuse), at
-   the process's end: each chunk is freed once written, so that the
-   section's buffer grows into the room the records leave, and the
-   run's peak does not hold the records and a doubling buffer at once.
-   Without (the trace written before an execve, which may still fail and
-   leave the guest running and traced) they stay. */
-void CATS_(write_events)(CatsBuf* b, Bool release)
+   the process's end: each is freed once written, so that the section's
+   buffer grows into the room the records leave, and the run's peak
+   does not hold the records and a doubling buffer at once. Without
+   (the trace written before an execve, which may still fail and leave
+   the guest running and traced) they stay. A record in the spill file
+   is read into tmp, not back into memory. */
+void CATS_(write_events)(CatsBuf* b, Bool release, void (*part)(CatsBuf*))
 {
    UInt i, n = CATS_(n_events)(), k;
+   Event tmp;
    tl_assert(!records_freed);
    if (release) {
       accesses_written = CATS_(total_accesses)();
@@ -641,7 +719,8 @@ void CATS_(write_events)(CatsBuf* b, Bool release)
    }
    CATS_(put_u32)(b, n);
    for (i = 0; i < n; i++) {
-      Event* e = event_at(i);
+      Event* e = (Event*)CATS_(spill_peek)(i, &tmp);
+      Bool resident = e != &tmp;
       EventCold start;
       Bool own_cold = e->c != NULL;
       if (!own_cold) {
@@ -693,21 +772,15 @@ void CATS_(write_events)(CatsBuf* b, Bool release)
          is as it was (its run folded), one that will make it again. */
       if (!own_cold)
          e->c = NULL;
+      if (b->len >= CATS_SECTION_PART)
+         part(b);
       if (!release)
          continue;
-      if (e->reuse != NULL)
-         VG_(free)(e->reuse);
-      if (own_cold)
-         VG_(free)(e->c);
-      if ((i + 1) % EVENTS_PER_CHUNK == 0 || i + 1 == n) {
-         VG_(free)(chunks[i / EVENTS_PER_CHUNK]);
-         chunks[i / EVENTS_PER_CHUNK] = NULL;
-      }
+      if (resident)
+         CATS_(event_drop)(e);
+      CATS_(spill_done)(i, i + 1 == n);
    }
    if (!release)
       return;
-   VG_(free)(chunks);
-   chunks = NULL;
-   n_chunks = cap_chunks = 0;
    records_freed = True;
 }

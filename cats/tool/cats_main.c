@@ -139,7 +139,7 @@ Bool CATS_(projecting)(void)
 
 static Bool process_option(const HChar* arg)
 {
-   Long gran = 0, sampling = 0, timeout = 0, limit = 0;
+   Long gran = 0, sampling = 0, timeout = 0, limit = 0, records = 0;
    if (projection_option(arg)) {}
    else if VG_STR_CLO(arg, "--cats-out-file", CATS_(clo_out_file)) {}
    else if VG_BOOL_CLO(arg, "--instr-atstart", CATS_(clo_instr_atstart)) {}
@@ -159,6 +159,9 @@ static Bool process_option(const HChar* arg)
    }
    else if VG_BINT_CLO(arg, "--vf-stack-array-min",
                        CATS_(clo_vf_stack_array_min), 0, 1ULL << 40) {}
+   else if VG_BINT_CLO(arg, "--records-in-memory", records, 1024,
+                       0xFFFFFFFFLL)
+      CATS_(clo_records_in_memory) = (UInt)records;
    else if VG_BOOL_CLO(arg, "--reuse-distance",
                        CATS_(clo_reuse_distance)) {}
    else if VG_BINT_CLO(arg, "--reuse-sampling", sampling, 1,
@@ -195,6 +198,9 @@ static void print_usage(void)
 "    --vf-stack-array-min=<n>  named stack arrays of at least n bytes hold\n"
 "                              values; smaller ones, and those of frames\n"
 "                              entered in a loop, are workspaces [1024]\n"
+"    --records-in-memory=<n>   access records kept in memory; the ones used\n"
+"                              longest ago go to a file in $TMPDIR and come\n"
+"                              back when used (the trace is the same) [262144]\n"
 "    --reuse-distance=yes|no   reuse (LRU stack) distances of 64-byte lines\n"
 "                              per access record and container [yes]\n"
 "    --reuse-sampling=<n>      track 1 in n lines (SHARDS sampling; a power\n"
@@ -556,6 +562,8 @@ static void finish_run(Bool ending)
    VG_(umsg)("cats: %'u allocation records, %'u contexts, "
              "peak footprint %'llu bytes\n", CATS_(n_allocs_written)(),
              CATS_(n_ctxs)(), CATS_(peak_footprint));
+   if (VG_(clo_verbosity) > 1)
+      CATS_(spill_stats)();
    if (CATS_(clo_value_flow) && VG_(clo_verbosity) > 1)
       CATS_(vf_stats)();
    if (CATS_(clo_reuse_distance) && VG_(clo_verbosity) > 1)

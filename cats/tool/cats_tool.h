@@ -59,15 +59,16 @@ UWord* CATS_(map_find)(CatsMap* m, ULong k1, ULong k2);
 
 /* An index of things numbered elsewhere (access records, register
    intermediates) that hold their own keys: open addressing over the
-   number + 1 (0: an empty slot) and 32 bits of the key's hash, 8 bytes a
-   slot; the caller compares the key in the thing. A general map's slot
-   would hold the keys too, three times the table for a program with
-   millions of them. The table is at most 3/4 full and grows by half,
-   not double (so its capacity is no power of two): a doubling table
-   half full was 134 MB for NPB MG's 5.5 M register intermediates, and
-   old and new were three times the table while it grew. A probe starts
-   at the low 32 bits of the hash scaled to the capacity; the tag is the
-   high 32. */
+   number + 1 (0: an empty slot) and 32 bits of the key's hash (its tag),
+   8 bytes a slot; the caller compares the key in the thing. A general
+   map's slot would hold the keys too, three times the table for a
+   program with millions of them. A probe starts at the tag scaled to
+   the capacity, so the table grows without reading the things again
+   (an access record may be in the spill file, cats_spill.c). It is at
+   most 3/4 full and grows by half, not double (its capacity is no power
+   of two): a doubling table half full was 134 MB for NPB MG's 5.5 M
+   register intermediates, and old and new were three times the table
+   while it grew. */
 typedef struct {
    UInt num1, tag;
 } CatsTagSlot;
@@ -81,19 +82,19 @@ typedef struct {
 
 void CATS_(tagmap_init)(CatsTagMap* m, const HChar* cc);
 void CATS_(tagmap_free)(CatsTagMap* m);
-/* Grows the table by half, rehashing each number with hash_of. */
-void CATS_(tagmap_grow)(CatsTagMap* m, ULong (*hash_of)(UInt num));
+/* Grows the table by half. */
+void CATS_(tagmap_grow)(CatsTagMap* m);
 
-static inline UWord CATS_(tagmap_home)(UWord cap, ULong h)
+static inline UWord CATS_(tagmap_home)(UWord cap, UInt tag)
 {
-   return (UWord)(((h & 0xFFFFFFFFULL) * cap) >> 32);
+   return (UWord)(((ULong)tag * cap) >> 32);
 }
 
 /* Room for one more entry, so that a slot found empty stays empty. */
-static inline void CATS_(tagmap_reserve)(CatsTagMap* m, ULong (*hash_of)(UInt num))
+static inline void CATS_(tagmap_reserve)(CatsTagMap* m)
 {
    if (4 * (m->used + 1) > 3 * m->cap)
-      CATS_(tagmap_grow)(m, hash_of);
+      CATS_(tagmap_grow)(m);
 }
 
 /* The number + 1 of the entry of hash h for which same(number, key)
@@ -104,7 +105,7 @@ static inline UInt CATS_(tagmap_find)(const CatsTagMap* m, ULong h,
 {
    UInt tag = (UInt)(h >> 32);
    UWord i;
-   for (i = CATS_(tagmap_home)(m->cap, h); m->slots[i].num1 != 0;
+   for (i = CATS_(tagmap_home)(m->cap, tag); m->slots[i].num1 != 0;
         i = i + 1 == m->cap ? 0 : i + 1)
       if (m->slots[i].tag == tag && same(m->slots[i].num1 - 1, key))
          return m->slots[i].num1;
@@ -392,12 +393,44 @@ VG_REGPARM(2) void CATS_(on_access)(Site* s, Addr a);
 VG_REGPARM(2) void CATS_(on_access_reuse)(Site* s, Addr a);
 void* CATS_(access_hook)(void);
 void  CATS_(events_init)(void);
+/* For the store (cats_spill.c): a record packed whole into b, unpacked
+   from len bytes at p (its parts allocated if own, else pointing into
+   p), its parts freed; the most bytes one packs into; every site drops
+   the records whose count the store set to 0. */
+void  CATS_(event_pack)(const Event* e, CatsBuf* b);
+void  CATS_(event_unpack)(Event* e, const UChar* p, SizeT len, Bool own);
+void  CATS_(event_drop)(Event* e);
+SizeT CATS_(event_packed_max)(void);
+void  CATS_(events_forget)(void);
 UInt  CATS_(n_events)(void);
-/* release: the process ends; the records are freed as they are written. */
-void  CATS_(write_events)(CatsBuf* b, Bool release);
+/* release: the process ends; the records are freed as they are written.
+   Every CATS_SECTION_PART bytes, part(b) takes what b holds (and empties
+   it): the section is the concatenation of the parts and the rest. */
+#define CATS_SECTION_PART (4u << 20)
+void  CATS_(write_events)(CatsBuf* b, Bool release, void (*part)(CatsBuf*));
 ULong CATS_(total_accesses)(void);
 extern ULong CATS_(n_unattributed);
 extern ULong CATS_(bytes_unattributed);
+
+/*------------------------------------------------------------*/
+/*--- Where access records live (cats_spill.c)             ---*/
+/*------------------------------------------------------------*/
+
+extern UInt CATS_(clo_records_in_memory);
+void   CATS_(spill_init)(void);
+UInt   CATS_(spill_n_records)(void);
+/* A zeroed record, number spill_n_records() - 1. */
+Event* CATS_(spill_new)(void);
+/* Record num in memory (read back if it was spilled). */
+Event* CATS_(spill_get)(UInt num);
+/* Record num, or a copy of it in tmp if it is in the spill file (its
+   parts valid until the next call). */
+const Event* CATS_(spill_peek)(UInt num, Event* tmp);
+/* The accesses of all records. */
+ULong  CATS_(spill_accesses)(void);
+/* Record num written for the last time; last: all are. */
+void   CATS_(spill_done)(UInt num, Bool last);
+void   CATS_(spill_stats)(void);
 
 /*------------------------------------------------------------*/
 /*--- Reuse distances (cats_reuse.c)                       ---*/

@@ -32,17 +32,16 @@ void CATS_(tagmap_free)(CatsTagMap* m)
    m->cap = m->used = 0;
 }
 
-void CATS_(tagmap_grow)(CatsTagMap* m, ULong (*hash_of)(UInt num))
+void CATS_(tagmap_grow)(CatsTagMap* m)
 {
    CatsTagSlot* old = m->slots;
    UWord i, n = m->cap;
    m->cap = n + n / 2;
-   tl_assert(m->cap <= 0xFFFFFFFFUL);   /* tagmap_home scales 32 bits */
    m->slots = VG_(calloc)(m->cc, m->cap, sizeof(CatsTagSlot));
    for (i = 0; i < n; i++) {
       if (old[i].num1 == 0)
          continue;
-      UWord j = CATS_(tagmap_home)(m->cap, hash_of(old[i].num1 - 1));
+      UWord j = CATS_(tagmap_home)(m->cap, old[i].tag);
       while (m->slots[j].num1 != 0)
          j = j + 1 == m->cap ? 0 : j + 1;
       m->slots[j] = old[i];

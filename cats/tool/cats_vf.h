@@ -162,6 +162,7 @@ static inline UInt* CATS_(vf_p_slot)(Addr a)
    while both stay the same; a change passes the count on to the table
    (out of line). */
 void CATS_(vf_dep_switch)(Site* s, Event* e, UInt from, UInt bytes);
+void CATS_(vf_dep_forget)(Site* s);
 void CATS_(vf_map_wctx)(VfSecMap* m);
 
 static inline void CATS_(vf_dep_wrote)(VfSecMap* m, UInt w)

@@ -60,6 +60,13 @@ static void flush(Site* s)
    s->dep_n = s->dep_bytes = 0;
 }
 
+/* The record s counts reads into is leaving memory (cats_spill.c). */
+void CATS_(vf_dep_forget)(Site* s)
+{
+   flush(s);
+   s->dep_ev = NULL;
+}
+
 void CATS_(vf_dep_switch)(Site* s, Event* e, UInt from, UInt bytes)
 {
    if (!s->dep_listed) {

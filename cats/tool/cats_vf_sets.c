@@ -96,12 +96,6 @@ static inline ULong reg_hash(ULong owner, ULong key)
    return h ^ (h >> 29);
 }
 
-static ULong hash_of_reg(UInt k)
-{
-   const RegVertex* r = reg_vertex(k);
-   return reg_hash(r->owner, r->key);
-}
-
 static Bool same_reg(UInt k, const void* key)
 {
    const RegVertex* r = reg_vertex(k);
@@ -431,7 +425,7 @@ static UInt find_or_add(VfSite* site, UInt p, ULong h, Bool whole)
    ULong key = (pred ? h - 1 - CATS_(vf_mix)(VF_REG_BIT | (pred - 1)) : h)
                | 1;
    ULong owner = pred || !whole ? (ULong)(HWord)site : 0;
-   CATS_(tagmap_reserve)(&reg_index, hash_of_reg);
+   CATS_(tagmap_reserve)(&reg_index);
    ULong rh = reg_hash(owner, key), okey[2] = { owner, key };
    UWord at = 0;
    UInt hit = CATS_(tagmap_find)(&reg_index, rh, same_reg, okey, &at);

@@ -485,7 +485,7 @@ static trace_status decode(const trace_section *secs, size_t n, int keep,
       }
    }
    /* Sections 9 to 11 refer to events, allocs, contexts and locs only. */
-   trace_status rst = trace_decode_reuse(t, by_type[CATS_SEC_REUSE], err, errlen);
+   trace_status rst = trace_decode_reuse(t, by_type[CATS_SEC_REUSE], keep, err, errlen);
    if (rst == TRACE_OK)
       rst = trace_decode_index(t, by_type[CATS_SEC_INDEX], err, errlen);
    if (rst == TRACE_OK)

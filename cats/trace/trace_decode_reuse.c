@@ -24,7 +24,7 @@ static int is_pow2(uint32_t x)
 }
 
 /* One list of sparse records at *pos: `what` ("event" or "alloc") names
- * them in messages, limit is the number of ids. */
+ * them in messages, limit is the number of ids. out NULL: checked only. */
 static trace_status parse_hists(const trace_section *s, size_t *pos,
                                 const char *what, uint32_t limit,
                                 trace_reuse_hist *out, char *err, size_t errlen)
@@ -66,7 +66,7 @@ static trace_status parse_hists(const trace_section *s, size_t *pos,
          return trace_fail(err, errlen, TRACE_ERECORD,
                            "REUSE: %s record %u: %u counts run past the "
                            "section", what, i, nv);
-      trace_reuse_hist *h = &out[id];
+      trace_reuse_hist *h = out ? &out[id] : NULL;
       for (unsigned bit = 0; bit < CATS_REUSE_MASK_BITS; bit++) {
          if (!(mask >> bit & 1))
             continue;
@@ -76,6 +76,8 @@ static trace_status parse_hists(const trace_section *s, size_t *pos,
             return trace_fail(err, errlen, TRACE_EVALUE,
                               "REUSE: %s record %u: a stored count is 0",
                               what, i);
+         if (!h)
+            continue;
          if (bit == 0)
             h->cold = v;
          else
@@ -88,8 +90,8 @@ static trace_status parse_hists(const trace_section *s, size_t *pos,
 /* The META value of `key` as a number: -1 when absent, -2 when not a
  * decimal number. The tool records there which optional sections it
  * wrote, so that one lost to a damaged table type is noticed. */
-trace_status trace_decode_reuse(trace_file *t, const trace_section *s, char *err,
-                                size_t errlen)
+trace_status trace_decode_reuse(trace_file *t, const trace_section *s, int keep,
+                                char *err, size_t errlen)
 {
    long long meta = trace_meta_number(t, "reuse_sampling");
    if (!s && meta != -1)
@@ -121,10 +123,14 @@ trace_status trace_decode_reuse(trace_file *t, const trace_section *s, char *err
       return trace_fail(err, errlen, TRACE_EVALUE,
                         "REUSE: sampling %u, but META reuse_sampling is %s",
                         r->sampling, trace_meta_get(t, "reuse_sampling"));
-   r->events = calloc(t->nevents ? t->nevents : 1, sizeof *r->events);
-   r->allocs = calloc(t->nallocs ? t->nallocs : 1, sizeof *r->allocs);
-   if (!r->events || !r->allocs)
-      return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (REUSE)");
+   /* A dense histogram is 272 bytes: an event each would be 451 MB for
+      python3 starting up, only to check the section before writing it. */
+   if (keep) {
+      r->events = calloc(t->nevents ? t->nevents : 1, sizeof *r->events);
+      r->allocs = calloc(t->nallocs ? t->nallocs : 1, sizeof *r->allocs);
+      if (!r->events || !r->allocs)
+         return trace_fail(err, errlen, TRACE_ENOMEM, "out of memory (REUSE)");
+   }
    size_t pos = CATS_REUSE_HEADER_SIZE;
    trace_status st = parse_hists(s, &pos, "event", t->nevents, r->events, err,
                                  errlen);
@@ -135,7 +141,7 @@ trace_status trace_decode_reuse(trace_file *t, const trace_section *s, char *err
                       "REUSE: %zu trailing bytes after the records",
                       s->size - pos);
    if (st == TRACE_OK)
-      t->has_reuse = 1;
+      t->has_reuse = keep;
    return st;
 }
 

@@ -20,10 +20,11 @@ trace_status trace_decode_vcg(trace_file *t, const trace_section *s, int keep_gr
 
 /* Decode sections 9 (REUSE) and 10 (INDEX) into t->reuse and
  * t->index_loc / t->index_alloc (trace_decode_reuse.c); s may be NULL for
- * an absent section. trace_decode_index must run for every trace (it fills
- * the per-event arrays with CATS_NONE when the section is absent). */
-trace_status trace_decode_reuse(trace_file *t, const trace_section *s, char *err,
-                           size_t errlen);
+ * an absent section. Without keep, REUSE is checked but not kept
+ * (has_reuse stays 0). trace_decode_index must run for every trace (it
+ * fills the per-event arrays with CATS_NONE when the section is absent). */
+trace_status trace_decode_reuse(trace_file *t, const trace_section *s, int keep,
+                                char *err, size_t errlen);
 trace_status trace_decode_index(trace_file *t, const trace_section *s, char *err,
                            size_t errlen);
 
