@@ -593,59 +593,173 @@ const ReuseHist* CATS_(event_reuse)(UInt i, UInt* alloc_out)
 /*--- Records in the spill file (cats_spill.c)             ---*/
 /*------------------------------------------------------------*/
 
-static SizeT cold_bytes(const Event* e)
-{
-   return e->c == NULL ? 0 : e->irregular ? EVENT_COLD_SUMMARY
-                                          : sizeof(EventCold);
-}
-
 static SizeT reuse_bytes(ULong mask)
 {
    return sizeof(ReuseHist) + (SizeT)__builtin_popcountll(mask) * sizeof(ULong);
 }
 
+SizeT CATS_(event_cold_bytes)(void) { return sizeof(EventCold); }
+
+/* At most 10 bytes a number. */
 SizeT CATS_(event_packed_max)(void)
 {
-   return sizeof(Event) + sizeof(EventCold)
-          + sizeof(ReuseHist) + (1 + CATS_REUSE_BUCKETS) * sizeof(ULong);
+   return 10 * (24 + 4 * CATS_MAX_DISTINCT + CATS_HIST_BUCKETS
+                + 4 * (CATS_MAX_DIMS + 1) + 1 + (1 + CATS_REUSE_BUCKETS) + 1);
 }
 
-/* The record whole, as it is in memory: its fixed part (the pointers
-   in it say only whether its parts follow), its slow-path state, its
-   reuse histogram. */
+/* The record whole, its numbers as LEB128 (a third of the bytes of its
+   memory image): its fixed part, then its slow-path state and its
+   reuse histogram when it has them. */
 void CATS_(event_pack)(const Event* e, CatsBuf* b)
 {
-   CATS_(put_bytes)(b, e, sizeof *e);
-   if (e->c != NULL)
-      CATS_(put_bytes)(b, e->c, cold_bytes(e));
-   if (e->reuse != NULL)
-      CATS_(put_bytes)(b, e->reuse, reuse_bytes(e->reuse->mask));
-}
-
-/* A packed record into e: its parts allocated ('own'), or pointing into
-   p (which stays as long as e is used). */
-void CATS_(event_unpack)(Event* e, const UChar* p, SizeT len, Bool own)
-{
-   SizeT at = sizeof *e;
-   tl_assert(len >= at);
-   VG_(memcpy)(e, p, sizeof *e);
+   UInt k;
+   CATS_(put_u8)(b, (e->c != NULL) | (e->reuse != NULL) << 1);
+   CATS_(put_u8)(b, e->ndims);
+   CATS_(put_u8)(b, e->irregular);
+   CATS_(put_u8)(b, e->kind);
+   CATS_(put_u8)(b, e->flags);
+   CATS_(put_u8)(b, e->hist_shift);
+   CATS_(put_u8)(b, e->known);
+   CATS_(put_uvar)(b, e->size);
+   CATS_(put_uvar)(b, e->ctx);
+   CATS_(put_uvar)(b, e->loc);
+   CATS_(put_uvar)(b, e->alloc);
+   CATS_(put_uvar)(b, e->count);
+   CATS_(put_uvar)(b, e->first_time);
+   CATS_(put_uvar)(b, e->last_time - e->first_time);
+   CATS_(put_svar)(b, e->last_off);
+   CATS_(put_svar)(b, e->run_stride);
+   for (k = 0; k < e->ndims; k++) {
+      CATS_(put_uvar)(b, e->inst[k]);
+      CATS_(put_uvar)(b, e->iter[k]);
+   }
    if (e->c != NULL) {
-      SizeT n = cold_bytes(e);
-      tl_assert(len >= at + n);
-      e->c = own ? VG_(malloc)("cats.event.cold", n) : (EventCold*)(p + at);
-      if (own)
-         VG_(memcpy)(e->c, p + at, n);
-      at += n;
+      const EventCold* c = e->c;
+      CATS_(put_svar)(b, c->base);
+      CATS_(put_svar)(b, c->min_off);
+      CATS_(put_svar)(b, c->max_off);
+      CATS_(put_uvar)(b, c->ndistinct);
+      for (k = 0; k < c->ndistinct; k++)
+         CATS_(put_svar)(b, c->distinct[k]);
+      for (k = 0; k < CATS_HIST_BUCKETS; k++)
+         CATS_(put_uvar)(b, c->hist[k]);
+      CATS_(put_svar)(b, c->run_off);
+      CATS_(put_uvar)(b, c->run_count0);
+      if (!e->irregular) {
+         for (k = 0; k <= CATS_MAX_DIMS; k++) {
+            CATS_(put_svar)(b, c->stride[k]);
+            CATS_(put_svar)(b, c->anchor[k]);
+            CATS_(put_uvar)(b, c->span_start[k]);
+            CATS_(put_uvar)(b, c->extent[k]);
+         }
+         CATS_(put_uvar)(b, c->entries);
+      }
    }
    if (e->reuse != NULL) {
-      ULong mask;
-      tl_assert(len >= at + sizeof mask);
-      VG_(memcpy)(&mask, p + at, sizeof mask);
-      SizeT n = reuse_bytes(mask);
-      tl_assert(len >= at + n);
-      e->reuse = own ? VG_(malloc)("cats.reuse.hist", n) : (ReuseHist*)(p + at);
-      if (own)
-         VG_(memcpy)(e->reuse, p + at, n);
+      UInt n = (UInt)__builtin_popcountll(e->reuse->mask);
+      CATS_(put_uvar)(b, e->reuse->mask);
+      for (k = 0; k < n; k++)
+         CATS_(put_uvar)(b, e->reuse->count[k]);
+   }
+}
+
+/* Reads the packed record at *p, not past end. */
+typedef struct {
+   const UChar* p;
+   const UChar* end;
+} Unpacker;
+
+static ULong get_uvar(Unpacker* u)
+{
+   ULong v = 0;
+   UInt sh = 0;
+   for (;;) {
+      tl_assert(u->p < u->end && sh < 64);
+      UChar c = *u->p++;
+      v |= (ULong)(c & 0x7F) << sh;
+      if (!(c & 0x80))
+         return v;
+      sh += 7;
+   }
+}
+
+static Long get_svar(Unpacker* u)
+{
+   ULong z = get_uvar(u);
+   return (Long)(z >> 1) ^ -(Long)(z & 1);
+}
+
+static UChar get_u8(Unpacker* u)
+{
+   tl_assert(u->p < u->end);
+   return *u->p++;
+}
+
+/* A packed record into e, its parts allocated ('own'), or the slow-path
+   state into the caller's *cold and the histogram into *hist (which
+   stay as long as e is used). */
+void CATS_(event_unpack)(Event* e, const UChar* p, SizeT len, Bool own,
+                         EventCold* cold, ReuseHist* hist)
+{
+   Unpacker u = { p, p + len };
+   UInt k;
+   VG_(memset)(e, 0, sizeof *e);
+   UChar parts = get_u8(&u);
+   e->ndims = get_u8(&u);
+   e->irregular = get_u8(&u);
+   e->kind = get_u8(&u);
+   e->flags = get_u8(&u);
+   e->hist_shift = get_u8(&u);
+   e->known = get_u8(&u);
+   e->size = (UShort)get_uvar(&u);
+   e->ctx = (UInt)get_uvar(&u);
+   e->loc = (UInt)get_uvar(&u);
+   e->alloc = (UInt)get_uvar(&u);
+   e->count = get_uvar(&u);
+   e->first_time = get_uvar(&u);
+   e->last_time = e->first_time + get_uvar(&u);
+   e->last_off = get_svar(&u);
+   e->run_stride = get_svar(&u);
+   tl_assert(e->ndims <= CATS_MAX_DIMS);
+   for (k = 0; k < e->ndims; k++) {
+      e->inst[k] = (UInt)get_uvar(&u);
+      e->iter[k] = get_uvar(&u);
+   }
+   if (parts & 1) {
+      EventCold* c = own ? VG_(malloc)("cats.event.cold", e->irregular
+                                       ? EVENT_COLD_SUMMARY : sizeof(EventCold))
+                         : cold;
+      VG_(memset)(c, 0, e->irregular ? EVENT_COLD_SUMMARY : sizeof(EventCold));
+      c->base = get_svar(&u);
+      c->min_off = get_svar(&u);
+      c->max_off = get_svar(&u);
+      c->ndistinct = (UInt)get_uvar(&u);
+      tl_assert(c->ndistinct <= CATS_MAX_DISTINCT);
+      for (k = 0; k < c->ndistinct; k++)
+         c->distinct[k] = get_svar(&u);
+      for (k = 0; k < CATS_HIST_BUCKETS; k++)
+         c->hist[k] = (UInt)get_uvar(&u);
+      c->run_off = get_svar(&u);
+      c->run_count0 = get_uvar(&u);
+      if (!e->irregular) {
+         for (k = 0; k <= CATS_MAX_DIMS; k++) {
+            c->stride[k] = get_svar(&u);
+            c->anchor[k] = get_svar(&u);
+            c->span_start[k] = get_uvar(&u);
+            c->extent[k] = get_uvar(&u);
+         }
+         c->entries = get_uvar(&u);
+      }
+      e->c = c;
+   }
+   if (parts & 2) {
+      ULong mask = get_uvar(&u);
+      UInt n = (UInt)__builtin_popcountll(mask);
+      ReuseHist* r = own ? VG_(malloc)("cats.reuse.hist", reuse_bytes(mask)) : hist;
+      r->mask = mask;
+      for (k = 0; k < n; k++)
+         r->count[k] = get_uvar(&u);
+      e->reuse = r;
    }
 }
 

@@ -394,13 +394,19 @@ VG_REGPARM(2) void CATS_(on_access_reuse)(Site* s, Addr a);
 void* CATS_(access_hook)(void);
 void  CATS_(events_init)(void);
 /* For the store (cats_spill.c): a record packed whole into b, unpacked
-   from len bytes at p (its parts allocated if own, else pointing into
-   p), its parts freed; the most bytes one packs into; every site drops
-   the records whose count the store set to 0. */
+   from len bytes at p (its parts allocated if own, else into the
+   caller's cold and hist: CATS_(event_cold_bytes) and a ReuseHist of
+   1 + CATS_REUSE_BUCKETS counts), its parts freed; the most bytes one
+   packs into; every site drops the records whose count the store set
+   to 0. */
 void  CATS_(event_pack)(const Event* e, CatsBuf* b);
-void  CATS_(event_unpack)(Event* e, const UChar* p, SizeT len, Bool own);
+struct _EventCold;
+struct _ReuseHist;
+void  CATS_(event_unpack)(Event* e, const UChar* p, SizeT len, Bool own,
+                          struct _EventCold* cold, struct _ReuseHist* hist);
 void  CATS_(event_drop)(Event* e);
 SizeT CATS_(event_packed_max)(void);
+SizeT CATS_(event_cold_bytes)(void);
 void  CATS_(events_forget)(void);
 UInt  CATS_(n_events)(void);
 /* release: the process ends; the records are freed as they are written.
@@ -443,7 +449,7 @@ void   CATS_(spill_stats)(void);
    histogram holds only the slots it used (most use two or three of 34),
    in slot order, as the section stores them: 272 bytes a record were a
    tenth of python3's peak. */
-typedef struct {
+typedef struct _ReuseHist {
    ULong mask;       /* bit s: slot s has a count */
    ULong count[];    /* one per bit of mask, in slot order */
 } ReuseHist;
