@@ -97,7 +97,7 @@ static UInt new_slot(void)
 {
    if (n_slots == n_chunks * PER_CHUNK) {
       if (n_chunks == cap_chunks) {
-         cap_chunks = cap_chunks ? 2 * cap_chunks : 64;
+         cap_chunks = cap_chunks ? 2 * cap_chunks : 4;
          chunks = VG_(realloc)("cats.eventchunks", chunks,
                                cap_chunks * sizeof(UChar*));
          slot_num = VG_(realloc)("cats.spill.slots", slot_num,
