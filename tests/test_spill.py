@@ -4,6 +4,7 @@ back when used: the trace is the same to the byte, the memory is not."""
 import glob
 import os
 import re
+import subprocess
 
 from catslib import WORK, cats_cmd, check, check_eq, compile_program, run_cats
 
@@ -93,3 +94,28 @@ def test_bad_limit_is_refused():
     _, proc = run_cats(binary, tool_args=("--records-in-memory=10",))
     check(proc.returncode != 0, "a limit below 1024 is refused")
     check("records-in-memory" in proc.stderr, "the error names the option: " + proc.stderr[-600:])
+
+
+def test_full_disk_keeps_the_records_in_memory():
+    # $TMPDIR on a 256 KiB file system that is almost full: the first
+    # batch cannot be written, so the run says so once and keeps every
+    # record in memory; the guest finishes and the trace is whole.
+    binary = compile_program("many_records.c")
+    tmp = os.path.join(WORK, "small_tmp")
+    os.makedirs(tmp, exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", tmp], check=True)
+    try:
+        with open(os.path.join(tmp, "fill"), "wb") as f:
+            f.write(b"\0" * (200 << 10))
+        out, proc = run_cats(binary, out=os.path.join(WORK, "many_disk_full.cats"),
+                             tool_args=("--records-in-memory=1024",), env={"TMPDIR": tmp})
+        # The same environment (TMPDIR is in the guest's), no limit.
+        full, _ = run_cats(binary, out=os.path.join(WORK, "many_disk_full_ref.cats"),
+                           env={"TMPDIR": tmp}, expect_rc=0)
+    finally:
+        subprocess.run(["umount", tmp], check=True)
+    check_eq(proc.returncode, 0, "exit: " + proc.stderr[-800:])
+    warnings = [l for l in proc.stderr.splitlines() if "spill file" in l]
+    check_eq(len(warnings), 1, "warnings:\n" + proc.stderr[-1500:])
+    check("disk full" in warnings[0] and "stay in memory" in warnings[0], warnings[0])
+    check(_body(out) == _body(full), "the traces differ")

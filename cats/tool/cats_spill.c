@@ -228,9 +228,11 @@ static Bool evict(void)
       seen += hist[cut - 1];
    if (seen == 0)
       return False;
-   /* Records of age bucket >= cut go. Packed first (a record is whole
-      until its parts are freed), then marked (count 0), then the sites
-      drop their pointers, then the slots are freed. */
+   /* Records of age bucket >= cut go. Packed and written first (a
+      write that fails, a full disk, changes nothing: the records stay
+      and spilling stops, with a warning), then marked (count 0), then
+      the sites drop their pointers, then the slots are freed. A
+      resident record's spill_at means nothing, so packing may set it. */
    if (spill_at == NULL)
       spill_at = VG_(malloc)("cats.spill.at", cap_records * sizeof(ULong));
    out.len = 0;
@@ -245,14 +247,27 @@ static Bool evict(void)
          continue;
       spill_at[num] = (ULong)f << 56 | (base + out.len);
       CATS_(event_pack)(e, &out);
+   }
+   if (!write_at(fds[f], base, out.data, out.len)) {
+      spill_failed = True;
+      VG_(umsg)("cats: warning: cannot write the access records' spill file "
+                "in %s (is the disk full?); the records stay in memory from "
+                "now on\n", VG_(tmpdir)());
+      CATS_(buf_free)(&out);
+      CATS_(buf_init)(&out);
+      return False;
+   }
+   for (num = 0; num < n_records; num++) {
+      if (where[num] == 0)
+         continue;
+      Event* e = slot_at(where[num] - 1);
+      if (age_bucket(now, e->last_time) < cut)
+         continue;
       where[num] = 0;
       spilled_count += e->count;
       e->count = 0;
       n_spilled++;
    }
-   if (!write_at(fds[f], base, out.data, out.len))
-      VG_(tool_panic)("cats: cannot write the access records' spill file "
-                      "(is the disk full?)");
    file_end = base + out.len;
    spilled_bytes += out.len;
    tl_assert(file_end < (1ULL << 56));
