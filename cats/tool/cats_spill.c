@@ -57,7 +57,7 @@ static ULong   n_spilled, n_revived, n_evictions, spilled_bytes;
 static Int   fds[MAX_FILES];
 static UInt  n_files;
 static ULong file_end;          /* of the newest */
-static Bool  spill_failed;      /* no file could be made: warned once */
+static Bool  spill_failed;      /* no file could be made or written: warned once */
 static CatsBuf out;             /* a batch of packed records */
 static struct _EventCold* peek_cold;   /* spill_peek's record's parts */
 static ReuseHist* peek_hist;
@@ -202,6 +202,15 @@ static inline UInt age_bucket(ULong now, ULong t)
    return 63 - (UInt)__builtin_clzll(a);
 }
 
+/* Record num when it is in memory and its age bucket is cut or more. */
+static Event* victim(UInt num, ULong now, UInt cut)
+{
+   if (where[num] == 0)
+      return NULL;
+   Event* e = slot_at(where[num] - 1);
+   return age_bucket(now, e->last_time) >= cut ? e : NULL;
+}
+
 /* Writes the records accessed longest ago, a quarter of the slots or
    more, to the file and frees their slots. False if no file could be
    had (the records then stay; warned once). */
@@ -240,10 +249,8 @@ static Bool evict(void)
    UInt f = n_files - 1, num;
    /* In number order, the order the trace is written in at exit. */
    for (num = 0; num < n_records; num++) {
-      if (where[num] == 0)
-         continue;
-      Event* e = slot_at(where[num] - 1);
-      if (age_bucket(now, e->last_time) < cut)
+      Event* e = victim(num, now, cut);
+      if (e == NULL)
          continue;
       spill_at[num] = (ULong)f << 56 | (base + out.len);
       CATS_(event_pack)(e, &out);
@@ -258,10 +265,8 @@ static Bool evict(void)
       return False;
    }
    for (num = 0; num < n_records; num++) {
-      if (where[num] == 0)
-         continue;
-      Event* e = slot_at(where[num] - 1);
-      if (age_bucket(now, e->last_time) < cut)
+      Event* e = victim(num, now, cut);
+      if (e == NULL)
          continue;
       where[num] = 0;
       spilled_count += e->count;
