@@ -726,10 +726,9 @@ void CATS_(event_unpack)(Event* e, const UChar* p, SizeT len, Bool own,
       e->iter[k] = get_uvar(&u);
    }
    if (parts & 1) {
-      EventCold* c = own ? VG_(malloc)("cats.event.cold", e->irregular
-                                       ? EVENT_COLD_SUMMARY : sizeof(EventCold))
-                         : cold;
-      VG_(memset)(c, 0, e->irregular ? EVENT_COLD_SUMMARY : sizeof(EventCold));
+      SizeT n = e->irregular ? EVENT_COLD_SUMMARY : sizeof(EventCold);
+      EventCold* c = own ? VG_(malloc)("cats.event.cold", n) : cold;
+      VG_(memset)(c, 0, n);
       c->base = get_svar(&u);
       c->min_off = get_svar(&u);
       c->max_off = get_svar(&u);

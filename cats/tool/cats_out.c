@@ -757,16 +757,23 @@ static void drain_answers(void)
    }
 }
 
+/* b's contents as a frame of the given section, after the answers
+   owed; False once the helper is gone (or was before: ok False). */
+static Bool send_part(Bool ok, UInt type, const CatsBuf* b)
+{
+   if (!ok)
+      return False;
+   drain_answers();
+   return to_helper >= 0 && send_frame(type, b->data, b->len);
+}
+
 /* A section goes to the helper as soon as it is made, and its buffer
    with it: a large program's sections (python3's access records, their
    reuse histograms, its contexts) were 113 MB held together at the end
    of the run, the tool's peak. */
 static Bool send_section(Bool ok, UInt type, CatsBuf* b)
 {
-   if (ok) {
-      drain_answers();
-      ok = to_helper >= 0 && send_frame(type, b->data, b->len);
-   }
+   ok = send_part(ok, type, b);
    CATS_(buf_free)(b);
    CATS_(buf_init)(b);
    return ok;
@@ -779,10 +786,7 @@ static Bool parts_ok;
 
 static void events_part(CatsBuf* b)
 {
-   if (parts_ok) {
-      drain_answers();
-      parts_ok = to_helper >= 0 && send_frame(CATS_SEC_EVENTS, b->data, b->len);
-   }
+   parts_ok = send_part(parts_ok, CATS_SEC_EVENTS, b);
    b->len = 0;
 }
 
