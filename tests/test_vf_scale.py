@@ -174,6 +174,44 @@ def test_streaming_kernel_memory_bounds():
           "the helper took %.1f MiB for %d words" % (helper / MIB, words))
 
 
+def test_graph_section_goes_through_a_temporary_file():
+    # vf_stream's 3M words make a builder past 64 MiB, so the helper
+    # writes the graph's section to an unlinked file in $TMPDIR as it
+    # makes it and reads it back once the builder is freed: nothing is
+    # left in the folder. On a 1 MiB file system the file takes its
+    # first MiB and no more: the rest stays in memory, one warning line
+    # names the folder and the cause, and the graph is the same. (Folders
+    # of equal names' length: the environment moves the guest's stack.
+    # Mounting needs root, as CI is.)
+    import tempfile
+    from catslib import run_cats
+    binary = compile_program("vf_stream.c", ("-O2",))
+    base = tempfile.mkdtemp(prefix="cats-spill-")
+    spill, small = os.path.join(base, "spillA"), os.path.join(base, "spillB")
+    os.mkdir(spill)
+    os.mkdir(small)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small], check=True)
+    graphs = {}
+    try:
+        for name, tmpdir in (("file", spill), ("full", small)):
+            out, proc = run_cats(binary, args=("1000000", "3"), env={"TMPDIR": tmpdir},
+                                 out=binary + "." + name + ".cats")
+            check(proc.returncode == 0, "exit %d: %s" % (proc.returncode, proc.stderr[-1500:]))
+            warnings = [l for l in proc.stderr.splitlines() if "warning" in l]
+            check(os.listdir(tmpdir) == [], "left in %s: %r" % (tmpdir, os.listdir(tmpdir)))
+            if name == "file":
+                check(not warnings, "warnings: %r" % warnings)
+            else:
+                check(len(warnings) == 1 and "the value graph's section could not be written "
+                      "to a temporary file in %s (No space left on device): it was kept in "
+                      "memory" % small in warnings[0], "warnings: %r" % warnings)
+            graphs[name] = cats_cmd("vcg", out, "--edges").stdout
+    finally:
+        subprocess.run(["umount", small], check=True)
+    check(len(graphs["file"].splitlines()) > 2000000, "edges: %d" % len(graphs["file"].splitlines()))
+    check(graphs["file"] == graphs["full"], "the graphs differ")
+
+
 def test_cut_graph_keeps_the_trace_and_says_so():
     # --vf-max-memory=1: the helper's graph passes 1 MiB early in the
     # set-up loop and is cut there. The run ends as it would natively,

@@ -102,12 +102,15 @@ vcg_status vcg_finish(vcg_builder *b, vcg_graph *g, char *err,
                       size_t errlen);
 
 struct trace_buf;
+struct vcg_spill;
 /* Append the graph's section 7 payload (vcg_section.h) to out as the
  * edges are made, one sink's at a time (after vcg_end); *nv and *ne get
- * its counts. The builder is empty afterwards, as after vcg_finish. On
- * VCG_ENOMEM out holds a part of the section, which the caller drops. */
-vcg_status vcg_finish_section(vcg_builder *b, struct trace_buf *out, uint32_t *nv,
-                              uint32_t *ne, char *err, size_t errlen);
+ * its counts. With spill (NULL: none) the section's bytes go to its file
+ * as they are made and come back to out once the builder is freed. The
+ * builder is empty afterwards, as after vcg_finish. On VCG_ENOMEM out
+ * holds a part of the section, which the caller drops. */
+vcg_status vcg_finish_section(vcg_builder *b, struct trace_buf *out, struct vcg_spill *spill,
+                              uint32_t *nv, uint32_t *ne, char *err, size_t errlen);
 
 void vcg_graph_free(vcg_graph *g);
 

@@ -6,8 +6,10 @@
 #include "cats/trace/le.h"
 #include "cats/trace/var.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The most bytes of one packed record: eight uvars of a vertex. */
 #define VCG_SECTION_MAX_RECORD (8 * VAR_MAX_BYTES)
@@ -62,12 +64,39 @@ static int repeats(const vcg_pack *k, const vcg_edge *e, uint32_t n)
    return 1;
 }
 
+/* The section in out so far goes to the spill file. A write that fails
+ * leaves it in out, and stops spilling. */
+static void spill_out(vcg_pack *k)
+{
+   vcg_spill *sp = k->spill;
+   const uint8_t *p = k->out->data + k->start;
+   size_t n = k->out->len - k->start;
+   while (n > 0) {
+      ssize_t w = write(sp->fd, p, n);
+      if (w < 0 && errno == EINTR)
+         continue;
+      if (w <= 0) {
+         sp->err = w < 0 ? errno : ENOSPC;
+         break;
+      }
+      p += w;
+      n -= (size_t)w;
+      sp->bytes += (uint64_t)w;
+   }
+   /* What was written is gone from out; the rest stays. */
+   memmove(k->out->data + k->start, p, n);
+   k->out->len = k->start + n;
+}
+
 /* Room for one record at the end of k's output (or a scratch record when
  * only counting); NULL if out of memory. */
 static uint8_t *room(vcg_pack *k, uint8_t *scratch)
 {
    if (!k->out)
       return scratch;
+   if (k->spill && k->spill->fd >= 0 && !k->spill->err &&
+       k->out->len - k->start >= k->spill->at)
+      spill_out(k);
    if (trace_buf_reserve(k->out, VCG_SECTION_MAX_RECORD) != 0)
       return NULL;
    return k->out->data + k->out->len;
@@ -80,10 +109,11 @@ static void advance(vcg_pack *k, const uint8_t *from, const uint8_t *to)
       k->out->len += (size_t)(to - from);
 }
 
-int vcg_pack_begin(vcg_pack *k, trace_buf *out, uint32_t word_size)
+int vcg_pack_begin(vcg_pack *k, trace_buf *out, vcg_spill *spill, uint32_t word_size)
 {
    memset(k, 0, sizeof *k);
    k->out = out;
+   k->spill = spill;
    k->bytes = CATS_VCG_HEADER_SIZE;
    if (!out)
       return 0;
@@ -148,12 +178,36 @@ int vcg_pack_group(vcg_pack *k, const vcg_edge *e, uint32_t n)
    return 0;
 }
 
-void vcg_pack_end(vcg_pack *k)
+int vcg_pack_end(vcg_pack *k)
 {
    if (!k->out)
-      return;
+      return 0;
+   vcg_spill *sp = k->spill;
+   if (sp && sp->bytes) {
+      /* The file holds the section's start; out holds what came after. */
+      size_t tail = k->out->len - k->start;
+      if (sp->bytes > SIZE_MAX - k->out->len ||
+          trace_buf_reserve(k->out, (size_t)sp->bytes) != 0) {
+         sp->err = ENOMEM;
+         return -1;
+      }
+      uint8_t *at = k->out->data + k->start;
+      memmove(at + sp->bytes, at, tail);
+      for (uint64_t got = 0; got < sp->bytes;) {
+         ssize_t r = pread(sp->fd, at + got, (size_t)(sp->bytes - got), (off_t)got);
+         if (r < 0 && errno == EINTR)
+            continue;
+         if (r <= 0) {
+            sp->err = r < 0 ? errno : EIO;
+            return -1;
+         }
+         got += (uint64_t)r;
+      }
+      k->out->len += (size_t)sp->bytes;
+   }
    le_put32(k->out->data + k->start + 4, k->nv);
    le_put32(k->out->data + k->start + 8, k->ne);
+   return 0;
 }
 
 /* g's edges in (dst, src, ctx) order: a stable counting sort by dst of
@@ -183,7 +237,7 @@ static uint64_t pack_graph(const vcg_graph *g, trace_buf *out)
 {
    uint32_t *order = dst_order(g);
    vcg_pack k;
-   int bad = !order || vcg_pack_begin(&k, out, g->word_size) != 0;
+   int bad = !order || vcg_pack_begin(&k, out, NULL, g->word_size) != 0;
    for (uint32_t i = 0; !bad && i < g->nvertices; i++)
       bad = vcg_pack_vertex(&k, &g->vertices[i]) != 0;
    /* Each dst's edges gathered into a group. */
@@ -200,7 +254,7 @@ static uint64_t pack_graph(const vcg_graph *g, trace_buf *out)
    free(order);
    if (bad)
       return UINT64_MAX;
-   vcg_pack_end(&k);
+   (void)vcg_pack_end(&k);   /* nothing spilled: cannot fail */
    return k.bytes;
 }
 

@@ -22,8 +22,22 @@
  * distance between their sinks (every element of a loop over an array:
  * its sources at the same distances, the same context, uses and
  * versions) is written as one byte (docs/FORMAT.md). */
+/* A file that takes a section's bytes as they are packed, so that the
+ * section does not stand in memory beside the builder that makes it: a
+ * large graph's section is as large as a third of its builder (NPB MG
+ * 128^3: 737 MB beside 1.6 GB). The caller reads them back once the
+ * builder is freed (vcg_pack_end). */
+typedef struct vcg_spill {
+   int fd;              /* an unlinked temporary file, or -1: none */
+   size_t at;           /* bytes kept in memory before they go to it */
+   uint64_t bytes;      /* bytes that went to it */
+   int err;             /* errno of a write or read that failed; the
+                           section then stays in memory from there on */
+} vcg_spill;
+
 typedef struct vcg_pack {
    trace_buf *out;
+   vcg_spill *spill;    /* NULL: the section stays in out */
    size_t start;        /* the header's offset in out */
    uint64_t bytes;      /* written (or counted) so far */
    uint32_t nv, ne;     /* vertices and edges so far */
@@ -37,14 +51,16 @@ typedef struct vcg_pack {
 
 /* Each returns 0, or -1 if out of memory (out then holds a part of the
  * section, which the caller drops). */
-int vcg_pack_begin(vcg_pack *k, trace_buf *out, uint32_t word_size);
+int vcg_pack_begin(vcg_pack *k, trace_buf *out, vcg_spill *spill, uint32_t word_size);
 int vcg_pack_vertex(vcg_pack *k, const vcg_vertex *v);
 /* The in-edges e[0..n) of one vertex, after those of every vertex
  * before it, sorted by (src, ctx), each with its dst. -1 also when the
  * edges would pass 2^32 - 1. */
 int vcg_pack_group(vcg_pack *k, const vcg_edge *e, uint32_t n);
-/* Puts the counts in the header. */
-void vcg_pack_end(vcg_pack *k);
+/* Brings the bytes that went to the spill file back to out and puts the
+ * counts in the header: 0, or -1 if out of memory or the file cannot be
+ * read (spill->err says which; out then holds a part of the section). */
+int vcg_pack_end(vcg_pack *k);
 
 /* Append the section payload for g (its edges in (src, dst, ctx) order,
  * as vcg_finish gives them) to out. 0, or -1 if out of memory (out is

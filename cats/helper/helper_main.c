@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -455,6 +456,32 @@ static int on_vf_end(hlp_session *s, uint64_t len)
    return 0;
 }
 
+/* A graph's section is written to a file while it is made, so that it
+ * does not stand in memory beside its builder (vcg_section.h), once the
+ * builder holds HLP_SPILL_FROM bytes: a small graph's section stays in
+ * memory. */
+#define HLP_SPILL_FROM (64u << 20)
+#define HLP_SPILL_AT (8u << 20)
+
+/* An unlinked temporary file in $TMPDIR (or /tmp), its folder in dir;
+ * -1 if none can be made (the section then stays in memory). */
+static int spill_file(char *dir, size_t len)
+{
+   const char *d = getenv("TMPDIR");
+   snprintf(dir, len, "%s", d && *d ? d : "/tmp");
+   char path[PATH_MAX];
+   if (snprintf(path, sizeof path, "%s/cats-vcg-XXXXXX", dir) >= (int)sizeof path) {
+      errno = ENAMETOOLONG;
+      return -1;
+   }
+   int fd = mkstemp(path);
+   if (fd >= 0) {
+      unlink(path);
+      fcntl(fd, F_SETFD, FD_CLOEXEC);
+   }
+   return fd;
+}
+
 /* Section 7 from the builder into s->sec, freeing the builder first. */
 static int build_vcg(hlp_session *s, char *msg, size_t msglen)
 {
@@ -477,7 +504,19 @@ static int build_vcg(hlp_session *s, char *msg, size_t msglen)
    char err[VCG_ERRLEN];
    uint32_t nv, ne;
    trace_buf *sec = &s->sec[CATS_SEC_VCG];
-   vcg_status st = vcg_finish_section(s->vcg, sec, &nv, &ne, err, sizeof err);
+   vcg_spill spill = { .fd = -1, .at = HLP_SPILL_AT };
+   char dir[PATH_MAX];
+   if (vcg_builder_bytes(s->vcg) >= HLP_SPILL_FROM &&
+       (spill.fd = spill_file(dir, sizeof dir)) < 0)
+      spill.err = errno;
+   vcg_status st = vcg_finish_section(s->vcg, sec, &spill, &nv, &ne, err, sizeof err);
+   if (spill.fd >= 0)
+      close(spill.fd);
+   if (spill.err && st == VCG_OK)
+      fprintf(stderr, "==%ld== cats: warning: the value graph's section could not be written "
+                      "to a temporary file in %s (%s): it was kept in memory beside the "
+                      "graph\n",
+              (long)getppid(), dir, strerror(spill.err));
    vcg_builder_free(s->vcg);
    s->vcg = NULL;
    if (st != VCG_OK) {
