@@ -234,9 +234,10 @@ static uint32_t new_rec(vcg_builder *b, uint32_t list, uint32_t ctx)
 /* The edges of records that left their rings packed and grouped by dst
  * (each dst's edges are sorted with its others when the graph is
  * finished), and where each dst's begin: *start gets nv + 1 entries.
- * They are packed out of their tables they are sorted in place by a counting sort that follows each
- * edge's cycle of moves: a copy would stand beside them (NPB MG: 13.9 M
- * edges, 222 MB). 0, or -1 if out of memory. */
+ * They are packed out of their tables, each freed as it is emptied, and
+ * sorted in place by a counting sort that follows each edge's cycle of
+ * moves: a sorted copy would stand beside them (NPB MG: 13.9 M edges,
+ * 222 MB). 0, or -1 if out of memory. */
 static int group_old(vcg_builder *b, uint32_t **start)
 {
    /* Each part goes as it is packed: the packed edges (16 bytes each)
@@ -288,7 +289,7 @@ static uint64_t old_hash(uint32_t dst, uint32_t src, uint32_t ctx)
 
 /* The slot where the probe for hash h starts in a table of cap slots:
  * the hash's top half scaled to cap (no power of two needed, so the
- * table grows by half, not double); its low bits chose the part. */
+ * table grows by half, not double); its low bits choose the part. */
 static uint64_t old_home(uint64_t h, uint64_t cap)
 {
    return ((h >> 32) * cap) >> 32;
