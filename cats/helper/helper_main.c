@@ -463,25 +463,6 @@ static int on_vf_end(hlp_session *s, uint64_t len)
 #define HLP_SPILL_FROM (64u << 20)
 #define HLP_SPILL_AT (8u << 20)
 
-/* An unlinked temporary file in $TMPDIR (or /tmp), its folder in dir;
- * -1 if none can be made (the section then stays in memory). */
-static int spill_file(char *dir, size_t len)
-{
-   const char *d = getenv("TMPDIR");
-   snprintf(dir, len, "%s", d && *d ? d : "/tmp");
-   char path[PATH_MAX];
-   if (snprintf(path, sizeof path, "%s/cats-vcg-XXXXXX", dir) >= (int)sizeof path) {
-      errno = ENAMETOOLONG;
-      return -1;
-   }
-   int fd = mkstemp(path);
-   if (fd >= 0) {
-      unlink(path);
-      fcntl(fd, F_SETFD, FD_CLOEXEC);
-   }
-   return fd;
-}
-
 /* Section 7 from the builder into s->sec, freeing the builder first. */
 static int build_vcg(hlp_session *s, char *msg, size_t msglen)
 {
@@ -505,9 +486,9 @@ static int build_vcg(hlp_session *s, char *msg, size_t msglen)
    uint32_t nv, ne;
    trace_buf *sec = &s->sec[CATS_SEC_VCG];
    vcg_spill spill = { .fd = -1, .at = HLP_SPILL_AT };
-   char dir[PATH_MAX];
+   char path[PATH_MAX];
    if (vcg_builder_bytes(s->vcg) >= HLP_SPILL_FROM &&
-       (spill.fd = spill_file(dir, sizeof dir)) < 0)
+       (spill.fd = trace_write_tmpfile("cats-vcg", path, sizeof path)) < 0)
       spill.err = errno;
    vcg_status st = vcg_finish_section(s->vcg, sec, &spill, &nv, &ne, err, sizeof err);
    if (spill.fd >= 0)
@@ -516,7 +497,7 @@ static int build_vcg(hlp_session *s, char *msg, size_t msglen)
       fprintf(stderr, "==%ld== cats: warning: the value graph's section could not be written "
                       "to a temporary file in %s (%s): it was kept in memory beside the "
                       "graph\n",
-              (long)getppid(), dir, strerror(spill.err));
+              (long)getppid(), trace_write_tmpdir(), strerror(spill.err));
    vcg_builder_free(s->vcg);
    s->vcg = NULL;
    if (st != VCG_OK) {

@@ -316,6 +316,27 @@ static trace_write_status write_body(trace_write_file *f, const trace_write_keep
    return st;
 }
 
+const char *trace_write_tmpdir(void)
+{
+   const char *dir = getenv("TMPDIR");
+   return dir && *dir ? dir : "/tmp";
+}
+
+int trace_write_tmpfile(const char *name, char *path, size_t len)
+{
+   int n = snprintf(path, len, "%s/%s.XXXXXX", trace_write_tmpdir(), name);
+   if (n < 0 || (size_t)n >= len) {
+      errno = ENAMETOOLONG;
+      return -1;
+   }
+   int fd = mkstemp(path);
+   if (fd >= 0) {
+      unlink(path);
+      fcntl(fd, F_SETFD, FD_CLOEXEC);
+   }
+   return fd;
+}
+
 int trace_write_in_place(const char *path)
 {
    struct stat st;
@@ -416,8 +437,7 @@ static trace_write_status write_file(const char *path, const trace_write_keep *k
    int in_place = trace_write_in_place(path);
    if (in_place && k)
       return fail(err, errlen, TRACE_WRITE_EARG, "%s: not a regular file", path);
-   const char *dir = getenv("TMPDIR");
-   size_t plen = strlen(in_place ? (dir && *dir ? dir : "/tmp") : path);
+   size_t plen = strlen(in_place ? trace_write_tmpdir() : path);
    char *tmp = malloc(plen + 32);
    uint8_t *out = malloc(TRACE_WRITE_OUT_CHUNK);
    if (!tmp || !out) {
@@ -427,10 +447,7 @@ static trace_write_status write_file(const char *path, const trace_write_keep *k
    }
    int fd;
    if (in_place) {
-      snprintf(tmp, plen + 32, "%s/cats-trace.XXXXXX", dir && *dir ? dir : "/tmp");
-      fd = mkstemp(tmp);
-      if (fd >= 0)
-         unlink(tmp);
+      fd = trace_write_tmpfile("cats-trace", tmp, plen + 32);
    } else {
       snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
       /* O_EXCL refuses to follow a planted symlink; a stale file of an

@@ -54,6 +54,15 @@ trace_write_status trace_write_add(const char *path, const trace_write_section *
  * regular file) rather than through a temporary file and a rename. */
 int trace_write_in_place(const char *path);
 
+/* The folder of temporary files: $TMPDIR, or /tmp. */
+const char *trace_write_tmpdir(void);
+
+/* A new file of the temporary folder, "NAME.XXXXXX" with the Xs made
+ * unique, already unlinked (it goes with its last descriptor): its
+ * descriptor (close-on-exec) and its path in path[0..len), or -1 with
+ * errno set. */
+int trace_write_tmpfile(const char *name, char *path, size_t len);
+
 /* A check of the sections' contents, run on a second thread while they
  * are compressed: 0 if they may be written, else nonzero with a one-line
  * message in msg. */
